@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+// The Pomodoro desk device. Builds with Swift 6.0 (Debian trixie's swiftlang) and 6.3.
+//
+// The hardware backend (libgpiod, libi2c) is compiled in only where its headers are
+// installed; elsewhere (a laptop, macOS) the C shim compiles its "not installed" body and
+// the device runs on the mock hardware. POMODORO_NO_HARDWARE=1 forces the mock-only build.
+import PackageDescription
+
+#if os(Linux)
+  import Foundation
+
+  let forceMock = ProcessInfo.processInfo.environment["POMODORO_NO_HARDWARE"] == "1"
+  let hasGPIOD = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/gpiod.h")
+  let hasI2C = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/i2c/smbus.h")
+#else
+  let hasGPIOD = false
+  let hasI2C = false
+#endif
+
+var shimDefines: [CSetting] = []
+var shimLinks: [LinkerSetting] = []
+if hasGPIOD {
+  shimDefines.append(.define("POMODORO_HAVE_GPIOD"))
+  shimLinks.append(.linkedLibrary("gpiod"))
+}
+if hasI2C {
+  shimDefines.append(.define("POMODORO_HAVE_I2C"))
+  shimLinks.append(.linkedLibrary("i2c"))
+}
+
+let package = Package(
+  name: "pomodoro",
+  products: [
+    .executable(name: "pomodoro", targets: ["pomodoro"]),
+    .executable(name: "pomodoro-bench", targets: ["pomodoro-bench"]),
+  ],
+  targets: [
+    // Functional core: the countdown engine. No I/O, no Foundation.
+    .target(name: "PomodoroCore"),
+    // 1-bit framebuffer, fonts, icons, the screen renderer, the PNG writer.
+    .target(name: "PomodoroGraphics", dependencies: ["PomodoroCore"]),
+    // Pure drivers over small protocols: OLED controllers over I2CBus, quadrature decoder,
+    // button debouncer, buzzer patterns over GPIO line protocols.
+    .target(name: "PomodoroDrivers", dependencies: ["PomodoroCore", "PomodoroGraphics"]),
+    // Mock hardware: controller emulator, scripted GPIO lines, virtual clock.
+    .target(name: "PomodoroMock", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers"]),
+    // The one C shim over libgpiod (v1 or v2, chosen at compile time) and libi2c.
+    .target(name: "CPomodoroHW", cSettings: shimDefines, linkerSettings: shimLinks),
+    // Linux backends of the driver protocols, through the shim.
+    .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
+    // Imperative shell: event loop, config, persistence, history, systemd, simulator.
+    .target(
+      name: "PomodoroRuntime",
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroLinux"]
+    ),
+    .executableTarget(name: "pomodoro", dependencies: ["PomodoroRuntime"]),
+    .executableTarget(
+      name: "pomodoro-bench",
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime",
+      ]
+    ),
+    .testTarget(name: "PomodoroCoreTests", dependencies: ["PomodoroCore"]),
+    .testTarget(
+      name: "PomodoroGraphicsTests",
+      dependencies: ["PomodoroCore", "PomodoroGraphics"],
+      exclude: ["Golden"]
+    ),
+    .testTarget(
+      name: "PomodoroDriversTests",
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"]
+    ),
+    .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
+    .testTarget(
+      name: "PomodoroRuntimeTests",
+      dependencies: ["PomodoroRuntime", "PomodoroCore", "PomodoroMock", "PomodoroDrivers", "PomodoroGraphics"]
+    ),
+  ]
+)

@@ -1,0 +1,28 @@
+/// What goes wrong on an I2C bus, told apart so that the shell can act: a device that does
+/// not answer (NACK: wiring, wrong address) is not the same as a bus that has gone away.
+public enum I2CError: Error, Equatable, Sendable {
+  /// Nobody acknowledged the address: no device at `address` on `bus`.
+  case nack(bus: String, address: UInt8)
+  /// The bus itself is gone or broken (adapter removed, I/O error); `detail` says what failed.
+  case busGone(bus: String, detail: String)
+  /// A caller error: a block longer than the bus can carry.
+  case blockTooLong(Int)
+}
+
+/// An I2C bus as the display driver sees it: SMBus "I2C block writes".
+///
+/// One write is a transaction to a 7-bit `address`: the `command` byte (for the OLED
+/// controllers, the control byte 0x00 for commands or 0x40 for display data) followed by
+/// at most `I2CBusLimits.maxBlock` (32) data bytes.
+public protocol I2CBus: AnyObject {
+  func writeBlock(address: UInt8, command: UInt8, data: ArraySlice<UInt8>) throws
+}
+
+public enum I2CBusLimits {
+  /// The longest SMBus block: 32 data bytes after the command byte.
+  public static let maxBlock = 32
+
+  /// Bytes a block write costs on the wire: the address byte, the command byte and the data.
+  /// (Start and stop conditions are not bytes and are not counted.)
+  @inlinable public static func wireBytes(dataCount: Int) -> Int { 2 + dataCount }
+}

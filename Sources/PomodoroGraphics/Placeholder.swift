@@ -1,0 +1,2 @@
+// Placeholder until the display work lands.
+public enum GraphicsPlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder until the runtime work lands.
+public enum RuntimePlaceholder {}

@@ -1,0 +1,2 @@
+import PomodoroRuntime
+print("pomodoro: under construction")
