@@ -87,3 +87,13 @@ public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+/// A GPIO chip that hands out line requests: libgpiod on Linux, or the mock chip.
+public protocol GPIOChip: AnyObject {
+  /// A name for messages: the device path (/dev/gpiochip0) or the mock's name.
+  var displayName: String { get }
+  /// Requests `specs` as inputs with both-edge events, under the consumer name `consumer`.
+  func requestInputs(_ specs: [InputLineSpec], consumer: String) throws -> InputLines
+  /// Requests `line` as an output, initially inactive.
+  func requestOutput(line: String, activeHigh: Bool, consumer: String) throws -> OutputLine
+}
