@@ -7,7 +7,7 @@ import PomodoroGraphics
 /// 30 s), and when the panel answers again it is initialised afresh and repainted whole.
 final class DisplayKeeper {
   let driver: OLEDDriver
-  let where_: String
+  let location: String
   private let log: Log
   private(set) var healthy = false
   private(set) var retryAt: Instant?
@@ -16,7 +16,7 @@ final class DisplayKeeper {
 
   init(driver: OLEDDriver, description: String, log: Log) {
     self.driver = driver
-    self.where_ = description
+    self.location = description
     self.log = log
   }
 
@@ -25,7 +25,7 @@ final class DisplayKeeper {
   func bringUp(at now: Instant) -> Bool {
     do {
       try driver.initialize()
-      if retryAt != nil { log.notice("display \(where_) answers again; repainted") }
+      if retryAt != nil { log.notice("display \(location) answers again; repainted") }
       healthy = true
       retryAt = nil
       backoff = seconds(1)
@@ -66,7 +66,7 @@ final class DisplayKeeper {
     retryAt = now + backoff
     log.once(
       "display-down", .error,
-      "display \(where_) is not answering (\(DisplayKeeper.words(for: error))); the timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
+      "display \(location) is not answering (\(DisplayKeeper.words(for: error))); the timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
     )
     backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
   }
