@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
+import PomodoroLinux
 
 /// Keeps the panel showing the latest frame through bus faults. A failed write marks the panel
 /// down; the countdown and the buzzer carry on while it retries with back-off (1 s doubling to
@@ -66,18 +67,13 @@ final class DisplayKeeper {
     retryAt = now + backoff
     log.once(
       "display-down", .error,
-      "display \(location) is not answering (\(DisplayKeeper.words(for: error))); the timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
+      "display \(location) is not answering: \(DisplayKeeper.words(for: error)) The timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
     )
     backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
   }
 
   static func words(for error: Error) -> String {
-    switch error {
-    case I2CError.nack(_, let address):
-      return
-        "no device acknowledged address 0x\(String(address, radix: 16)): check the wiring (SDA, SCL, VCC, GND) and the address (0x3c or 0x3d)"
-    case I2CError.busGone(let bus, let detail): return "bus \(bus) failed: \(detail)"
-    default: return "\(error)"
-    }
+    if let e = error as? I2CError { return LinuxI2CBus.describe(e) }
+    return "\(error)"
   }
 }
