@@ -59,7 +59,7 @@ apt_opts=(
 )
 ok=0
 for i in 1 2 3; do
-  if apt-get "${apt_opts[@]}" -qq update; then ok=1; break; fi
+  if apt-get "${apt_opts[@]}" -qq --error-on=any update; then ok=1; break; fi
   sleep 5
 done
 [ "$ok" = 1 ] || fail "apt-get update of trixie failed ($mirror)"
