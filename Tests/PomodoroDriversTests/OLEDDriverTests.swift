@@ -152,7 +152,6 @@ final class OLEDDriverTests: XCTestCase {
   }
 }
 
-
 /// A small deterministic random generator (SplitMix64), so failures reproduce.
 struct OLEDTestRandom {
   var state: UInt64
