@@ -153,7 +153,7 @@ def place(parts):
                 clash = False
                 for other in placed:
                     olo, ohi = other.span()
-                    if other.column == column and not (hi < olo - 1 or lo > ohi + 1):
+                    if other.column == column and not (hi < olo or lo > ohi):
                         clash = True  # boxes would overlap
                     if other.column < column and any(olo <= r <= ohi for r in part.rows()):
                         clash = True  # my wire would run through a nearer box
@@ -172,9 +172,8 @@ TOP = 120
 HEADER_X = 560  # left edge of the header block
 HEADER_W = 150
 PIN_DX = (HEADER_X + 45, HEADER_X + HEADER_W - 45)  # x of odd and even pins
-BOX_W = 190
-COL_GAP = 250  # distance from the header to the first column, and between columns
-WIDTH = HEADER_X * 2 + HEADER_W
+BOX_W = 230
+COL_GAP = 190  # distance from the header to the first column, and between columns
 
 
 def y_of_row(row):
@@ -204,7 +203,8 @@ def draw_header(used):
         shape = (f'<rect x="{x - 7}" y="{y - 7}" width="14" height="14" fill="{fill}" stroke="#fff"/>' if pin == 1
                  else f'<circle cx="{x}" cy="{y}" r="7" fill="{fill}" stroke="#fff" stroke-width="1.5"/>')
         out.append(shape)
-        out.append(text(x + (-12 if pin % 2 else 12), y + 4, str(pin), 11, "end" if pin % 2 else "start",
+        # Numbers between the two columns, so that the wires leave outwards without crossing them.
+        out.append(text(x + (12 if pin % 2 else -12), y + 4, str(pin), 11, "start" if pin % 2 else "end",
                         "bold", "#fff"))
         # Names outside the block.
         bcm = int(carried[4:]) if carried.startswith("GPIO") else None
@@ -218,20 +218,19 @@ def draw_header(used):
 
 def box_x(part):
     if part.side == "left":
-        return HEADER_X - COL_GAP - part.column * COL_GAP - BOX_W
-    return HEADER_X + HEADER_W + COL_GAP + part.column * COL_GAP
+        return HEADER_X - COL_GAP - part.column * (COL_GAP + BOX_W) - BOX_W
+    return HEADER_X + HEADER_W + COL_GAP + part.column * (COL_GAP + BOX_W)
 
 
 def draw_part(part):
     out = []
     lo, hi = part.span()
     x = box_x(part)
-    y0 = y_of_row(lo) - PITCH / 2 - 22
-    y1 = y_of_row(hi) + PITCH / 2 + 4
+    y0 = y_of_row(lo) - PITCH / 2 + 2
+    y1 = y_of_row(hi) + PITCH / 2 - 2
     pin_x = x + BOX_W if part.side == "left" else x
     out.append(f'<rect x="{x}" y="{y0:.1f}" width="{BOX_W}" height="{y1 - y0:.1f}" rx="6" fill="#f4f6fb" '
                'stroke="#5b6478" stroke-width="1.5"/>')
-    out.append(text(x + BOX_W / 2, y0 + 15, part.name, 12, "middle", "bold"))
     inner = -1 if part.side == "left" else 1
     for signal, label, pin, _, kind in part.connections:
         y = y_of_row(row_of(pin))
@@ -241,31 +240,46 @@ def draw_part(part):
         out.append(f'<line x1="{hx}" y1="{y}" x2="{pin_x}" y2="{y}" stroke="{colour}" stroke-width="4" '
                    'stroke-linecap="round" opacity="0.9"/>')
         out.append(f'<circle cx="{pin_x}" cy="{y}" r="5" fill="{colour}"/>')
-        out.append(text(pin_x + inner * 10, y + 4, label, 12, "end" if part.side == "left" else "start", "bold"))
-        # The signal name above the wire, outside the box, next to the part.
+        if part.drawing != "buzzer":
+            out.append(text(pin_x + inner * 10, y + 4, label, 12, "end" if part.side == "left" else "start",
+                            "bold"))
+        # The signal's name above the wire, next to the part.
         sx = pin_x + (12 if part.side == "left" else -12)
-        out.append(text(sx, y - 6, f"{signal}", 10, "start" if part.side == "left" else "end", fill="#333"))
+        out.append(text(sx, y - 6, signal, 10, "start" if part.side == "left" else "end", fill="#333"))
     out += draw_symbol(part, x, y0, y1)
     return out
 
 
+def draw_title(part, cx, y):
+    """The part's name, split before a parenthesis into two lines."""
+    head, _, tail = part.name.partition(" (")
+    out = [text(cx, y, head, 12, "middle", "bold")]
+    if tail:
+        out.append(text(cx, y + 14, "(" + tail, 10, "middle", fill="#333"))
+    return out
+
+
 def draw_symbol(part, x, y0, y1):
-    """A small picture of the part inside its box."""
+    """The part's name and a small picture of it inside its box, away from its pins."""
     out = []
-    cx = x + BOX_W / 2 + (-20 if part.side == "left" else 20)
+    cx = x + BOX_W / 2 + (-22 if part.side == "left" else 22)
     if part.drawing == "oled":
-        out.append(f'<rect x="{cx - 45}" y="{y0 + 28}" width="90" height="{y1 - y0 - 40:.1f}" fill="#0a0a23" rx="3"/>')
-        out.append(text(cx, y0 + 28 + (y1 - y0 - 40) / 2 + 5, "25:00", 18, "middle", "bold", "#7fd4ff",
-                        "monospace"))
+        out += draw_title(part, cx, y0 + 16)
+        top = y0 + 40
+        out.append(f'<rect x="{cx - 60}" y="{top:.1f}" width="120" height="{y1 - top - 10:.1f}" fill="#0a0a23" '
+                   'rx="3"/>')
+        out.append(text(cx, top + (y1 - top - 10) / 2 + 8, "25:00", 24, "middle", "bold", "#7fd4ff", "monospace"))
     elif part.drawing == "encoder":
-        cy = (y0 + y1) / 2 + 6
-        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="34" fill="#888" stroke="#444" stroke-width="2"/>')
-        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="16" fill="#ccc" stroke="#444"/>')
-        out.append(text(cx, cy + 52, "+ to 3.3 V, never 5 V", 10, "middle", fill="#a00"))
+        out += draw_title(part, cx, y0 + 16)
+        cy = (y0 + y1) / 2 + 10
+        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="38" fill="#888" stroke="#444" stroke-width="2"/>')
+        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="18" fill="#ccc" stroke="#444"/>')
+        out.append(text(cx, cy + 60, "+ to 3.3 V, never 5 V", 11, "middle", "bold", "#a00"))
     elif part.drawing == "button":
-        cy = (y0 + y1) / 2 + 8
-        out.append(f'<rect x="{cx - 16}" y="{cy - 16:.1f}" width="32" height="32" rx="4" fill="#333"/>')
-        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="10" fill="#c33"/>')
+        out.append(text(cx, y0 + 16, part.name, 12, "middle", "bold"))
+        cy = y0 + 42
+        out.append(f'<rect x="{cx - 14}" y="{cy - 14:.1f}" width="28" height="28" rx="4" fill="#333"/>')
+        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="9" fill="#c33"/>')
     elif part.drawing == "buzzer":
         out += draw_buzzer(part, x, y0, y1)
     return out
@@ -274,50 +288,68 @@ def draw_symbol(part, x, y0, y1):
 def draw_buzzer(part, x, y0, y1):
     """A schematic: +5 V -> buzzer (diode across it) -> NPN collector; GPIO -> 1k -> base; emitter -> GND."""
     rows = {kind: y_of_row(row_of(pin)) for _, _, pin, _, kind in part.connections}
-    left = x  # the pins are on the box's left edge (right side of the header)
-    sx = x + 110  # the schematic's spine
-    s = []
-    line = lambda x1, y1_, x2, y2, c="#111": s.append(  # noqa: E731
-        f'<line x1="{x1:.1f}" y1="{y1_:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{c}" stroke-width="1.6"/>')
+    labels = {kind: label for _, label, _, _, kind in part.connections}
     vplus, vin, vgnd = rows["5V"], rows["GPIO"], rows["GND"]
-    # Supply rail to the buzzer.
-    line(left, vplus, sx, vplus, COLOURS["5V"])
-    bz_top, bz_bot = vplus + 18, vplus + 58
-    line(sx, vplus, sx, bz_top, COLOURS["5V"])
-    s.append(f'<circle cx="{sx}" cy="{(bz_top + bz_bot) / 2:.1f}" r="20" fill="#222"/>')
-    s.append(text(sx, (bz_top + bz_bot) / 2 + 4, "BZ", 11, "middle", "bold", "#fff"))
-    s.append(text(sx - 24, bz_top + 6, "+", 13, "end", "bold"))
-    # Flyback diode across the buzzer, cathode to +5 V.
-    dx = sx + 42
-    line(sx, vplus + 8, dx, vplus + 8)
-    line(dx, vplus + 8, dx, bz_bot + 8)
-    line(sx, bz_bot + 8, dx, bz_bot + 8)
-    dy = (vplus + bz_bot) / 2 + 4
-    s.append(f'<polygon points="{dx - 7},{dy + 6} {dx + 7},{dy + 6} {dx},{dy - 6}" fill="#111"/>')
-    line(dx - 8, dy - 6, dx + 8, dy - 6)
-    s.append(text(dx + 10, dy + 4, "1N4148", 9))
-    # Buzzer - to the collector.
-    q_top = vin - 26
-    line(sx, bz_bot - 2, sx, q_top)
-    line(sx, bz_bot + 8, sx, bz_bot + 8)
-    # The NPN: a bar with collector and emitter.
-    bar_x = sx - 16
-    line(bar_x, vin - 14, bar_x, vin + 14)
-    line(bar_x, vin - 6, sx, q_top)
-    line(bar_x, vin + 6, sx, vin + 26)
-    s.append(f'<polygon points="{sx},{vin + 26} {sx - 9},{vin + 22} {sx - 4},{vin + 16}" fill="#111"/>')
-    s.append(f'<circle cx="{bar_x + 4}" cy="{vin}" r="22" fill="none" stroke="#111" stroke-width="1.2"/>')
-    s.append(text(sx + 10, vin + 4, "NPN 2N2222", 9))
-    s.append(text(sx + 10, vin + 15, "or S8050", 9))
-    # Base resistor from the GPIO pin.
-    r0, r1 = left + 18, bar_x - 12
-    line(left, vin, r0, vin, COLOURS["GPIO"])
-    s.append(f'<rect x="{r0}" y="{vin - 6}" width="{r1 - r0}" height="12" fill="#e8d6a8" stroke="#111"/>')
-    s.append(text((r0 + r1) / 2, vin - 10, "1 kΩ", 10, "middle"))
-    line(r1, vin, bar_x, vin)
+    left = x  # the pins are on the box's left edge (the header's right side)
+    sx = x + 130  # the schematic's spine: collector and emitter
+    s = []
+
+    def line(x1, ya, x2, yb, colour="#111", width=2):
+        s.append(f'<line x1="{x1:.1f}" y1="{ya:.1f}" x2="{x2:.1f}" y2="{yb:.1f}" stroke="{colour}" '
+                 f'stroke-width="{width}" stroke-linecap="round"/>')
+
+    for kind in ("5V", "GPIO", "GND"):
+        below = kind != "GND"  # under the wire, except at the box's bottom edge
+        s.append(text(left + 10, rows[kind] + (18 if below else -7), labels[kind], 11, "start", "bold"))
+    # +5 V to the buzzer's + pin; the buzzer; its - pin to the collector.
+    bz = vplus + 70
+    line(left, vplus, sx, vplus, COLOURS["5V"], 3)
+    line(sx, vplus, sx, bz - 22)
+    s.append(f'<circle cx="{sx}" cy="{bz:.1f}" r="22" fill="#222"/>')
+    s.append(text(sx, bz + 4, "BZ", 12, "middle", "bold", "#fff"))
+    s.append(text(sx - 26, bz - 10, "+", 14, "end", "bold"))
+    s.append(text(sx - 26, bz + 22, "active", 10, "end", fill="#333"))
+    s.append(text(sx - 26, bz + 34, "buzzer", 10, "end", fill="#333"))
+    collector = vin - 28
+    line(sx, bz + 22, sx, collector)
+    # Flyback diode across the buzzer, cathode (bar) to +5 V: needed for a magnetic buzzer.
+    dx = sx + 48
+    top, bottom = vplus + 24, bz + 46
+    line(sx, top, dx, top)
+    line(dx, top, dx, bottom)
+    line(sx, bottom, dx, bottom)
+    dy = (top + bottom) / 2
+    s.append(f'<polygon points="{dx - 8},{dy + 7} {dx + 8},{dy + 7} {dx},{dy - 6}" fill="#111"/>')
+    line(dx - 9, dy - 7, dx + 9, dy - 7)
+    s.append(text(dx + 12, dy + 4, "1N4148", 9))
+    # The NPN transistor: base bar, collector up, emitter (arrow) down.
+    bar = sx - 22
+    s.append(f'<circle cx="{bar + 10}" cy="{vin}" r="26" fill="#fff" stroke="#111" stroke-width="1.4"/>')
+    line(bar, vin - 14, bar, vin + 14, width=3)
+    line(bar, vin - 6, sx, collector)
+    line(bar, vin + 6, sx, vin + 28)
+    s.append(f'<polygon points="{sx},{vin + 28} {sx - 11},{vin + 25} {sx - 5},{vin + 17}" fill="#111"/>')
+    s.append(text(sx + 24, vin - 4, "NPN", 10, "start", "bold"))
+    s.append(text(sx + 24, vin + 8, "2N2222", 9))
+    s.append(text(sx + 24, vin + 19, "or S8050", 9))
+    s.append(text(sx + 6, collector + 4, "C", 9, "start"))
+    s.append(text(sx + 6, vin + 34, "E", 9, "start"))
+    s.append(text(bar - 4, vin + 22, "B", 9, "end"))
+    # The GPIO through the 1 kOhm base resistor.
+    r0, r1 = left + 40, bar - 30
+    line(left, vin, r0, vin, COLOURS["GPIO"], 3)
+    s.append(f'<rect x="{r0}" y="{vin - 7}" width="{r1 - r0}" height="14" fill="#e8d6a8" stroke="#111"/>')
+    s.append(text((r0 + r1) / 2, vin - 12, "1 kΩ", 10, "middle"))
+    line(r1, vin, bar, vin)
     # Emitter to ground.
-    line(sx, vin + 26, sx, vgnd, COLOURS["GND"])
-    line(left, vgnd, sx, vgnd, COLOURS["GND"])
+    line(sx, vin + 28, sx, vgnd)
+    line(left, vgnd, sx, vgnd, COLOURS["GND"], 3)
+    # The part's name in the free space between the diode and the transistor.
+    ty = (bottom + collector) / 2 - 16
+    s.append(text(left + 10, ty, "Active buzzer", 12, "start", "bold"))
+    s.append(text(left + 10, ty + 15, "+ NPN switch", 12, "start", "bold"))
+    s.append(text(left + 10, ty + 34, "or a 3-pin buzzer", 10, "start", fill="#a00"))
+    s.append(text(left + 10, ty + 46, "module on 3.3 V", 10, "start", fill="#a00"))
     return s
 
 
@@ -325,10 +357,9 @@ def render_svg(parts, conf):
     used = {pin for p in parts for _, _, pin, _, _ in p.connections}
     left_cols = max([p.column for p in parts if p.side == "left"], default=0)
     right_cols = max([p.column for p in parts if p.side == "right"], default=0)
-    extra = max(left_cols, right_cols) * COL_GAP
-    width = WIDTH + 2 * extra
-    height = TOP + 20 * PITCH + 130
-    shift = extra
+    shift = left_cols * (COL_GAP + BOX_W) - (HEADER_X - COL_GAP - BOX_W - 30)
+    width = shift + HEADER_X + HEADER_W + COL_GAP + (right_cols + 1) * (COL_GAP + BOX_W) - COL_GAP + 30
+    height = TOP + 20 * PITCH + 110
     body = [f'<g transform="translate({shift},0)">']
     body += draw_header(used)
     for part in parts:
