@@ -4,7 +4,8 @@
 #
 # It debootstraps a Debian trixie root (minbase) in a scratch folder, installs swiftlang,
 # libgpiod-dev, libi2c-dev, pkg-config and libstdc++-14-dev there, copies this repository's
-# source in (git ls-files, never .build), runs `swift-build -c release` and `swift-test` inside
+# source in (git ls-files, never .build), runs `swift-build -c release --static-swift-stdlib`
+# (as deploy/install.sh does) and `swift-test` inside
 # it, and prints the Swift and libgpiod versions it built with. Mounts are undone on every exit
 # path; any failure exits non-zero. Needs root, debootstrap and the Debian archive keyring
 # (bookworm's debootstrap already knows trixie). About 3 GB of disk.
@@ -14,12 +15,12 @@
 #                 afterwards; a DIR kept by an earlier --keep run is reused without debootstrap
 #   --keep        leave the root in place afterwards (its mounts are still undone)
 #   --source DIR  the package to build (default: the repository holding this script)
-# Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian).
+# Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
 set -euo pipefail
 
 readonly SUITE=trixie
 readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
-readonly MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
 
 root=""
@@ -146,10 +147,11 @@ apt_in_root() { # apt-get in the root, three tries with network retries
 if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
-  phase "debootstrap $SUITE (minbase) into $root from $MIRROR"
+  phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
   ok=0
   for try in 1 2 3; do
-    if debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" >"$root.debootstrap.log" 2>&1; then
+    # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
+    if debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1; then
       ok=1
       break
     fi
@@ -209,14 +211,19 @@ build() { # build COMMAND...: runs in the copied package
   in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
 }
 
-phase "swift-build -c release"
-build swift-build -c release
+# The release build is the one deploy/install.sh makes: the Swift runtime linked in statically
+# (this is what libstdc++-14-dev is for), so the binary needs no toolchain on the device.
+phase "swift-build -c release --static-swift-stdlib"
+build swift-build -c release --static-swift-stdlib
 phase_done
 binary="$root/src/pomodoro/.build/release/pomodoro"
 [[ -x "$binary" ]] || die "swift-build finished but $binary is missing"
 linked="$(in_root ldd /src/pomodoro/.build/release/pomodoro | awk '/libgpiod|libi2c/ { print $1 }' | xargs)"
 say "  pomodoro links: ${linked:-no libgpiod/libi2c}"
 [[ "$linked" == *libgpiod.so.3* ]] || die "the release binary does not link libgpiod.so.3 (libgpiod v2)"
+if in_root ldd /src/pomodoro/.build/release/pomodoro | grep -q libswiftCore; then
+  die "the release binary links the Swift runtime dynamically despite --static-swift-stdlib"
+fi
 say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"
 
 phase "swift-test"
