@@ -131,7 +131,7 @@ func spawnAndWait(_ path: String, _ args: [String]) -> (Int32, Int) {
   posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
   let argv = ([path] + args).map { strdup($0) } + [nil]
   let env: [UnsafeMutablePointer<CChar>?] = [strdup("POMODORO_REPORT_PEAK_RSS=1"), nil]
-  defer { (argv + env).forEach { free($0) } }
+  defer { for p in argv + env { free(p) } }
   posix_spawn(&pid, path, &actions, nil, argv, env)
   posix_spawn_file_actions_destroy(&actions)
   close(pipeFDs[1])
