@@ -85,8 +85,11 @@ final class ScreenTests: XCTestCase {
     let s = started()
     // The dissolve first: steps of 62.5 ms.
     XCTAssertEqual(nextFrameTime(state: s, now: t0 + ms(10)), t0 + ScreenTiming.transitionStep)
-    // Then the spin: every 250 ms from the start.
-    XCTAssertEqual(nextFrameTime(state: s, now: t0 + ms(600)), t0 + ms(750))
+    // Then the spin: every 250 ms, half way between the second boundaries.
+    XCTAssertEqual(nextFrameTime(state: s, now: t0 + ms(600)), t0 + ms(625))
+    XCTAssertEqual(nextFrameTime(state: s, now: t0 + ms(625)), t0 + ms(875))
+    XCTAssertEqual(ScreenModel(state: s, now: t0 + ms(624)).icon, .tomato(frame: 2))
+    XCTAssertEqual(ScreenModel(state: s, now: t0 + ms(625)).icon, .tomato(frame: 3))
     let paused = Engine.step(s, .press(.start), now: t0 + ms(700)).0
     XCTAssertNil(nextFrameTime(state: paused, now: t0 + seconds(3)))
     XCTAssertNil(nextFrameTime(state: EngineState(now: t0), now: t0 + seconds(3)))
@@ -100,8 +103,13 @@ final class ScreenTests: XCTestCase {
     XCTAssertNotEqual(on, off)
     XCTAssertEqual(on, renderScreen(state: ringing, now: t0 + minutes(5) + ms(1020)))
     // Between wakes the picture does not change.
-    let mid = renderScreen(state: s, now: t0 + seconds(10) + ms(10))
-    XCTAssertEqual(mid, renderScreen(state: s, now: t0 + seconds(10) + ms(240)))
+    let mid = renderScreen(state: s, now: t0 + seconds(10) + ms(130))
+    XCTAssertEqual(mid, renderScreen(state: s, now: t0 + seconds(10) + ms(370)))
+    // A pause keeps the spin where it was.
+    let resumed = Engine.step(paused, .press(.start), now: t0 + seconds(9)).0
+    XCTAssertEqual(
+      ScreenModel(state: resumed, now: t0 + seconds(9) + ms(600)).icon,
+      ScreenModel(state: s, now: t0 + ms(700) + ms(600)).icon)
   }
 
   func testTheDissolveMixesTheTwoScreensAndEndsOnTheNewOne() {
