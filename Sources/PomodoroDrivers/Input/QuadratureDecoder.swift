@@ -33,6 +33,9 @@ public enum QuadratureChannel: Sendable {
 /// loses nothing: each transition is counted. A jump over a state (both bits changed: an edge
 /// was missed) is taken to continue the last direction, which keeps the count aligned.
 ///
+/// With 1 transition per detent every state is a detent, so bounce shows as +1 -1 pairs that
+/// cancel (the settled count is right); with 2 or 4 it never shows.
+///
 /// A value type with no allocation: `edge` costs a table look-up and a few integer operations.
 public struct QuadratureDecoder: Sendable {
   /// Quadrature transitions per detent: 4 (most KY-040 modules), 2 or 1.

@@ -1,9 +1,10 @@
+import PomodoroCore
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import PomodoroCore
 
 /// systemd's notify protocol, spoken to $NOTIFY_SOCKET directly (a datagram per message):
 /// READY=1, WATCHDOG=1, STOPPING=1, STATUS=... Silent when not started by systemd.

@@ -1,0 +1,39 @@
+import PomodoroCore
+import PomodoroLinux
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pomodoro run`: the real device, until SIGTERM or SIGINT.
+enum RunCommand {
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config"], switches: [])
+    guard args.positional.isEmpty else { throw UsageError("run takes no arguments, got '\(args.positional[0])'") }
+    let log = Log()
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
+    let parts = try LinuxHardware.open(config)
+    let clock = SystemClock()
+    var storage: Storage? = Storage(directory: config.stateDirectory)
+    do {
+      try Files.makeDirectories(config.stateDirectory)
+    } catch {
+      log.error(
+        "\(error); the timer runs but its state and history are not saved: set state_dir to a writable directory")
+      storage = nil
+    }
+    let device = Device(
+      config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
+    let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
+    let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
+    return DeviceService(device: device, notify: notify, log: log).serve(waiter: waiter)
+  }
+
+  static func environment(_ names: [String]) -> [String: String] {
+    var out: [String: String] = [:]
+    for name in names { if let v = getenv(name) { out[name] = String(cString: v) } }
+    return out
+  }
+}
