@@ -143,6 +143,28 @@ final class OLEDDriverTests: XCTestCase {
     }
   }
 
+  func testACountdownTickCostsAtMostATenthOfAFullFrame() throws {
+    for controller in OLEDController.allCases {
+      let emulator = OLEDEmulator(controller: controller)
+      let driver = OLEDDriver(bus: emulator, controller: controller)
+      try driver.initialize()
+      let t0 = Instant(nanoseconds: 0)
+      let state = Engine.step(EngineState(now: t0), .press(.start), now: t0).0
+      let full = try driver.flush(renderScreen(state: state, now: t0 + seconds(101)))
+      // Ticks where one digit changes: 23:19 -> 23:18 -> 23:17 -> 23:16, then 23:13.
+      for s in [Int64(102), 103, 104, 107] {
+        let tick = try driver.flush(renderScreen(state: state, now: t0 + seconds(s)))
+        XCTAssertLessThanOrEqual(tick * 10, full, "\(controller) tick at \(s) s: \(tick) of \(full) bytes")
+        XCTAssertEqual(emulator.visibleImage(), renderScreen(state: state, now: t0 + seconds(s)))
+      }
+      // A spin step costs only the tomato's 16 columns (2 pages) and its setup.
+      let spin = try driver.flush(renderScreen(state: state, now: t0 + seconds(107) + ScreenTiming.spinOffset))
+      XCTAssertGreaterThan(spin, 0)
+      let setup = I2CBusLimits.wireBytes(dataCount: controller == .ssd1306 ? 6 : 3)
+      XCTAssertLessThanOrEqual(spin, 2 * 16 + 2 * (setup + 2))
+    }
+  }
+
   func testInitialiseAtTheWrongAddressTellsNack() {
     let emulator = OLEDEmulator(address: 0x3D)
     let driver = OLEDDriver(bus: emulator, address: 0x3C)

@@ -23,7 +23,7 @@ enum CompactLayout {
     fb.draw(m.timeText, font: .bigDigits, x: x, y: 0)
     let column = x + textWidth + 3
     if width - column >= 20 {
-      let top = m.phase == .paused ? "Pause" : (m.restored ? "Back" : m.label)
+      let top = m.phase == .paused ? "Pause" : m.label  // no room for the restored note here
       fb.draw(Font.small.truncated(top, toWidth: width - column), font: .small, x: column, y: 2)
       if let cycle = m.cycleText {
         fb.draw(cycle, font: .small, x: column, y: 14)

@@ -72,6 +72,26 @@ public struct ScreenModel: Equatable, Sendable {
 public enum ScreenTiming {
   /// One spin step of the tomato (a quarter turn): a half-turn per half second.
   public static let spinStep: Nanoseconds = ms(250)
+  /// The spin steps fall half a step off the second boundaries of the remaining time, so that a
+  /// tick (the time text changing) and a spin step never share a frame: each stays small.
+  public static let spinOffset: Nanoseconds = ms(125)
+
+  /// The tomato's frame (0..<4) with `remaining` time left: counted down the remaining time, so
+  /// the spin carries on where it stopped after a pause.
+  public static func spinFrame(remaining: Nanoseconds) -> Int {
+    // Steps taken = whole steps between the start's grid and now; a step falls exactly when
+    // remaining + offset reaches a multiple of the step (so the frame changes at that instant).
+    let q = (remaining + spinOffset + spinStep - 1) / spinStep
+    return Int(((1 - q) % 4 + 4) % 4)
+  }
+
+  /// The remaining time at which the next spin step falls (below `remaining`); negative when
+  /// none is left before the deadline.
+  public static func nextSpinRemaining(_ remaining: Nanoseconds) -> Nanoseconds {
+    let u = remaining + spinOffset
+    let k = u % spinStep == 0 ? u / spinStep - 1 : u / spinStep
+    return k * spinStep - spinOffset
+  }
   /// Each half of the ringing flash.
   public static let flashHalf: Nanoseconds = ms(500)
   /// The idle <-> running dissolve.
@@ -92,7 +112,7 @@ extension ScreenModel {
       icon = state.mode.isEgg ? .egg : .tomato(frame: 0)
       hint = "Turn: set  Push: mode"
     case .running:
-      icon = state.mode.isEgg ? .egg : .tomato(frame: Int(age / ScreenTiming.spinStep) % 4)
+      icon = state.mode.isEgg ? .egg : .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
       hint = "Start: pause"
     case .paused:
       icon = .pause
@@ -143,7 +163,9 @@ public func nextFrameTime(state: EngineState, now: Instant) -> Instant? {
   switch state.phase {
   case .running where !state.mode.isEgg:
     // Wide H:MM:SS texts leave no room for the tomato (see the layout); then nothing spins.
-    if state.shownSeconds(at: now) < 10 * 3600 { candidates.append(next(every: ScreenTiming.spinStep)) }
+    let remaining = state.remaining(at: now)
+    let spin = ScreenTiming.nextSpinRemaining(remaining)
+    if state.shownSeconds(at: now) < 10 * 3600 && spin >= 0 { candidates.append(now + (remaining - spin)) }
   case .ringing: candidates.append(next(every: ScreenTiming.flashHalf))
   default: break
   }
