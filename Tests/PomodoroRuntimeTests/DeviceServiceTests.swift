@@ -134,3 +134,25 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertTrue(messages.contains("STATUS=running  focus 1/4  24:56"))
   }
 }
+
+final class InputFaultTests: XCTestCase {
+  func testAGPIOReadErrorIsLoggedOnceAndTheDeviceKeepsTimeDisplayAndBuzzer() throws {
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = seconds(20)
+    let h = try DeviceHarness(directory: directory, config: config)
+    h.device.start()
+    let start = h.clock.now
+    h.press(h.config.buttonStart)
+    h.run(for: seconds(2))
+    h.hardware.chip.readError = .io("line GPIO17 went away")
+    h.run(for: seconds(30))
+    XCTAssertEqual(h.logLines.filter { $0.1.contains("reading the input lines failed") }.count, 1)
+    XCTAssertTrue(h.logLines.contains { $0.1.contains("GPIO17 went away") })
+    let beeps = h.buzzerHistory.filter(\.active).map { $0.time - start }
+    XCTAssertEqual(beeps.first, ms(80) + seconds(20), "the alarm still sounds on time")
+    XCTAssertEqual(h.device.state.phase, .ringing)
+    XCTAssertEqual(h.hardware.visibleImage(config: h.config), h.device.screen.render(h.device.state, h.clock.now))
+  }
+}

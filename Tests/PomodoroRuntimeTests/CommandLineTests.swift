@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+@testable import PomodoroRuntime
+
+/// The command line's exit codes and messages (stdout/stderr go to the test log).
+final class CommandLineTests: XCTestCase {
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+  func write(_ name: String, _ text: String) -> String {
+    let path = directory + "/" + name
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+  }
+
+  func testHelpAndVersionExitZero() {
+    XCTAssertEqual(PomodoroCLI.main(["--help"]), 0)
+    XCTAssertEqual(PomodoroCLI.main(["--version"]), 0)
+    XCTAssertEqual(PomodoroCLI.main(["help", "simulate"]), 0)
+    XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
+    XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
+  }
+
+  func testUsageErrorsExit64() {
+    XCTAssertEqual(PomodoroCLI.main(["frobnicate"]), ExitCode.usage)
+    XCTAssertEqual(PomodoroCLI.main(["run", "--colour"]), ExitCode.usage)
+    XCTAssertEqual(PomodoroCLI.main(["run", "--config"]), ExitCode.usage)
+    XCTAssertEqual(PomodoroCLI.main(["help", "nothing"]), ExitCode.usage)
+    XCTAssertEqual(PomodoroCLI.main(["simulate", "--png", directory]), ExitCode.usage)
+    XCTAssertEqual(PomodoroCLI.main(["snapshot"]), ExitCode.usage)
+  }
+
+  func testConfigErrorsExit78() {
+    let bad = write("bad.conf", "contrast = 999\n")
+    XCTAssertEqual(PomodoroCLI.main(["run", "--config", bad]), ExitCode.config)
+    XCTAssertEqual(PomodoroCLI.main(["simulate", "--config", bad, "--script", bad]), ExitCode.config)
+    XCTAssertEqual(PomodoroCLI.main(["simulate", "--config", directory + "/missing.conf"]), ExitCode.config)
+  }
+
+  func testBadScriptExits65AndGoodScriptWritesAPNGPerLine() throws {
+    let bad = write("bad.pomo", "press start\npress elbow\n")
+    XCTAssertEqual(PomodoroCLI.main(["simulate", "--script", bad]), ExitCode.badScript)
+    let good = write("good.pomo", "turn +1\n\nwait 2s\n")
+    let pngs = directory + "/png"
+    XCTAssertEqual(PomodoroCLI.main(["simulate", "--script", good, "--png", pngs]), 0)
+    let files = try FileManager.default.contentsOfDirectory(atPath: pngs).sorted()
+    XCTAssertEqual(files, ["line-001.png", "line-003.png"])
+    let png = try Data(contentsOf: URL(fileURLWithPath: pngs + "/line-001.png"))
+    XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+  }
+
+  func testHistoryCommandReadsTheStateDirectory() throws {
+    let log = HistoryLog(directory: directory)
+    try log.append(
+      HistoryEntry(
+        ended: WallTime(epochSeconds: 1_796_050_805, synced: true),
+        record: .init(mode: .focus, outcome: .completed, planned: 1_000_000, actual: 1_000_000, endedAt: .zero)))
+    let conf = write("p.conf", "state_dir = \(directory)\n")
+    XCTAssertEqual(PomodoroCLI.main(["history", "--config", conf]), 0)
+    XCTAssertEqual(PomodoroCLI.main(["history", "--csv", "--config", conf]), 0)
+  }
+
+  func testRunWithoutHardwareExits69NamingTheChip() {
+    let conf = write("p.conf", "chip = /dev/gpiochip-none\nstate_dir = \(directory)\n")
+    XCTAssertEqual(PomodoroCLI.main(["run", "--config", conf]), ExitCode.hardware)
+  }
+
+  func testSnapshotWritesEveryScreen() throws {
+    XCTAssertEqual(PomodoroCLI.main(["snapshot", directory + "/shots"]), 0)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/shots")
+    XCTAssertGreaterThanOrEqual(files.count, 30)
+    XCTAssertTrue(files.contains("01-idle-focus.png"))
+    XCTAssertTrue(files.contains("128x32-01-idle-focus.png"))
+  }
+}
