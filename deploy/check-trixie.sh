@@ -65,6 +65,7 @@ command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get instal
 
 if [[ -z "$root" ]]; then
   root="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-trixie.XXXXXX")"
+  chmod 755 "$root" # mktemp's 0700 would keep apt's _apt user out of the root's lists
 else
   mkdir -p "$root"
   root="$(cd "$root" && pwd)"
