@@ -118,13 +118,13 @@ final class ButtonDebouncerTests: XCTestCase {
     _ = d.edge(active: true, at: .zero)
     // Nobody woke at the deadline: the release edge reports the press first.
     XCTAssertEqual(d.edge(active: false, at: .zero + ms(50)), [.pressed(at: .zero)])
-    XCTAssertEqual(d.advance(to: .zero + ms(70)), [.released(at: .zero + ms(50), held: ms(50))])
+    XCTAssertEqual(d.advance(to: .zero + ms(70)), [.released(at: Instant.zero + ms(50), held: ms(50))])
   }
 
   func testAButtonHeldAtStartUpReportsNoPress() {
     var d = ButtonDebouncer(initiallyPressed: true)
     XCTAssertEqual(d.advance(to: .zero + seconds(5)), [])
     _ = d.edge(active: false, at: .zero + seconds(5))
-    XCTAssertEqual(d.advance(to: .zero + seconds(6)), [.released(at: .zero + seconds(5), held: 0)])
+    XCTAssertEqual(d.advance(to: .zero + seconds(6)), [.released(at: Instant.zero + seconds(5), held: 0)])
   }
 }
