@@ -9,7 +9,8 @@ import XCTest
 final class ExampleScenarioTests: XCTestCase {
   func testEveryExampleScenarioMeetsItsExpectations() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../scenarios")
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pomo") }.sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pomo") }
+      .sorted()
     XCTAssertGreaterThanOrEqual(files.count, 6)
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -17,7 +18,9 @@ final class ExampleScenarioTests: XCTestCase {
       let expectations = text.split(separator: "\n").filter { $0.hasPrefix("# expect ") }
       XCTAssertFalse(expectations.isEmpty, "\(file) checks something")
       for line in expectations {
-        let pairs = line.dropFirst("# expect ".count).split(separator: " ").map { $0.split(separator: "=", maxSplits: 1) }
+        let pairs = line.dropFirst("# expect ".count).split(separator: " ").map {
+          $0.split(separator: "=", maxSplits: 1)
+        }
         let matched = scenario.objects.contains { object in
           pairs.allSatisfy { pair in
             guard pair.count == 2, let value = object[String(pair[0])] else { return false }

@@ -63,6 +63,8 @@ public final class Device {
   public let clock: MonotonicClock
   public private(set) var state: EngineState
   public weak var observer: DeviceObserver?
+  /// Labels history records when there is no storage (scripts: a virtual wall clock).
+  public var wallClock: () -> WallTime = WallTime.now
   let parts: DeviceParts
   let storage: Storage?
   let screen: Screen
@@ -180,14 +182,6 @@ public final class Device {
     engineTime = at
     let (next, effects) = Engine.step(state, event, now: at)
     state = next
-    for effect in effects {
-      switch effect {
-      case .alarm(true): player.start(.alarm, at: state.phaseSince)
-      case .alarm(false): player.stop()
-      case .persist: if let storage { save(storage, at: at) }
-      case .record(let record): append(record, at: at)
-      }
-    }
     let observed = (state.phase, state.mode, state.duration)
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
@@ -195,6 +189,14 @@ public final class Device {
         "state phase=\(state.phase.rawValue) mode=\(state.mode.rawValue) remaining_ms=\(state.remaining(at: at) / 1_000_000) total_ms=\(state.duration / 1_000_000)"
       )
       observer?.stateChanged(state, at: at)
+    }
+    for effect in effects {
+      switch effect {
+      case .alarm(true): player.start(.alarm, at: state.phaseSince)
+      case .alarm(false): player.stop()
+      case .persist: if let storage { save(storage, at: at) }
+      case .record(let record): append(record, at: at)
+      }
     }
   }
 
@@ -210,7 +212,7 @@ public final class Device {
   }
 
   func append(_ record: SessionRecord, at now: Instant) {
-    var wall = storage?.wallClock() ?? WallTime(epochSeconds: 0, synced: false)
+    var wall = (storage?.wallClock ?? wallClock)()
     wall.epochSeconds -= (now - record.endedAt) / nanosecondsPerSecond
     let entry = HistoryEntry(ended: wall, record: record)
     if let storage {

@@ -26,6 +26,9 @@ public final class ScriptRunner {
     device = Device(config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log)
     transcript = Transcript(origin: clock.now, write: write)
     device.observer = transcript
+    // The wall clock of a scripted run is virtual too: the epoch plus the script's time.
+    let clock = clock
+    device.wallClock = { WallTime(epochSeconds: clock.now.nanoseconds / nanosecondsPerSecond, synced: false) }
   }
 
   /// Runs every line; `afterLine` sees each line once the device has run to its end (PNGs).
