@@ -20,7 +20,7 @@ wait_for 10 sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO22\".*\"gpiomon\".*pull-
 check chain-gpio-bias "gpioinfo does not show GPIO22 held by gpiomon with pull-up: $($T/gpioinfo "$SIM_CHIP" | grep GPIO22\")" \
   sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO22\".*\"gpiomon\".*pull-up'"
 pin_pull 22 down
-wait_for 10 sh -c "! kill -0 $mon 2>/dev/null"
+wait_for 10 exited "$mon"
 check chain-gpio-edge "gpiomon saw no falling edge on GPIO22: $(cat /tmp/gpiomon.out)" grep -q FALLING /tmp/gpiomon.out
 kill "$mon" 2>/dev/null
 pin_pull 22 up

@@ -35,4 +35,8 @@ guest_results() {
     tail -n 40 "$WORK/console.txt" | sed 's/^/  | /'
     FAILED=$((FAILED + 1))
   fi
+  if [ "$FAILED" -gt 0 ] && grep -q '^hil: device log:' "$WORK/console.txt"; then
+    echo "hil: the device's log in the guest:"
+    grep '^  | ' "$WORK/console.txt" || true
+  fi
 }

@@ -38,6 +38,9 @@ wait_for() {
   done
 }
 
+# exited PID: whether process PID has ended (gone, or a zombie not yet waited for).
+exited() { [ ! -d "/proc/$1" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat")" = Z ]; }
+
 # load_modules LIST: insmod each `file.ko args` line of LIST, in order.
 load_modules() {
   while read -r ko args; do
