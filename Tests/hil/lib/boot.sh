@@ -11,7 +11,7 @@ boot_guest() {
   local start rc=0
   start=$(now_s)
   timeout --kill-after=10 "$HIL_BOOT_TIMEOUT" qemu-system-x86_64 \
-    -accel tcg -m 1024 -smp 1 -nographic -no-reboot -monitor none -serial stdio \
+    -accel tcg -m 1024 -smp 1 -nographic -no-reboot -nic none -monitor none -serial stdio \
     -kernel "$WORK/kernel/boot/vmlinuz-$KVER" -initrd "$INITRAMFS" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init hil_checks=$1" \
     </dev/null >"$WORK/console.log" 2>&1 &
