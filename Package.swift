@@ -46,12 +46,16 @@ let package = Package(
     .target(name: "PomodoroMock", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers"]),
     // The one C shim over libgpiod (v1 or v2, chosen at compile time) and libi2c.
     .target(name: "CPomodoroHW", cSettings: shimDefines, linkerSettings: shimLinks),
+    // System calls Swift's overlay does not export (timerfd, signal self-pipe, adjtimex).
+    .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
     // Imperative shell: event loop, config, persistence, history, systemd, simulator.
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroLinux"]
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroLinux", "CPomodoroSystem",
+      ]
     ),
     .executableTarget(name: "pomodoro", dependencies: ["PomodoroRuntime"]),
     .executableTarget(

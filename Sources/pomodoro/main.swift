@@ -1,2 +1,9 @@
 import PomodoroRuntime
-print("pomodoro: under construction")
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+exit(PomodoroCLI.main(Array(CommandLine.arguments.dropFirst())))

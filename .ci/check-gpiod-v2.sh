@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Compiles the C shim's libgpiod v2 branch against Debian trixie's libgpiod-dev headers,
+# without touching the host: a sources list, apt state and cache of its own in a scratch folder
+# (Signed-By the Debian archive keyring), `apt-get download` + `dpkg -x`, then
+# `cc -c -DPOMODORO_HAVE_GPIOD` of Sources/CPomodoroHW/gpio.c against those headers.
+# Fails unless the object references v2-only symbols (gpiod_chip_request_lines, ...) and none
+# of v1's. Also compiles the v1 branch against the host's header (when there is one) and the
+# "not installed" body. Cleans up on every exit path.
+#
+# Usage: .ci/check-gpiod-v2.sh        (DEBIAN_MIRROR=URL overrides the mirror taken from the
+#                                      host's own apt sources; KEEP_SCRATCH=1 keeps the folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-gpiod-v2.XXXXXX")
+cleanup() { if [ "${KEEP_SCRATCH:-0}" = 1 ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+fail() { echo "check-gpiod-v2: FAIL: $*" >&2; exit 1; }
+
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -r "$keyring" ] || fail "$keyring missing (apt-get install debian-archive-keyring)"
+
+# The mirror: the one the host's apt already uses for Debian (first non-security URI).
+mirror=${DEBIAN_MIRROR:-}
+if [ -z "$mirror" ]; then
+  mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/ {print $2}' | grep -v -- '-security' \
+    | grep '/debian/\?$' | head -n1 || true)
+fi
+if [ -z "$mirror" ]; then
+  mirror=$(grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{for (i=2;i<=NF;i++) if ($i ~ /^https?:/) {print $i; exit}}' \
+    | grep -v -- '-security' | head -n1 || true)
+fi
+[ -n "$mirror" ] || fail "no Debian mirror found in the host's apt sources; set DEBIAN_MIRROR"
+
+mkdir -p "$scratch"/apt/lists/partial "$scratch"/apt/cache/archives/partial "$scratch"/apt/etc/preferences.d \
+  "$scratch"/deb "$scratch"/root
+cat >"$scratch/apt/etc/trixie.sources" <<SOURCES
+Types: deb
+URIs: $mirror
+Suites: trixie
+Components: main
+Signed-By: $keyring
+SOURCES
+apt_opts=(
+  -o "Dir::Etc::SourceList=/dev/null"
+  -o "Dir::Etc::SourceParts=$scratch/apt/etc"
+  -o "Dir::Etc::Preferences=/dev/null"
+  -o "Dir::Etc::PreferencesParts=$scratch/apt/etc/preferences.d"
+  -o "Dir::State::Lists=$scratch/apt/lists"
+  -o "Dir::State::status=/dev/null"
+  -o "Dir::Cache=$scratch/apt/cache"
+  -o "Debug::NoLocking=1"
+  -o "APT::Get::List-Cleanup=0"
+  -o "Acquire::Languages=none"
+  -o "APT::Sandbox::User=root"
+)
+ok=0
+for i in 1 2 3; do
+  if apt-get "${apt_opts[@]}" -qq --error-on=any update; then ok=1; break; fi
+  sleep 5
+done
+[ "$ok" = 1 ] || fail "apt-get update of trixie failed ($mirror)"
+(cd "$scratch/deb" && for i in 1 2 3; do apt-get "${apt_opts[@]}" -qq download libgpiod-dev && exit 0; sleep 5; done; exit 1) \
+  || fail "apt-get download libgpiod-dev (trixie) failed"
+deb=$(ls "$scratch"/deb/libgpiod-dev_*.deb)
+echo "check-gpiod-v2: $(basename "$deb")"
+dpkg -x "$deb" "$scratch/root"
+header="$scratch/root/usr/include/gpiod.h"
+[ -r "$header" ] || fail "no gpiod.h in $(basename "$deb")"
+if grep -q GPIOD_LINE_BULK_MAX_LINES "$header"; then fail "trixie's gpiod.h looks like v1"; fi
+
+cflags=(-std=c11 -Wall -Wextra -Werror -ISources/CPomodoroHW/include)
+v2obj="$scratch/gpio-v2.o"
+cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -I"$scratch/root/usr/include" -c Sources/CPomodoroHW/gpio.c -o "$v2obj" \
+  || fail "gpio.c does not compile against libgpiod v2"
+undefined=$(nm -u "$v2obj")
+for sym in gpiod_chip_request_lines gpiod_line_settings_set_debounce_period_us gpiod_line_request_read_edge_events; do
+  grep -qw "$sym" <<<"$undefined" || fail "v2 object does not reference $sym: the v2 branch was not compiled"
+done
+if grep -qw gpiod_line_request_both_edges_events_flags <<<"$undefined"; then fail "v2 object references v1 symbols"; fi
+echo "check-gpiod-v2: v2 branch compiled (references gpiod_chip_request_lines)"
+
+if [ -r /usr/include/gpiod.h ] && grep -q GPIOD_LINE_BULK_MAX_LINES /usr/include/gpiod.h; then
+  cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-v1.o" \
+    || fail "gpio.c does not compile against the host's libgpiod v1"
+  nm -u "$scratch/gpio-v1.o" | grep -qw gpiod_line_request_both_edges_events_flags \
+    || fail "v1 object does not reference gpiod_line_request_both_edges_events_flags"
+  echo "check-gpiod-v2: v1 branch compiled against the host's header"
+fi
+cc "${cflags[@]}" -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-none.o" || fail "'not installed' body does not compile"
+if nm -u "$scratch/gpio-none.o" | grep -q gpiod_; then fail "'not installed' body references libgpiod"; fi
+echo "check-gpiod-v2: not-installed body compiled"
+echo "check-gpiod-v2: 3 passed, 0 failed"

@@ -1,0 +1,89 @@
+#include "pomodoro_sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/timerfd.h>
+#include <sys/timex.h>
+#endif
+
+int pomo_timer_create(void) {
+#ifdef __linux__
+  return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+int pomo_timer_set(int fd, int64_t ns) {
+#ifdef __linux__
+  struct itimerspec spec;
+  memset(&spec, 0, sizeof spec);
+  if (ns > 0) {
+    spec.it_value.tv_sec = (time_t)(ns / 1000000000LL);
+    spec.it_value.tv_nsec = (long)(ns % 1000000000LL);
+  }
+  return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+#else
+  (void)fd;
+  (void)ns;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+int pomo_timer_clear(int fd) {
+  uint64_t expirations = 0;
+  ssize_t n = read(fd, &expirations, sizeof expirations);
+  return n == (ssize_t)sizeof expirations ? 1 : 0;
+}
+
+static int signal_pipe[2] = {-1, -1};
+
+static void on_signal(int signo) {
+  int saved = errno;
+  unsigned char byte = (unsigned char)signo;
+  ssize_t ignored = write(signal_pipe[1], &byte, 1);
+  (void)ignored;
+  errno = saved;
+}
+
+int pomo_signal_pipe(void) {
+  if (signal_pipe[0] >= 0) return signal_pipe[0];
+  if (pipe(signal_pipe) != 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    fcntl(signal_pipe[i], F_SETFL, fcntl(signal_pipe[i], F_GETFL) | O_NONBLOCK);
+    fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, NULL);
+  sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGHUP, &action, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  return signal_pipe[0];
+}
+
+int pomo_signal_next(int fd) {
+  unsigned char byte = 0;
+  return read(fd, &byte, 1) == 1 ? byte : 0;
+}
+
+int pomo_clock_synced(void) {
+#ifdef __linux__
+  struct timex tx;
+  memset(&tx, 0, sizeof tx);
+  return adjtimex(&tx) == TIME_ERROR ? 0 : 1;
+#else
+  return 1;
+#endif
+}

@@ -1,0 +1,22 @@
+/// Whole seconds shown for a remaining time: rounded up, so a timer shows 25:00 at its start,
+/// 00:01 during its last second and 00:00 only when it rings.
+@inlinable public func shownSeconds(_ remaining: Nanoseconds) -> Int64 {
+  remaining <= 0 ? 0 : (remaining + nanosecondsPerSecond - 1) / nanosecondsPerSecond
+}
+
+/// "MM:SS" below one hour, "H:MM:SS" from one hour.
+public func formatClock(_ totalSeconds: Int64) -> String {
+  let s = max(0, totalSeconds)
+  let h = s / 3600
+  let m = (s % 3600) / 60
+  let sec = s % 60
+  func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+  return h > 0 ? "\(h):\(two(m)):\(two(sec))" : "\(two(m)):\(two(sec))"
+}
+
+/// "HH:MM:SS" always, the pomodoro app's label.
+public func formatClockLong(_ totalSeconds: Int64) -> String {
+  let s = max(0, totalSeconds)
+  func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+  return "\(two(s / 3600)):\(two((s % 3600) / 60)):\(two(s % 60))"
+}

@@ -1,0 +1,103 @@
+/// The whole state of the timer. A value: the engine makes a new one for every event.
+public struct EngineState: Equatable, Sendable {
+  public var settings: EngineSettings
+  public internal(set) var phase: Phase
+  /// The phase before the current one, for the screen's transitions.
+  public internal(set) var previousPhase: Phase
+  /// When the current phase began (for a ringing phase: exactly the deadline).
+  public internal(set) var phaseSince: Instant
+  public internal(set) var mode: Mode
+  /// The dialed duration: the total of the timer that runs or would run.
+  public internal(set) var duration: Nanoseconds
+  /// While running: the instant the timer reaches zero.
+  var deadline: Instant
+  /// While paused: what was left, to the nanosecond.
+  var pausedRemaining: Nanoseconds
+  /// Completed focus sessions in the current cycle (a long break follows the Nth).
+  public internal(set) var focusDoneInCycle: Int
+  /// Completed focus sessions today (the shell sets it from the history).
+  public internal(set) var completedToday: Int
+  /// True after coming back from a restart or a power cut, until the next button.
+  public internal(set) var restored: Bool
+  var lastDetentAt: Instant?
+  var lastPersistAt: Instant
+
+  /// A fresh device: idle, focus preselected.
+  public init(settings: EngineSettings = EngineSettings(), now: Instant) {
+    self.settings = settings
+    phase = .idle
+    previousPhase = .idle
+    phaseSince = now
+    mode = .focus
+    duration = settings.preset(.focus)
+    deadline = now
+    pausedRemaining = 0
+    focusDoneInCycle = 0
+    completedToday = 0
+    restored = false
+    lastDetentAt = nil
+    lastPersistAt = now
+  }
+
+  /// Time left: the dialed duration while idle, zero while ringing.
+  public func remaining(at now: Instant) -> Nanoseconds {
+    switch phase {
+    case .idle: return duration
+    case .running: return max(0, min(duration, deadline - now))
+    case .paused: return pausedRemaining
+    case .ringing: return 0
+    }
+  }
+
+  /// Time counted so far (total minus remaining).
+  public func elapsed(at now: Instant) -> Nanoseconds { duration - remaining(at: now) }
+
+  /// The whole seconds on screen: remaining rounded up.
+  public func shownSeconds(at now: Instant) -> Int64 { PomodoroCore.shownSeconds(remaining(at: now)) }
+
+  /// The time text on screen: "25:00", "1:05:00".
+  public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
+
+  /// A timer exists (cancel is meaningful).
+  public var hasTimer: Bool { phase == .running || phase == .paused }
+
+  /// The focus session's place in the cycle, "1/4", or nil outside focus.
+  public var cycleText: String? {
+    guard mode == .focus else { return nil }
+    let n = settings.longBreakEvery
+    let position = phase == .ringing ? focusDoneInCycle : (focusDoneInCycle >= n ? 1 : focusDoneInCycle + 1)
+    return "\(max(1, position))/\(n)"
+  }
+
+  /// The title line, following phase and mode as the egg timer's did.
+  public var title: String {
+    if mode.isEgg {
+      switch phase {
+      case .idle: return "How do you like your eggs?"
+      case .running, .paused: return "So you like it \(mode.displayName) huh?"
+      case .ringing: return "Alright, don't choke on them!"
+      }
+    }
+    if phase == .ringing { return mode == .focus ? "Focus done!" : "Break over!" }
+    if let cycle = cycleText { return "\(mode.displayName) \(cycle)" }
+    return mode.displayName
+  }
+
+  /// The start/pause button's label, following the state as the phone app's toggle did.
+  public var startLabel: String {
+    switch phase {
+    case .idle: return "Start"
+    case .running: return "Pause"
+    case .paused: return "Resume"
+    case .ringing: return "Stop"
+    }
+  }
+
+  /// One line of plain text for screen readers, scripts and systemd's STATUS=:
+  /// `running  focus 1/4  24:59`.
+  public func statusLine(at now: Instant) -> String {
+    var what = mode.rawValue
+    if let cycle = cycleText { what += " \(cycle)" }
+    return "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+  }
+}

@@ -1,0 +1,47 @@
+/// What happens to the device. Each is handed to the engine with the instant it happened.
+public enum Event: Equatable, Sendable {
+  /// Encoder detents: +1 clockwise, -1 counter-clockwise (more for a batch).
+  case turn(Int)
+  /// A short press (a click) of a button.
+  case press(Button)
+  /// A button held for the long-press time.
+  case longPress(Button)
+  /// Time passed: the shell was woken at the instant the engine asked for.
+  case tick
+  /// The shell counted today's completed focus sessions (at start-up, at midnight).
+  case setCompletedToday(Int)
+}
+
+/// What the engine asks the shell to do. The shell redraws after every step anyway.
+public enum Effect: Equatable, Sendable {
+  /// Start (true) or stop (false) the alarm pattern on the buzzer.
+  case alarm(Bool)
+  /// Save the timer state (phase changes, and every 10 s while running).
+  case persist
+  /// Append a session to the history.
+  case record(SessionRecord)
+}
+
+/// One finished session, for the history.
+public struct SessionRecord: Equatable, Sendable {
+  public enum Outcome: String, Sendable {
+    case completed
+    case cancelled
+  }
+  public var mode: Mode
+  public var outcome: Outcome
+  /// The duration the timer was set to.
+  public var planned: Nanoseconds
+  /// The time it actually counted down, pauses excluded.
+  public var actual: Nanoseconds
+  /// When it ended (monotonic; the shell adds the wall clock).
+  public var endedAt: Instant
+
+  public init(mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, endedAt: Instant) {
+    self.mode = mode
+    self.outcome = outcome
+    self.planned = planned
+    self.actual = actual
+    self.endedAt = endedAt
+  }
+}

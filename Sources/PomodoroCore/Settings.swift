@@ -1,0 +1,33 @@
+/// What the owner configures about the timer itself (the rest of the config is hardware).
+public struct EngineSettings: Equatable, Sendable {
+  /// Preset duration of each mode.
+  public var presets: [Mode: Nanoseconds]
+  /// A long break after every Nth completed focus.
+  public var longBreakEvery: Int
+  /// Start the preselected next session when the alarm is acknowledged.
+  public var autoStart: Bool
+  /// The alarm stops by itself after this long and the device returns to idle.
+  public var alarmTimeout: Nanoseconds
+
+  public init(
+    presets: [Mode: Nanoseconds] = EngineSettings.defaultPresets,
+    longBreakEvery: Int = 4,
+    autoStart: Bool = false,
+    alarmTimeout: Nanoseconds = seconds(60)
+  ) {
+    self.presets = presets
+    self.longBreakEvery = max(1, longBreakEvery)
+    self.autoStart = autoStart
+    self.alarmTimeout = alarmTimeout
+  }
+
+  public static let defaultPresets: [Mode: Nanoseconds] = [
+    .focus: minutes(25), .shortBreak: minutes(5), .longBreak: minutes(15),
+    .soft: minutes(5), .medium: minutes(7), .hard: minutes(12),
+  ]
+
+  /// The preset of `mode`, clamped to what the dial can show.
+  public func preset(_ mode: Mode) -> Nanoseconds {
+    Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode]!)
+  }
+}

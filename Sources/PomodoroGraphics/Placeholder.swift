@@ -1,2 +1,0 @@
-// Placeholder until the display work lands.
-public enum GraphicsPlaceholder {}

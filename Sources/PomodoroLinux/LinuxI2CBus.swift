@@ -1,0 +1,105 @@
+import CPomodoroHW
+import PomodoroDrivers
+
+/// The display's I2C bus through libi2c: /dev/i2c-N, SMBus I2C block writes (the control byte
+/// as the command, at most 32 data bytes), the 7-bit address selected with ioctl(I2C_SLAVE).
+///
+/// Write errors are `I2CError`s: `.nack` when nothing acknowledged (ENXIO, EREMOTEIO), else
+/// `.busGone` with the system's words. `describe(_:)` turns them into advice.
+public final class LinuxI2CBus: I2CBus {
+  public let path: String
+  private var fd: Int32
+  private var selected: UInt8?
+
+  /// Opens /dev/i2c-`bus`.
+  public convenience init(bus: Int) throws { try self.init(path: "/dev/i2c-\(bus)") }
+
+  /// Opens the adapter at `path`.
+  /// - Throws: `I2CSetupError.notInstalled`, `.busMissing`, `.permissionDenied`, `.io`.
+  public init(path: String) throws {
+    guard HardwareSupport.i2c else { throw I2CSetupError.notInstalled }
+    self.path = path
+    let r = pomo_i2c_open(path)
+    guard r >= 0 else { throw LinuxI2CBus.openError(errno: -r, path: path) }
+    fd = r
+  }
+
+  deinit { close() }
+
+  /// Closes the bus; later writes throw `.busGone`.
+  public func close() {
+    if fd >= 0 { pomo_i2c_close(fd) }
+    fd = -1
+    selected = nil
+  }
+
+  public func writeBlock(address: UInt8, command: UInt8, data: ArraySlice<UInt8>) throws {
+    guard data.count <= I2CBusLimits.maxBlock else { throw I2CError.blockTooLong(data.count) }
+    guard fd >= 0 else { throw I2CError.busGone(bus: path, detail: "the bus was closed") }
+    if selected != address {
+      let r = pomo_i2c_select(fd, address)
+      guard r == 0 else {
+        let e = -r
+        if e == Errno.notATTY { throw I2CError.busGone(bus: path, detail: "\(path) is not an I2C adapter") }
+        throw I2CError.busGone(bus: path, detail: "selecting address \(hex(address)): \(Errno.text(e))")
+      }
+      selected = address
+    }
+    let r = data.withUnsafeBufferPointer { pomo_i2c_write_block(fd, command, $0.baseAddress, $0.count) }
+    if r != 0 { throw LinuxI2CBus.writeError(errno: -r, path: path, address: address) }
+  }
+
+  /// Checks that a display answers at `address` with a harmless write (the controllers' NOP
+  /// command, 0xE3, shared by the SSD1306 and the SH1106).
+  /// - Throws: `I2CSetupError.noDevice` (with wiring and address advice) or `.io`.
+  public func probe(address: UInt8) throws {
+    do {
+      try writeBlock(address: address, command: 0x00, data: [0xE3])
+    } catch I2CError.nack {
+      throw I2CSetupError.noDevice(path: path, address: address)
+    } catch I2CError.busGone(_, let detail) {
+      throw I2CSetupError.io(path: path, detail: detail)
+    }
+  }
+
+  /// Advice for an `I2CError` met while running.
+  public static func describe(_ error: I2CError) -> String {
+    switch error {
+    case .nack(let bus, let address):
+      return noDeviceAdvice(path: bus, address: address)
+    case .busGone(let bus, let detail):
+      return "I2C bus \(bus) failed: \(detail). Check the display's wiring and power; the device keeps retrying."
+    case .blockTooLong(let n):
+      return "internal error: an I2C block of \(n) bytes (at most \(I2CBusLimits.maxBlock))"
+    }
+  }
+
+  static func noDeviceAdvice(path: String, address: UInt8) -> String {
+    let other: UInt8 = address == 0x3C ? 0x3D : 0x3C
+    let bus = path.split(separator: "-").last.map(String.init) ?? "1"
+    return
+      "No device answers at \(hex(address)) on \(path). Check the wiring (SDA to pin 3, SCL to pin 5, VCC to 3.3 V, GND) and the address: some modules use \(hex(other)) (i2c_address in the config); `i2cdetect -y \(bus)` lists what answers."
+  }
+
+  static func openError(errno e: Int32, path: String) -> I2CSetupError {
+    switch e {
+    case Errno.notImplemented: return .notInstalled
+    case Errno.noEntry, Errno.noDevice: return .busMissing(path: path)
+    case Errno.access, Errno.permission: return .permissionDenied(path: path)
+    default: return .io(path: path, detail: Errno.text(e))
+    }
+  }
+
+  static func writeError(errno e: Int32, path: String, address: UInt8) -> I2CError {
+    switch e {
+    case Errno.noDeviceOrAddress, Errno.remoteIO: return .nack(bus: path, address: address)
+    default: return .busGone(bus: path, detail: "write to \(hex(address)): \(Errno.text(e))")
+    }
+  }
+}
+
+/// 0x3c, as the config and i2cdetect write addresses.
+func hex(_ v: UInt8) -> String {
+  let digits = String(v, radix: 16)
+  return "0x" + (digits.count < 2 ? "0" + digits : digits)
+}

@@ -1,0 +1,19 @@
+import PomodoroCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The system's CLOCK_MONOTONIC: the clock libgpiod's edge timestamps use, never set, never
+/// jumping with NTP. Works on macOS too (the simulator's real clock), with no libgpiod.
+public final class SystemClock: MonotonicClock, Sendable {
+  public init() {}
+
+  public var now: Instant {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
+  }
+}

@@ -1,0 +1,55 @@
+/// A command line taken apart: flags with values, switches, and positional words. Strict:
+/// an unknown option is a usage error naming it.
+struct Arguments {
+  var values: [String: String] = [:]
+  var switches: Set<String> = []
+  var positional: [String] = []
+
+  /// - Parameters:
+  ///   - valued: options that take a value (`--config FILE` or `--config=FILE`).
+  ///   - switches: options that stand alone.
+  init(_ words: ArraySlice<String>, valued: Set<String>, switches allowed: Set<String>) throws {
+    var rest = words
+    while let word = rest.popFirst() {
+      if word == "--" {
+        positional += rest
+        break
+      }
+      guard word.hasPrefix("-"), word.count > 1 else {
+        positional.append(word)
+        continue
+      }
+      let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+      let name = parts[0]
+      if valued.contains(name) {
+        if parts.count == 2 {
+          values[name] = parts[1]
+        } else if let value = rest.popFirst() {
+          values[name] = value
+        } else {
+          throw UsageError("\(name) needs a value")
+        }
+      } else if allowed.contains(name) && parts.count == 1 {
+        switches.insert(name)
+      } else {
+        throw UsageError("unknown option '\(word)'")
+      }
+    }
+  }
+}
+
+/// A mistake on the command line; exits 64.
+public struct UsageError: Error, CustomStringConvertible {
+  public var description: String
+  init(_ message: String) { description = message }
+}
+
+/// The process's exit codes (README documents them).
+public enum ExitCode {
+  public static let ok: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let usage: Int32 = 64
+  public static let badScript: Int32 = 65
+  public static let hardware: Int32 = 69
+  public static let config: Int32 = 78
+}

@@ -1,0 +1,174 @@
+import PomodoroLinux
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pomodoro`: the commands, their help, and the mapping of errors to exit codes.
+public enum PomodoroCLI {
+  public static let version = "0.1.0"
+
+  static let overview = """
+    pomodoro \(version): a Pomodoro desk timer for a Raspberry Pi with a 128x64 I2C OLED,
+    a rotary encoder, two buttons and a buzzer.
+
+    Usage: pomodoro <command> [options]
+
+    Commands:
+      run        Run the device (GPIO through libgpiod, the display through I2C)
+      probe      Check a freshly wired device: lines, display, buzzer, then live input
+      simulate   The whole device in this terminal, or a scripted scenario, headless
+      snapshot   Write a PNG of every screen into a folder
+      history    Print the history of sessions (JSON lines, or CSV)
+      help       Help on a command: pomodoro help run
+
+    Options:
+      -h, --help      Show this help
+      -V, --version   Show the version and the hardware support compiled in
+
+    Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error, 78 config error.
+    Try it without hardware: pomodoro simulate
+    """
+
+  static let help: [String: String] = [
+    "run": """
+    Usage: pomodoro run [--config FILE]
+
+    Runs the device: reads the config (default \(DeviceConfig.defaultPath); a missing file means the
+    defaults), opens the GPIO chip, lines and I2C bus, shows the idle screen and serves until SIGTERM or
+    SIGINT, which turn the buzzer off, save the state, switch the panel off, release the lines and exit 0.
+    Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and STATUS=. Logs go to stderr with
+    journald priority prefixes.
+    """,
+    "probe": """
+    Usage: pomodoro probe [--config FILE]
+
+    Checks a freshly wired device: prints the chip and each line the config names, whether it is free
+    (and who holds it if not), whether the display answers at its address, draws a test pattern, beeps
+    once, then prints encoder turns and button presses as they happen until Ctrl-C.
+    """,
+    "simulate": """
+    Usage: pomodoro simulate [--config FILE] [--no-bell]
+           pomodoro simulate --script FILE [--png DIR] [--config FILE]
+
+    Without --script: the whole device in this terminal on emulated hardware with the real clock.
+    Keys: Left/Right or j/k turn the encoder (Shift or capitals: a fast spin), Enter or e push it,
+    Space start/pause, c or Backspace cancel, f time runs 60x, q or Ctrl-C quit.
+
+    With --script: runs a scenario headless on a virtual clock, as fast as the CPU allows, and prints a
+    transcript, one JSON object a line. Steps, one a line (# comments):
+      turn +N | turn -N [fast] [bounce]    N detents, 150 ms apart (fast: 10 ms); bounce on every edge
+      press start|cancel|encoder           pressed 80 ms, then released
+      hold start|cancel|encoder DURATION   a long press
+      wait DURATION                        units ms, s, m, h, combinable: 1m30s, 2.5s
+    --png DIR writes a PNG of the emulated panel after each line, named by line number.
+    """,
+    "snapshot": """
+    Usage: pomodoro snapshot DIR [--config FILE]
+
+    Writes a PNG of every screen (idle, running, paused, ringing, egg titles, transitions, 128x32) into DIR.
+    """,
+    "history": """
+    Usage: pomodoro history [--csv] [--config FILE]
+
+    Prints the completed and cancelled sessions from the state directory's history.jsonl: as stored (JSON
+    lines) or, with --csv, as CSV with a header. Damaged lines (a power cut) are skipped and reported.
+    """,
+  ]
+
+  /// Runs the command line `arguments` (without the program name) and returns the exit code.
+  public static func main(_ arguments: [String]) -> Int32 {
+    guard let command = arguments.first else {
+      print(overview)
+      return ExitCode.ok
+    }
+    let rest = arguments.dropFirst()
+    do {
+      switch command {
+      case "-h", "--help":
+        print(overview)
+        return ExitCode.ok
+      case "-V", "--version":
+        print(versionText)
+        return ExitCode.ok
+      case "help":
+        guard let topic = rest.first else {
+          print(overview)
+          return ExitCode.ok
+        }
+        guard let text = help[topic] else { throw UsageError("no command '\(topic)'; commands: \(commandList)") }
+        print(text)
+        return ExitCode.ok
+      case "run", "probe", "simulate", "snapshot", "history":
+        if rest.contains("-h") || rest.contains("--help") {
+          print(help[command]!)
+          return ExitCode.ok
+        }
+        switch command {
+        case "run": return try RunCommand.run(rest)
+        case "probe": return try ProbeCommand.run(rest)
+        case "simulate": return try SimulateCommand.run(rest)
+        case "snapshot": return try SnapshotCommand.run(rest)
+        default: return try HistoryCommand.run(rest)
+        }
+      default:
+        throw UsageError("unknown command '\(command)'; commands: \(commandList)")
+      }
+    } catch let e as UsageError {
+      fail("pomodoro: \(e)\nTry 'pomodoro --help'.")
+      return ExitCode.usage
+    } catch let e as ConfigError {
+      fail("pomodoro: config error: \(e)")
+      return ExitCode.config
+    } catch let e as ScriptError {
+      fail("pomodoro: script error: \(e)")
+      return ExitCode.badScript
+    } catch let e as HardwareError {
+      fail("pomodoro: \(e)")
+      return ExitCode.hardware
+    } catch {
+      fail("pomodoro: \(error)")
+      return ExitCode.failure
+    }
+  }
+
+  static var commandList: String { help.keys.sorted().joined(separator: ", ") }
+
+  static var versionText: String {
+    let gpio = HardwareSupport.gpio ? "libgpiod v\(HardwareSupport.gpiodAPI) API" : "no libgpiod"
+    let i2c = HardwareSupport.i2c ? "libi2c" : "no libi2c"
+    return "pomodoro \(version) (\(gpio), \(i2c))"
+  }
+
+  static func fail(_ message: String) {
+    _ = (message + "\n").withCString { fputs($0, stderr) }
+  }
+
+  /// Reads the config at `path`; a missing file means the defaults (said once in the log).
+  static func loadConfig(_ path: String?, defaultPath: String?, log: Log?) throws -> DeviceConfig {
+    guard let file = path ?? defaultPath else { return DeviceConfig() }
+    let text: String?
+    do {
+      text = try Files.readText(file)
+    } catch {
+      throw ConfigError(file: file, line: 0, message: "cannot read it: \(error)")
+    }
+    guard let text else {
+      if path != nil && log == nil {
+        throw ConfigError(file: file, line: 0, message: "no such file; pass an existing config or leave --config out")
+      }
+      log?.notice("no config at \(file); using the defaults")
+      return DeviceConfig()
+    }
+    return try ConfigParser.parse(text, file: file)
+  }
+}
+
+/// A hardware problem at start-up (chip, line, bus, display): exits 69.
+public struct HardwareError: Error, CustomStringConvertible {
+  public var description: String
+  init(_ underlying: Error) { description = "\(underlying)" }
+  init(message: String) { description = message }
+}

@@ -1,0 +1,131 @@
+import PomodoroCore
+import PomodoroDrivers
+import PomodoroGraphics
+import PomodoroLinux
+
+/// `pomodoro probe`: checks a freshly wired device step by step, then echoes the inputs live.
+enum ProbeCommand {
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config"], switches: [])
+    guard args.positional.isEmpty else { throw UsageError("probe takes no arguments, got '\(args.positional[0])'") }
+    let log = Log()
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
+    print(PomodoroCLI.versionText)
+
+    // 1. The chip and every line, free or held.
+    let chip: LinuxGPIOChip
+    do {
+      chip = try LinuxGPIOChip(spec: config.chip, lineHint: config.encoderA)
+    } catch {
+      throw HardwareError(error)
+    }
+    print("GPIO chip: \(chip.path) (\(chip.name), label \(chip.label), \(chip.lineCount) lines)")
+    let named: [(String, String)] = [
+      ("encoder A", config.encoderA), ("encoder B", config.encoderB), ("encoder push", config.encoderPush),
+      ("start", config.buttonStart), ("cancel", config.buttonCancel), ("buzzer", config.buzzer),
+    ]
+    var problems = 0
+    for (role, line) in named {
+      do {
+        let info = try chip.lineInfo(line)
+        let state = info.used ? "BUSY, held by '\(info.consumer)'" : "free"
+        print("  \(role.padding(12)) \(line.padding(8)) offset \(info.offset): \(state)")
+        if info.used { problems += 1 }
+      } catch {
+        print("  \(role.padding(12)) \(line.padding(8)) \(error)")
+        problems += 1
+      }
+    }
+
+    // 2. The display.
+    var display: OLEDDriver?
+    do {
+      let bus = try LinuxI2CBus(bus: config.i2cBus)
+      try bus.probe(address: config.i2cAddress)
+      print("display: a device answers at 0x\(String(config.i2cAddress, radix: 16)) on \(bus.path); driving it as \(config.controller.rawValue)")
+      print("  (if the picture is shifted by two columns with junk at one edge, set controller = sh1106)")
+      let driver = OLEDDriver(
+        bus: bus, address: config.i2cAddress, controller: config.controller == .sh1106 ? .sh1106 : .ssd1306,
+        height: config.height, rotated: config.rotate180, contrast: config.contrast)
+      try driver.initialize()
+      try driver.flush(testPattern(height: config.height))
+      print("  test pattern drawn: a border, a diagonal and the corners marked; every edge must be visible")
+      display = driver
+    } catch {
+      print("display: \(error)")
+      problems += 1
+    }
+
+    // 3. The lines: requested as the device does, a beep, then live input.
+    let inputs: InputLines
+    let buzzer: OutputLine
+    do {
+      (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
+    } catch {
+      print("lines: \(error)")
+      return ExitCode.hardware
+    }
+    defer {
+      try? buzzer.set(false)
+      buzzer.release()
+      inputs.release()
+      try? display?.setDisplayOn(false)
+    }
+    let clock = SystemClock()
+    var player = BuzzerPlayer()
+    player.start(BuzzerPattern(segments: [.init(on: true, duration: ms(200))], repeats: false), at: clock.now)
+    try? player.drive(buzzer, at: clock.now)
+    print("buzzer: one 200 ms beep now (if silent: wiring, or buzzer_active_high)")
+    print(problems == 0 ? "all checks passed." : "\(problems) problem(s) above.")
+    print("Turn the encoder and press the buttons; Ctrl-C ends.")
+
+    var mapper = InputMapper(config: config, initialLevels: (try? inputs.levels()) ?? [])
+    let waiter = try PollWaiter(clock: clock, inputs: inputs.pollDescriptor)
+    var position = 0
+    while true {
+      let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now)].compactMap { $0 }.min()
+      let wake = try waiter.wait(until: deadline)
+      if !wake.signals.isEmpty { break }
+      let now = clock.now
+      try? player.drive(buzzer, at: now)
+      var actions = mapper.feed((try? inputs.readEdges()) ?? [])
+      actions += mapper.advance(to: now)
+      for (_, action) in actions {
+        switch action {
+        case .engine(.turn(let steps)):
+          position += steps
+          print("encoder: \(steps > 0 ? "clockwise" : "counter-clockwise") (position \(position))")
+        case .engine(.press(let b)): print("\(b.rawValue): click")
+        case .engine(.longPress(let b)): print("\(b.rawValue): long press")
+        case .buttonDown(let b): print("\(b.rawValue): down")
+        default: break
+        }
+      }
+    }
+    return problems == 0 ? ExitCode.ok : ExitCode.hardware
+  }
+
+  /// A border, a diagonal and marked corners: shows a shifted (SH1106 as SSD1306), flipped or
+  /// interleaved (wrong COM pins) picture at a glance.
+  static func testPattern(height: Int) -> Framebuffer {
+    var fb = Framebuffer(width: 128, height: height)
+    for x in 0..<128 {
+      fb.setPixel(x, 0)
+      fb.setPixel(x, height - 1)
+    }
+    for y in 0..<height {
+      fb.setPixel(0, y)
+      fb.setPixel(127, y)
+      fb.setPixel(y * 127 / (height - 1), y)
+    }
+    for d in 0..<6 {
+      fb.setPixel(2 + d, 2)
+      fb.setPixel(2, 2 + d)
+    }
+    return fb
+  }
+}
+
+extension String {
+  func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,69 @@
+import PomodoroCore
+import PomodoroLinux
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pomodoro run`: the real device, until SIGTERM or SIGINT.
+enum RunCommand {
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config"], switches: [])
+    guard args.positional.isEmpty else { throw UsageError("run takes no arguments, got '\(args.positional[0])'") }
+    let log = Log()
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
+    let parts = try LinuxHardware.open(config)
+    let clock = SystemClock()
+    var storage: Storage? = Storage(directory: config.stateDirectory)
+    do {
+      try Files.makeDirectories(config.stateDirectory)
+    } catch {
+      log.error("\(error); the timer runs but its state and history are not saved: set state_dir to a writable directory")
+      storage = nil
+    }
+    let device = Device(config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
+    let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
+    device.start()
+    notify.ready()
+    log.info("ready")
+    let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
+    var nextWatchdog = notify.watchdogInterval.map { clock.now + $0 }
+    var lastStatus = ""
+    let signal: Int32
+    do {
+      signal = try EventLoop.serve(
+        device, waiter: waiter, extraDeadline: { nextWatchdog },
+        onStep: {
+          let now = clock.now
+          if let interval = notify.watchdogInterval, let due = nextWatchdog, now >= due {
+            notify.watchdog()
+            nextWatchdog = now + interval
+          }
+          if notify.enabled {
+            let status = device.state.statusLine(at: now)
+            if status != lastStatus {
+              notify.status(status)
+              lastStatus = status
+            }
+          }
+        })
+    } catch {
+      log.error("the event loop failed: \(error); stopping")
+      notify.stopping()
+      device.shutdown()
+      return ExitCode.failure
+    }
+    log.info("stopping on signal \(signal)")
+    notify.stopping()
+    device.shutdown()
+    return ExitCode.ok
+  }
+
+  static func environment(_ names: [String]) -> [String: String] {
+    var out: [String: String] = [:]
+    for name in names { if let v = getenv(name) { out[name] = String(cString: v) } }
+    return out
+  }
+}

@@ -1,0 +1,40 @@
+import PomodoroCore
+import PomodoroGraphics
+
+/// `pomodoro simulate`: the device in the terminal, or a script run headless with a transcript.
+enum SimulateCommand {
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config", "--script", "--png"], switches: ["--no-bell"])
+    guard args.positional.isEmpty else { throw UsageError("simulate takes no arguments, got '\(args.positional[0])'") }
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: nil, log: nil)
+    guard let scriptPath = args.values["--script"] else {
+      guard args.values["--png"] == nil else { throw UsageError("--png goes with --script") }
+      _ = config
+      throw UsageError("the interactive simulator is not built yet; use --script FILE")
+    }
+    guard let text = try Files.readText(scriptPath) else {
+      throw UsageError("no script at \(scriptPath)")
+    }
+    let lines = try ScriptParser.parse(text, file: scriptPath)
+    let pngDirectory = args.values["--png"]
+    if let pngDirectory { try Files.makeDirectories(pngDirectory) }
+    let runner = try ScriptRunner(
+      config: config, screen: .standard(height: config.height), log: Log(sink: { _, _ in }),
+      write: { print($0) })
+    var pngError: Error?
+    runner.run(lines) { line in
+      guard let pngDirectory, pngError == nil else { return }
+      let image = runner.hardware.visibleImage(config: config)
+      let look = PanelLook(contrast: runner.hardware.emulator.contrast)
+      let name = "\(pngDirectory)/line-\(pad(line.number)).png"
+      do { try Files.writeAtomically(name, PNGEncoder.encode(image, look: look)) } catch { pngError = error }
+    }
+    if let pngError { throw pngError }
+    return ExitCode.ok
+  }
+
+  static func pad(_ n: Int) -> String {
+    let s = String(n)
+    return String(repeating: "0", count: max(0, 3 - s.count)) + s
+  }
+}

@@ -1,0 +1,51 @@
+import PomodoroCore
+
+/// Everything the owner can set, with the defaults that match the wiring in hardware/.
+/// The keys and their text forms are documented in deploy/pomodoro.conf.
+public struct DeviceConfig: Equatable, Sendable {
+  public enum Controller: String, Sendable, CaseIterable {
+    case ssd1306
+    case sh1106
+  }
+
+  // GPIO
+  public var chip = "auto"
+  public var encoderA = "GPIO17"
+  public var encoderB = "GPIO27"
+  public var encoderPush = "GPIO22"
+  public var buttonStart = "GPIO23"
+  public var buttonCancel = "GPIO24"
+  public var buzzer = "GPIO25"
+  public var inputsActiveLow = true
+  public var buzzerActiveHigh = true
+  public var debounce: Nanoseconds = ms(20)
+  public var longPress: Nanoseconds = seconds(1)
+  public var encoderDetent = 4
+  public var encoderInvert = false
+  // Display
+  public var i2cBus = 1
+  public var i2cAddress: UInt8 = 0x3C
+  public var controller = Controller.ssd1306
+  public var height = 64
+  public var rotate180 = false
+  public var contrast: UInt8 = 207
+  // Timer
+  public var engine = EngineSettings()
+  public var click = false
+  // Files
+  public var stateDirectory = "/var/lib/pomodoro"
+
+  public init() {}
+
+  /// The path `pomodoro run` reads when no --config is given.
+  public static let defaultPath = "/etc/pomodoro/pomodoro.conf"
+}
+
+/// A config mistake, named by file and line, with what was expected.
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var message: String
+
+  public var description: String { "\(file):\(line): \(message)" }
+}

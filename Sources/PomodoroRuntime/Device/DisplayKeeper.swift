@@ -1,0 +1,79 @@
+import PomodoroCore
+import PomodoroDrivers
+import PomodoroGraphics
+import PomodoroLinux
+
+/// Keeps the panel showing the latest frame through bus faults. A failed write marks the panel
+/// down; the countdown and the buzzer carry on while it retries with back-off (1 s doubling to
+/// 30 s), and when the panel answers again it is initialised afresh and repainted whole.
+final class DisplayKeeper {
+  let driver: OLEDDriver
+  let location: String
+  private let log: Log
+  private(set) var healthy = false
+  private(set) var retryAt: Instant?
+  private var backoff: Nanoseconds = seconds(1)
+  static let maxBackoff: Nanoseconds = seconds(30)
+
+  init(driver: OLEDDriver, description: String, log: Log) {
+    self.driver = driver
+    self.location = description
+    self.log = log
+  }
+
+  /// Brings the panel up; false (and logged) when it does not answer.
+  @discardableResult
+  func bringUp(at now: Instant) -> Bool {
+    do {
+      try driver.initialize()
+      if retryAt != nil { log.notice("display \(location) answers again; repainted") }
+      healthy = true
+      retryAt = nil
+      backoff = seconds(1)
+      log.forget("display-down")
+      return true
+    } catch {
+      markDown(error, at: now)
+      return false
+    }
+  }
+
+  /// Shows `frame`, sending only what changed. Returns the wire bytes spent (0 when nothing
+  /// changed or the panel is down).
+  func show(_ frame: Framebuffer, at now: Instant) -> Int {
+    if !healthy {
+      guard let retryAt, now >= retryAt, bringUp(at: now) else { return 0 }
+    }
+    do {
+      return try driver.flush(frame)
+    } catch {
+      markDown(error, at: now)
+      return 0
+    }
+  }
+
+  /// The next instant a retry is due, while the panel is down.
+  var nextRetry: Instant? { healthy ? nil : retryAt }
+
+  /// Turns the panel off for exit (best effort: it may be gone).
+  func park() {
+    guard healthy else { return }
+    try? driver.setDisplayOn(false)
+  }
+
+  private func markDown(_ error: Error, at now: Instant) {
+    healthy = false
+    driver.invalidate()
+    retryAt = now + backoff
+    log.once(
+      "display-down", .error,
+      "display \(location) is not answering: \(DisplayKeeper.words(for: error)) The timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
+    )
+    backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
+  }
+
+  static func words(for error: Error) -> String {
+    if let e = error as? I2CError { return LinuxI2CBus.describe(e) }
+    return "\(error)"
+  }
+}

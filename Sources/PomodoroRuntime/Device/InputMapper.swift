@@ -1,0 +1,88 @@
+import PomodoroCore
+import PomodoroDrivers
+
+/// The order in which the device requests its input lines; an edge's `index` is this.
+public enum InputLine: Int, CaseIterable, Sendable {
+  case encoderA = 0
+  case encoderB
+  case encoderPush
+  case start
+  case cancel
+
+  var button: Button? {
+    switch self {
+    case .encoderPush: return .encoder
+    case .start: return .start
+    case .cancel: return .cancel
+    case .encoderA, .encoderB: return nil
+    }
+  }
+}
+
+/// Turns line edges into engine events: the quadrature decoder for the encoder, a debouncer
+/// per button. A click (press and release under the long-press time) is a `.press`, acted on
+/// at the release; holding reports `.longPress` once and the release then says nothing more.
+struct InputMapper {
+  /// What happened, with the instant it happened.
+  enum Action: Equatable {
+    case engine(Event)
+    /// A button went down (for the optional click sound).
+    case buttonDown(Button)
+  }
+
+  var decoder: QuadratureDecoder
+  var debouncers: [ButtonDebouncer]  // indexed like Button.allCases
+
+  init(config: DeviceConfig, initialLevels: [Bool]) {
+    let level = { (line: InputLine) in initialLevels.count > line.rawValue ? initialLevels[line.rawValue] : false }
+    decoder = QuadratureDecoder(
+      transitionsPerDetent: config.encoderDetent, inverted: config.encoderInvert, a: level(.encoderA),
+      b: level(.encoderB))
+    debouncers = Button.allCases.map { button in
+      let line: InputLine = button == .encoder ? .encoderPush : (button == .start ? .start : .cancel)
+      return ButtonDebouncer(
+        stableFor: config.debounce, longPressAfter: config.longPress, initiallyPressed: level(line))
+    }
+  }
+
+  /// Feeds edges (oldest first) and returns the actions they complete, in time order.
+  mutating func feed(_ edges: [LineEdge]) -> [(Instant, Action)] {
+    var out: [(Instant, Action)] = []
+    for edge in edges {
+      guard let line = InputLine(rawValue: edge.index) else { continue }
+      switch line {
+      case .encoderA, .encoderB:
+        if let detent = decoder.edge(line == .encoderA ? .a : .b, active: edge.active, at: edge.timestamp) {
+          out.append((detent.timestamp, .engine(.turn(detent.steps))))
+        }
+      case .encoderPush, .start, .cancel:
+        let button = line.button!
+        let index = Button.allCases.firstIndex(of: button)!
+        out += debouncers[index].edge(active: edge.active, at: edge.timestamp).compactMap { map($0, button) }
+      }
+    }
+    return out
+  }
+
+  /// Reports what the passing of time settled (a press that stayed pressed for the debounce
+  /// time, a long press).
+  mutating func advance(to now: Instant) -> [(Instant, Action)] {
+    var out: [(Instant, Action)] = []
+    for (index, button) in Button.allCases.enumerated() {
+      out += debouncers[index].advance(to: now).compactMap { map($0, button) }
+    }
+    return out.sorted { $0.0 < $1.0 }
+  }
+
+  var nextDeadline: Instant? { debouncers.compactMap(\.nextDeadline).min() }
+
+  /// A release after a long press says nothing more: the long press already acted.
+  private func map(_ event: ButtonEvent, _ button: Button) -> (Instant, Action)? {
+    let longPress = debouncers[Button.allCases.firstIndex(of: button)!].longPressAfter
+    switch event {
+    case .pressed(let at): return (at, .buttonDown(button))
+    case .longPress(let at): return (at, .engine(.longPress(button)))
+    case .released(let at, let held): return held < longPress ? (at, .engine(.press(button))) : nil
+    }
+  }
+}

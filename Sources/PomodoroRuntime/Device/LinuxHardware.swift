@@ -1,0 +1,31 @@
+import PomodoroDrivers
+import PomodoroLinux
+
+/// The real device's parts: libgpiod lines and the display on an I2C bus. Every failure is a
+/// `HardwareError` naming the chip, line or bus and the fix.
+enum LinuxHardware {
+  static func open(_ config: DeviceConfig) throws -> DeviceParts {
+    let chip: LinuxGPIOChip
+    let inputs: InputLines
+    let buzzer: OutputLine
+    do {
+      chip = try LinuxGPIOChip(spec: config.chip, lineHint: config.encoderA)
+      (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
+    } catch {
+      throw HardwareError(error)
+    }
+    do {
+      let bus = try LinuxI2CBus(bus: config.i2cBus)
+      let driver = OLEDDriver(
+        bus: bus, address: config.i2cAddress, controller: config.controller == .sh1106 ? .sh1106 : .ssd1306,
+        height: config.height, rotated: config.rotate180, contrast: config.contrast)
+      return DeviceParts(
+        inputs: inputs, buzzer: buzzer, display: driver,
+        displayName: "0x\(String(config.i2cAddress, radix: 16)) on \(bus.path)")
+    } catch {
+      inputs.release()
+      buzzer.release()
+      throw HardwareError(error)
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import CPomodoroSystem
+import PomodoroCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What woke the loop.
+public struct Wake: Equatable, Sendable {
+  /// Signals received (SIGINT, SIGTERM, SIGHUP), in order.
+  public var signals: [Int32] = []
+  /// Extra descriptors that became readable (the simulator's keyboard).
+  public var readable: [Int32] = []
+}
+
+/// Blocks in poll(2) until an input line has edges, a signal arrives, an extra descriptor is
+/// readable, or the monotonic clock reaches the deadline: a timerfd on CLOCK_MONOTONIC armed
+/// to the absolute instant (on systems without timerfd, poll's own timeout). No busy polling:
+/// with no deadline it sleeps until something happens.
+public final class PollWaiter {
+  let clock: MonotonicClock
+  let timer: Int32
+  let signals: Int32
+  let inputs: Int32?
+  var armed: Instant?
+
+  public init(clock: MonotonicClock, inputs: Int32?) throws {
+    self.clock = clock
+    self.inputs = inputs
+    timer = pomo_timer_create()
+    signals = pomo_signal_pipe()
+    guard signals >= 0 else { throw SystemError("cannot install signal handlers") }
+  }
+
+  deinit { if timer >= 0 { close(timer) } }
+
+  public func wait(until deadline: Instant?, watching extra: [Int32] = []) throws -> Wake {
+    var fds: [pollfd] = []
+    func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+    watch(signals)
+    if let inputs { watch(inputs) }
+    extra.forEach(watch)
+    var timeout: Int32 = -1
+    if timer >= 0 {
+      if deadline != armed {
+        pomo_timer_set(timer, deadline.map { max(1, $0.nanoseconds) } ?? 0)
+        armed = deadline
+      }
+      watch(timer)
+    } else if let deadline {
+      let left = deadline - clock.now
+      timeout = left <= 0 ? 0 : Int32(min(Int64(Int32.max), (left + 999_999) / 1_000_000))
+    }
+    if let deadline, deadline <= clock.now { timeout = 0 }
+    let n = poll(&fds, nfds_t(fds.count), timeout)
+    if n < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
+    var wake = Wake()
+    while case let signo = pomo_signal_next(signals), signo > 0 { wake.signals.append(Int32(signo)) }
+    if timer >= 0 && pomo_timer_clear(timer) == 1 { armed = nil }
+    for fd in fds where fd.revents != 0 && extra.contains(fd.fd) { wake.readable.append(fd.fd) }
+    return wake
+  }
+}

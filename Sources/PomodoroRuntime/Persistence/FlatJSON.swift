@@ -1,0 +1,142 @@
+/// A JSON object with no nesting: what the state file, the history lines and the transcript
+/// need. Writing keeps the keys in the order given; reading refuses anything malformed.
+public enum JSONValue: Equatable, Sendable {
+  case string(String)
+  case int(Int64)
+  case bool(Bool)
+  case null
+
+  var text: String {
+    switch self {
+    case .string(let s): return FlatJSON.quote(s)
+    case .int(let n): return String(n)
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    }
+  }
+
+  public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+  public var int: Int64? { if case .int(let n) = self { return n } else { return nil } }
+  public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+}
+
+public enum FlatJSON {
+  /// `{"a":1,"b":"x"}` with the keys in the order given.
+  public static func encode(_ pairs: KeyValuePairs<String, JSONValue>) -> String {
+    encode(pairs.map { ($0.key, $0.value) })
+  }
+
+  public static func encode(_ pairs: [(String, JSONValue)]) -> String {
+    "{" + pairs.map { quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+  }
+
+  static func quote(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where u.value < 0x20:
+        let hex = String(u.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(u)
+      }
+    }
+    return out + "\""
+  }
+
+  /// Parses one flat object; nil if the text is not exactly that (a torn line, say).
+  public static func decode(_ text: String) -> [String: JSONValue]? {
+    var p = Parser(Array(text.utf8))
+    return p.object()
+  }
+
+  struct Parser {
+    let b: [UInt8]
+    var i = 0
+    init(_ bytes: [UInt8]) { b = bytes }
+
+    mutating func skip() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 } }
+    mutating func eat(_ c: UInt8) -> Bool {
+      skip()
+      guard i < b.count, b[i] == c else { return false }
+      i += 1
+      return true
+    }
+
+    mutating func object() -> [String: JSONValue]? {
+      var out: [String: JSONValue] = [:]
+      guard eat(UInt8(ascii: "{")) else { return nil }
+      if eat(UInt8(ascii: "}")) { return finish(out) }
+      repeat {
+        skip()
+        guard let key = string(), eat(UInt8(ascii: ":")), let v = value() else { return nil }
+        out[key] = v
+      } while eat(UInt8(ascii: ","))
+      guard eat(UInt8(ascii: "}")) else { return nil }
+      return finish(out)
+    }
+
+    mutating func finish(_ out: [String: JSONValue]) -> [String: JSONValue]? {
+      skip()
+      return i == b.count ? out : nil
+    }
+
+    mutating func value() -> JSONValue? {
+      skip()
+      guard i < b.count else { return nil }
+      switch b[i] {
+      case UInt8(ascii: "\""): return string().map(JSONValue.string)
+      case UInt8(ascii: "t"): return literal("true", .bool(true))
+      case UInt8(ascii: "f"): return literal("false", .bool(false))
+      case UInt8(ascii: "n"): return literal("null", .null)
+      default:
+        let start = i
+        if b[i] == UInt8(ascii: "-") { i += 1 }
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+        return Int64(String(decoding: b[start..<i], as: UTF8.self)).map(JSONValue.int)
+      }
+    }
+
+    mutating func literal(_ word: String, _ v: JSONValue) -> JSONValue? {
+      let w = Array(word.utf8)
+      guard i + w.count <= b.count, Array(b[i..<i + w.count]) == w else { return nil }
+      i += w.count
+      return v
+    }
+
+    mutating func string() -> String? {
+      guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+      i += 1
+      var bytes: [UInt8] = []
+      while i < b.count {
+        let c = b[i]
+        i += 1
+        if c == UInt8(ascii: "\"") { return String(decoding: bytes, as: UTF8.self) }
+        if c == UInt8(ascii: "\\") {
+          guard i < b.count else { return nil }
+          let e = b[i]
+          i += 1
+          switch e {
+          case UInt8(ascii: "n"): bytes.append(0x0A)
+          case UInt8(ascii: "r"): bytes.append(0x0D)
+          case UInt8(ascii: "t"): bytes.append(0x09)
+          case UInt8(ascii: "u"):
+            guard i + 4 <= b.count, let v = UInt32(String(decoding: b[i..<i + 4], as: UTF8.self), radix: 16),
+              let scalar = Unicode.Scalar(v)
+            else { return nil }
+            i += 4
+            bytes += Array(String(scalar).utf8)
+          default: bytes.append(e)
+          }
+        } else {
+          bytes.append(c)
+        }
+      }
+      return nil
+    }
+  }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the runtime work lands.
-public enum RuntimePlaceholder {}

@@ -1,0 +1,86 @@
+import PomodoroCore
+
+/// One step of a scenario script (see README, "Scripted scenarios").
+public enum ScriptStep: Equatable, Sendable {
+  /// `turn +N` / `turn -N`, with `fast` (10 ms apart instead of 150 ms) and `bounce`.
+  case turn(detents: Int, fast: Bool, bounce: Bool)
+  /// `press start|cancel|encoder`: pressed 80 ms, then released.
+  case press(Button)
+  /// `hold start|cancel|encoder DURATION`: a long press.
+  case hold(Button, Nanoseconds)
+  /// `wait DURATION`: time passes.
+  case wait(Nanoseconds)
+}
+
+/// A script line: its number in the file and its step.
+public struct ScriptLine: Equatable, Sendable {
+  public var number: Int
+  public var step: ScriptStep
+}
+
+/// A bad script line, named by number with what was expected.
+public struct ScriptError: Error, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var message: String
+  public var description: String { "\(file):\(line): \(message)" }
+}
+
+public enum ScriptParser {
+  static let usage =
+    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION"
+
+  /// Parses the whole script first: a bad line is an error and nothing runs.
+  public static func parse(_ text: String, file: String) throws -> [ScriptLine] {
+    var out: [ScriptLine] = []
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var line = Substring(raw)
+      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+      guard let verb = words.first else { continue }
+      func fail(_ message: String) -> ScriptError { ScriptError(file: file, line: index + 1, message: message) }
+      func button(_ word: String?) throws -> Button {
+        guard let word, let b = Button(rawValue: word) else {
+          throw fail("expected start, cancel or encoder after '\(verb)', found '\(word ?? "nothing")'")
+        }
+        return b
+      }
+      func duration(_ word: String?) throws -> Nanoseconds {
+        guard let word, let d = DurationText.parse(word) else {
+          throw fail("expected a duration like 90s, 1m30s or 2.5s after '\(verb)', found '\(word ?? "nothing")'")
+        }
+        return d
+      }
+      let step: ScriptStep
+      switch verb {
+      case "turn":
+        guard words.count >= 2, let sign = words[1].first, sign == "+" || sign == "-",
+          let n = Int(words[1].dropFirst()), n > 0, n <= 100_000
+        else {
+          throw fail(
+            "expected `turn +N` or `turn -N` with N from 1 to 100000, found '\(words.dropFirst().first ?? "nothing")'")
+        }
+        let flags = Set(words.dropFirst(2))
+        guard flags.isSubset(of: ["fast", "bounce"]), flags.count == words.count - 2 else {
+          throw fail(
+            "expected only `fast` and `bounce` after `turn \(words[1])`, found '\(words.dropFirst(2).joined(separator: " "))'"
+          )
+        }
+        step = .turn(detents: sign == "+" ? n : -n, fast: flags.contains("fast"), bounce: flags.contains("bounce"))
+      case "press":
+        guard words.count == 2 else { throw fail("expected `press start|cancel|encoder`") }
+        step = .press(try button(words[1]))
+      case "hold":
+        guard words.count == 3 else { throw fail("expected `hold start|cancel|encoder DURATION`") }
+        step = .hold(try button(words[1]), try duration(words[2]))
+      case "wait":
+        guard words.count == 2 else { throw fail("expected `wait DURATION`") }
+        step = .wait(try duration(words[1]))
+      default:
+        throw fail("unknown step '\(verb)'; \(usage)")
+      }
+      out.append(ScriptLine(number: index + 1, step: step))
+    }
+    return out
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PomodoroDrivers
+import XCTest
+
+@testable import PomodoroLinux
+
+/// What can run without an I2C adapter: this machine has no /dev/i2c-*. Real transfers are
+/// proven under QEMU with i2c-stub (Tests/hil).
+final class LinuxI2CBusTests: XCTestCase {
+  func testWithoutLibi2cOpeningTheBusSaysHowToInstallIt() throws {
+    guard !HardwareSupport.i2c else { throw XCTSkip("libi2c compiled in (POMODORO_NO_HARDWARE=1 to check)") }
+    XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) {
+      XCTAssertEqual($0 as? I2CSetupError, .notInstalled)
+      XCTAssertTrue("\($0)".contains("libi2c-dev"))
+    }
+  }
+
+  func testAMissingBusSaysToEnableI2C() throws {
+    guard HardwareSupport.i2c else { throw XCTSkip("libi2c not compiled in") }
+    guard !FileManager.default.fileExists(atPath: "/dev/i2c-1") else { throw XCTSkip("this machine has /dev/i2c-1") }
+    XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) { error in
+      XCTAssertEqual(error as? I2CSetupError, .busMissing(path: "/dev/i2c-1"))
+      let text = "\(error)"
+      XCTAssertTrue(text.contains("dtparam=i2c_arm=on"), text)
+      XCTAssertTrue(text.contains("/boot/firmware/config.txt"), text)
+      XCTAssertTrue(text.contains("reboot"), text)
+    }
+  }
+
+  func testAFileThatIsNoAdapterFailsOnTheFirstWrite() throws {
+    guard HardwareSupport.i2c else { throw XCTSkip("libi2c not compiled in") }
+    let bus = try LinuxI2CBus(path: "/dev/null")
+    XCTAssertThrowsError(try bus.writeBlock(address: 0x3C, command: 0x00, data: [0xAE])) { error in
+      XCTAssertEqual(error as? I2CError, .busGone(bus: "/dev/null", detail: "/dev/null is not an I2C adapter"))
+    }
+    XCTAssertThrowsError(try bus.probe(address: 0x3C)) { error in
+      guard case .io = error as? I2CSetupError else { return XCTFail("\(error)") }
+    }
+    bus.close()
+    XCTAssertThrowsError(try bus.writeBlock(address: 0x3C, command: 0x00, data: [0xAE])) { error in
+      guard case .busGone = error as? I2CError else { return XCTFail("\(error)") }
+    }
+  }
+
+  func testBlocksLongerThan32BytesAreRefused() throws {
+    guard HardwareSupport.i2c else { throw XCTSkip("libi2c not compiled in") }
+    let bus = try LinuxI2CBus(path: "/dev/null")
+    XCTAssertThrowsError(try bus.writeBlock(address: 0x3C, command: 0x40, data: ArraySlice(repeating: 0, count: 33))) {
+      XCTAssertEqual($0 as? I2CError, .blockTooLong(33))
+    }
+  }
+
+  func testOpenErrnoMapping() {
+    XCTAssertEqual(LinuxI2CBus.openError(errno: ENOENT, path: "/dev/i2c-1"), .busMissing(path: "/dev/i2c-1"))
+    XCTAssertEqual(LinuxI2CBus.openError(errno: ENOSYS, path: "/dev/i2c-1"), .notInstalled)
+    let denied = LinuxI2CBus.openError(errno: EACCES, path: "/dev/i2c-1")
+    XCTAssertEqual(denied, .permissionDenied(path: "/dev/i2c-1"))
+    XCTAssertTrue("\(denied)".contains("i2c group"))
+  }
+
+  func testWriteErrnoMappingTellsNackFromABusThatIsGone() {
+    XCTAssertEqual(
+      LinuxI2CBus.writeError(errno: ENXIO, path: "/dev/i2c-1", address: 0x3C), .nack(bus: "/dev/i2c-1", address: 0x3C))
+    XCTAssertEqual(
+      LinuxI2CBus.writeError(errno: 121, path: "/dev/i2c-1", address: 0x3C), .nack(bus: "/dev/i2c-1", address: 0x3C))
+    guard case .busGone(let bus, let detail) = LinuxI2CBus.writeError(errno: EIO, path: "/dev/i2c-1", address: 0x3C)
+    else { return XCTFail("EIO") }
+    XCTAssertEqual(bus, "/dev/i2c-1")
+    XCTAssertTrue(detail.contains("0x3c"), detail)
+  }
+
+  func testNackAdviceNamesWiringAndTheOtherAddress() {
+    let text = LinuxI2CBus.describe(.nack(bus: "/dev/i2c-1", address: 0x3C))
+    XCTAssertTrue(text.contains("No device answers at 0x3c on /dev/i2c-1"), text)
+    XCTAssertTrue(text.contains("0x3d"), text)
+    XCTAssertTrue(text.contains("SDA to pin 3"), text)
+    XCTAssertTrue(text.contains("i2cdetect -y 1"), text)
+    XCTAssertEqual("\(I2CSetupError.noDevice(path: "/dev/i2c-1", address: 0x3C))", text)
+    XCTAssertTrue(LinuxI2CBus.describe(.nack(bus: "/dev/i2c-1", address: 0x3D)).contains("some modules use 0x3c"))
+    XCTAssertTrue(LinuxI2CBus.describe(.busGone(bus: "/dev/i2c-1", detail: "x")).contains("wiring and power"))
+  }
+}

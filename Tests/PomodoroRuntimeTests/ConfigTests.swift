@@ -1,0 +1,135 @@
+import Foundation
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroRuntime
+
+final class ConfigTests: XCTestCase {
+  func parse(_ text: String) throws -> DeviceConfig { try ConfigParser.parse(text, file: "/etc/p.conf") }
+
+  func error(_ text: String) -> ConfigError? {
+    do {
+      _ = try parse(text)
+      return nil
+    } catch let e as ConfigError {
+      return e
+    } catch {
+      return nil
+    }
+  }
+
+  func testTheCommentedExampleInDeployIsTheDefaults() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../deploy/pomodoro.conf")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    XCTAssertEqual(try parse(text), DeviceConfig(), "deploy/pomodoro.conf states every default")
+    XCTAssertEqual(try parse(""), DeviceConfig())
+  }
+
+  func testEveryKeyIsReadIntoItsField() throws {
+    let c = try parse(
+      """
+      chip = pinctrl-rp1   # a Pi 5
+      encoder_a = 5
+      encoder_b = GPIO6
+      inputs_active_low = false
+      buzzer_active_high = no
+      debounce = 5ms
+      long_press = 1.5s
+      encoder_detent = 2
+      encoder_invert = true
+      i2c_bus = 3
+      i2c_address = 0x3d
+      controller = SH1106
+      size = 128x32
+      rotate = 180
+      contrast = 0x10
+      focus = 50m
+      short_break = 1m30s
+      long_break_every = 3
+      auto_start = yes
+      alarm_timeout = 2m
+      click = on
+      state_dir = /tmp/pomo
+      """)
+    XCTAssertEqual(c.chip, "pinctrl-rp1")
+    XCTAssertEqual(c.encoderA, "5")
+    XCTAssertEqual(c.encoderB, "GPIO6")
+    XCTAssertFalse(c.inputsActiveLow)
+    XCTAssertFalse(c.buzzerActiveHigh)
+    XCTAssertEqual(c.debounce, ms(5))
+    XCTAssertEqual(c.longPress, ms(1500))
+    XCTAssertEqual(c.encoderDetent, 2)
+    XCTAssertTrue(c.encoderInvert)
+    XCTAssertEqual(c.i2cBus, 3)
+    XCTAssertEqual(c.i2cAddress, 0x3D)
+    XCTAssertEqual(c.controller, .sh1106)
+    XCTAssertEqual(c.height, 32)
+    XCTAssertTrue(c.rotate180)
+    XCTAssertEqual(c.contrast, 16)
+    XCTAssertEqual(c.engine.preset(.focus), minutes(50))
+    XCTAssertEqual(c.engine.preset(.shortBreak), seconds(90))
+    XCTAssertEqual(c.engine.longBreakEvery, 3)
+    XCTAssertTrue(c.engine.autoStart)
+    XCTAssertEqual(c.engine.alarmTimeout, minutes(2))
+    XCTAssertTrue(c.click)
+    XCTAssertEqual(c.stateDirectory, "/tmp/pomo")
+  }
+
+  func testUnknownKeyNamesFileLineAndKnownKeys() {
+    let e = error("focus = 20m\n\nfocuss = 25m\n")
+    XCTAssertEqual(e?.line, 3)
+    XCTAssertEqual(e?.file, "/etc/p.conf")
+    XCTAssertTrue(e!.description.hasPrefix("/etc/p.conf:3: unknown key 'focuss'"), e!.description)
+    XCTAssertTrue(e!.message.contains("focus"))
+  }
+
+  func testBadValueSaysWhatIsExpected() {
+    let cases: [(String, String)] = [
+      ("focus = 25", "a duration from 5s to 23h59m59s"),
+      ("focus = 2s", "a duration from 5s"),
+      ("focus = 24h", "a duration from 5s"),
+      ("controller = ssd1309", "ssd1306 or sh1106"),
+      ("size = 128x48", "128x64 or 128x32"),
+      ("i2c_address = 0x78", "7-bit address"),
+      ("rotate = 90", "0 or 180"),
+      ("contrast = 300", "0 to 255"),
+      ("encoder_detent = 3", "1, 2 or 4"),
+      ("auto_start = maybe", "true or false"),
+      ("encoder_a = GPIO 17", "line name"),
+      ("state_dir = var/lib", "absolute directory"),
+      ("debounce = 1s", "0ms to 500ms"),
+    ]
+    for (line, expected) in cases {
+      let e = error("# first\n" + line)
+      XCTAssertEqual(e?.line, 2, line)
+      XCTAssertTrue(e?.message.contains(expected) ?? false, "\(line): \(e?.message ?? "no error")")
+      XCTAssertTrue(e?.message.contains("bad value") ?? false, line)
+    }
+  }
+
+  func testDuplicateKeyNamesBothLines() {
+    let e = error("focus = 20m\nshort_break = 4m\nfocus = 30m")
+    XCTAssertEqual(e?.line, 3)
+    XCTAssertEqual(e?.message, "'focus' is set twice (first on line 1); keep one")
+  }
+
+  func testLineWithoutEqualsAndEmptyValue() {
+    XCTAssertEqual(error("focus 25m")?.message, "expected `key = value`, found 'focus 25m'")
+    XCTAssertEqual(error("focus =   # nothing")?.message.hasPrefix("'focus' has no value"), true)
+  }
+
+  func testDurationText() {
+    XCTAssertEqual(DurationText.parse("1m30s"), seconds(90))
+    XCTAssertEqual(DurationText.parse("2.5s"), ms(2500))
+    XCTAssertEqual(DurationText.parse("500ms"), ms(500))
+    XCTAssertEqual(DurationText.parse("1h2m3s4ms"), seconds(3723) + ms(4))
+    XCTAssertEqual(DurationText.parse("0.001s"), ms(1))
+    for bad in ["", "25", "m", "1s1m", "1x", "1..5s", "-3s", "1.s", "5m5m"] {
+      XCTAssertNil(DurationText.parse(bad), bad)
+    }
+    for d in [ms(1), seconds(90), minutes(25), seconds(3723) + ms(4)] {
+      XCTAssertEqual(DurationText.parse(DurationText.format(d)), d)
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import PomodoroCore
+import PomodoroGraphics
+import PomodoroRuntime
+
+/// A scripted run and its transcript, parsed.
+struct Scenario {
+  var lines: [String] = []
+  var objects: [[String: JSONValue]] { lines.map { FlatJSON.decode($0)! } }
+  var runner: ScriptRunner
+
+  init(_ script: String, config: DeviceConfig = DeviceConfig(), screen: Screen = Screen.standard(height: 64)) throws {
+    var collected: [String] = []
+    let log = Log(sink: { _, _ in })
+    let steps = try ScriptParser.parse(script, file: "test.pomo")
+    runner = try ScriptRunner(config: config, screen: screen, log: log, write: { collected.append($0) })
+    runner.run(steps)
+    lines = collected
+  }
+
+  func events(_ kind: String) -> [[String: JSONValue]] { objects.filter { $0["event"] == .string(kind) } }
+  var states: [[String: JSONValue]] { events("state") }
+  func t(_ o: [String: JSONValue]) -> Int64 { o["t"]!.int! }
+  var phases: [String] { states.map { $0["phase"]!.string! } }
+  var totals: [Int64] { states.map { $0["total_ms"]!.int! } }
+}

@@ -1,0 +1,123 @@
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroRuntime
+
+/// Whole-device scenarios: edges in through the mock lines, the transcript out.
+final class ScenarioTests: XCTestCase {
+  func testDial25To27AndBack() throws {
+    let s = try Scenario("turn +2\nwait 1s\nturn -2\n")
+    XCTAssertEqual(s.totals, [1_500_000, 1_560_000, 1_620_000, 1_560_000, 1_500_000])
+    XCTAssertEqual(s.phases, ["idle", "idle", "idle", "idle", "idle"])
+    let shown = s.events("frame").map { $0["shown"]!.string! }
+    XCTAssertEqual(shown.first, "25:00")
+    XCTAssertTrue(shown.contains("27:00"))
+    XCTAssertEqual(shown.last, "25:00")
+  }
+
+  func testStartPauseAtAFractionalSecondResumeAndTheAlarmIsExact() throws {
+    let s = try Scenario(
+      """
+      press start
+      wait 10.37s
+      press start   # pause
+      wait 7.5s
+      press start   # resume
+      wait 26m
+      """)
+    XCTAssertEqual(s.phases, ["idle", "running", "paused", "running", "ringing", "idle"])
+    let st = s.states
+    guard st.count == 6 else { return }
+    // Presses act at their release: 80 ms after each press line starts.
+    XCTAssertEqual(s.t(st[1]), 80)
+    let pausedAt = s.t(st[2])
+    let resumedAt = s.t(st[3])
+    XCTAssertEqual(st[2]["remaining_ms"]!.int!, 1_500_000 - (pausedAt - 80))
+    let expectedAlarm = 80 + 1_500_000 + (resumedAt - pausedAt)
+    XCTAssertEqual(s.t(st[4]), expectedAlarm)
+    let buzzer = s.events("buzzer")
+    XCTAssertEqual(buzzer.first.map(s.t), expectedAlarm, "the buzzer sounds at the deadline")
+    XCTAssertEqual(buzzer.first?["on"], .bool(true))
+    XCTAssertEqual(buzzer.last?["on"], .bool(false))
+    // Nobody acknowledged: the alarm stopped by itself after 60 s.
+    XCTAssertEqual(s.t(st[5]), expectedAlarm + 60_000)
+  }
+
+  func testCancelKeepsTheDialedDuration() throws {
+    let s = try Scenario("turn +3\npress start\nwait 5s\npress cancel\n")
+    XCTAssertEqual(s.phases.suffix(2), ["running", "idle"])
+    XCTAssertEqual(s.states.last?["total_ms"], .int(28 * 60_000))
+    XCTAssertEqual(s.states.last?["remaining_ms"], .int(28 * 60_000))
+    let history = s.events("history")
+    XCTAssertEqual(history.count, 1)
+    XCTAssertEqual(history[0]["outcome"], .string("cancelled"))
+  }
+
+  func testFullFocusAcknowledgedThenShortBreakPreselected() throws {
+    let s = try Scenario("press start\nwait 25m\nwait 3s\npress encoder\n")
+    let last = s.states.last!
+    XCTAssertEqual(last["phase"], .string("idle"))
+    XCTAssertEqual(last["mode"], .string("short"))
+    XCTAssertEqual(last["total_ms"], .int(300_000))
+    let history = s.events("history")
+    XCTAssertEqual(history.map { $0["outcome"]!.string! }, ["completed"])
+    XCTAssertEqual(s.events("buzzer").last?["on"], .bool(false), "acknowledged: the buzzer is off")
+    let summary = s.objects.last!
+    XCTAssertEqual(summary["event"], .string("summary"))
+    XCTAssertGreaterThan(summary["buzzer_on_ms"]!.int!, 0)
+    XCTAssertLessThan(summary["buzzer_on_ms"]!.int!, 3_100)
+  }
+
+  func testFourthFocusLeadsToTheLongBreak() throws {
+    var script = ""
+    for _ in 0..<3 { script += "press start\nwait 25m\npress start\npress start\nwait 5m\npress start\n" }
+    script += "press start\nwait 25m\npress start\n"
+    let s = try Scenario(script)
+    XCTAssertEqual(s.states.last?["mode"], .string("long"))
+    XCTAssertEqual(s.states.last?["total_ms"], .int(15 * 60_000))
+  }
+
+  func testEggPresetsAndPresetPressesIgnoredWhileRunning() throws {
+    let s = try Scenario("press encoder\npress encoder\npress encoder\npress start\npress encoder\nwait 5m\n")
+    let modes = s.states.map { $0["mode"]!.string! }
+    XCTAssertEqual(Array(modes.prefix(4)), ["focus", "short", "long", "soft"])
+    XCTAssertEqual(s.states[4]["phase"], .string("running"))
+    XCTAssertEqual(s.states[4]["total_ms"], .int(300_000))
+    XCTAssertEqual(s.states[5]["phase"], .string("ringing"), "the encoder press while running changed nothing")
+    XCTAssertEqual(s.states[5]["mode"], .string("soft"))
+  }
+
+  func testBounceOnEveryEdgeChangesNothing() throws {
+    let clean = try Scenario("turn +5\nturn -2 fast\npress start\nwait 2s\n")
+    let bouncy = try Scenario("turn +5 bounce\nturn -2 fast bounce\npress start\nwait 2s\n")
+    XCTAssertEqual(clean.totals, bouncy.totals)
+    XCTAssertEqual(clean.phases, bouncy.phases)
+  }
+
+  func testHoldIsALongPress() throws {
+    let s = try Scenario("turn +4\nhold encoder 1.5s\n")
+    XCTAssertEqual(s.totals.last, 1_500_000, "a long push restores the preset")
+  }
+
+  func testBadScriptLineNamesItsNumberAndNothingRuns() {
+    XCTAssertThrowsError(try ScriptParser.parse("press start\n\n# ok\nturn 5\n", file: "x.pomo")) { e in
+      let e = e as! ScriptError
+      XCTAssertEqual(e.line, 4)
+      XCTAssertTrue(e.description.hasPrefix("x.pomo:4: expected `turn +N` or `turn -N`"), e.description)
+    }
+    let bad = ["jump", "press foot", "hold start", "wait 5", "turn +3 slow", "press", "wait 1m1m"]
+    for line in bad {
+      XCTAssertThrowsError(try ScriptParser.parse(line, file: "x"), line)
+    }
+  }
+
+  func testTranscriptKeysAreInTheDocumentedOrder() throws {
+    let s = try Scenario("press start\nwait 1s\n")
+    XCTAssertTrue(
+      s.lines[0].hasPrefix(
+        #"{"t":0,"event":"state","phase":"idle","mode":"focus","remaining_ms":1500000,"total_ms":1500000}"#), s.lines[0]
+    )
+    XCTAssertTrue(s.lines.contains { $0.hasPrefix(#"{"t":"#) && $0.contains(#","event":"frame","bytes":"#) })
+    XCTAssertTrue(s.lines.last!.hasPrefix(#"{"event":"summary","t":1160,"frames":"#), s.lines.last!)
+  }
+}
