@@ -44,8 +44,16 @@ check display-first-frame "only $(display_data_bytes) data bytes sent, a 128x64 
 
 # Dial 1:00 down to the 0:05 floor (12 slow detents counter-clockwise, 5 s each below 1:00,
 # the last one clamped), then one detent clockwise: 0:10. Then start.
+DIAL_STEPS="55000 50000 45000 40000 35000 30000 25000 20000 15000 10000 5000 10000 "
+dial=$(log_mark)
 turn "$ENC_A" "$ENC_B" 12 ccw
 turn "$ENC_A" "$ENC_B" 1 cw
+# Every detent counted once, none lost or doubled (the device logs each dialed duration).
+dialed() { tail -n +"$((dial + 1))" "$POMODORO_LOG" | sed -n 's/^<6>state phase=idle .* total_ms=\([0-9]*\)$/\1/p' | tr '\n' ' '; }
+dial_complete() { [ "$(dialed)" = "$DIAL_STEPS" ]; }
+wait_for 5 dial_complete
+steps=$(dialed)
+check dial-detents "dialed durations (ms) '$steps', expected '$DIAL_STEPS'" [ "$steps" = "$DIAL_STEPS" ]
 mark=$(log_mark)
 press "$BTN_START"
 expect_state dial-and-start "$mark" 'phase=running mode=focus remaining_ms=[0-9]+ total_ms=10000$' 10
