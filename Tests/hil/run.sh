@@ -63,8 +63,9 @@ say "booting $KVER under QEMU (TCG), initramfs $HIL_INITRAMFS_BYTES bytes"
 boot_guest "$HIL_CHECKS"
 guest_results
 REPORTED=1
-say "figures: total_wall ${TOTAL:=$(elapsed_s "$RUN_START")} s, qemu_wall $BOOT_SECONDS s," \
-  "boot_to_result ${GUEST_SECONDS:-?} s (guest uptime), downloads $HIL_DOWNLOAD_BYTES bytes" \
-  "(kernel image and source packages; apt-get install's own 'Need to get' above)"
+say "figures: total_wall $(elapsed_s "$RUN_START") s, qemu_wall $BOOT_SECONDS s," \
+  "boot_to_init ${GUEST_UP_SECONDS:-?} s, boot_to_result ${GUEST_SECONDS:-?} s (guest uptime)," \
+  "downloads $HIL_DOWNLOAD_BYTES bytes of kernel image and source packages" \
+  "+ apt-get install: $(grep -h '^Need to get' "$WORK/apt-install.log" | tr '\n' ' ' || true)"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -6,7 +6,8 @@
 HIL_BOOT_TIMEOUT=${HIL_BOOT_TIMEOUT:-300}
 
 # boot_guest CHECKS: runs the guest with hil_checks=CHECKS (all, chain or device), its
-# console in $WORK/console.log; sets BOOT_SECONDS and GUEST_SECONDS.
+# console in $WORK/console.log; sets BOOT_SECONDS, GUEST_UP_SECONDS (kernel start to /init)
+# and GUEST_SECONDS (kernel start to the guest's summary).
 boot_guest() {
   local start rc=0
   start=$(now_s)
@@ -22,6 +23,7 @@ boot_guest() {
   [ "$rc" -ne 124 ] || say "QEMU ran for $HIL_BOOT_TIMEOUT s and was stopped (HIL_BOOT_TIMEOUT)"
   tr -d '\r' <"$WORK/console.log" >"$WORK/console.txt"
   GUEST_SECONDS=$(sed -n 's/^hil: guest done after \([0-9.]*\) s$/\1/p' "$WORK/console.txt")
+  GUEST_UP_SECONDS=$(sed -n 's/.*hil: guest up after \([0-9.]*\) s$/\1/p' "$WORK/console.txt")
 }
 
 # guest_results: prints the guest's PASS/FAIL lines; sets PASSED and FAILED, counting a guest

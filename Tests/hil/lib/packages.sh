@@ -15,9 +15,8 @@ HIL_HOST_PACKAGES=(
 # install_host_packages: apt-get update and install what the test needs (no-op when present).
 install_host_packages() {
   apt_retry update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
-  apt_retry install -y -qq --no-install-recommends "${HIL_HOST_PACKAGES[@]}" >"$WORK/apt-install.log" ||
+  apt_retry install -y -q --no-install-recommends "${HIL_HOST_PACKAGES[@]}" >"$WORK/apt-install.log" ||
     die "apt-get install ${HIL_HOST_PACKAGES[*]} failed; see above"
-  grep -h '^Need to get' "$WORK/apt-install.log" >&2 || true
 }
 
 # candidate_version PACKAGE: the version apt would install, empty if none.
@@ -49,7 +48,7 @@ pick_kernel() {
 fetch_kernel() {
   pick_kernel
   say "kernel $KVER ($KDEB_VERSION)"
-  apt_retry install -y -qq --no-install-recommends "linux-headers-$KVER=$KDEB_VERSION" >>"$WORK/apt-install.log" ||
+  apt_retry install -y -q --no-install-recommends "linux-headers-$KVER=$KDEB_VERSION" >>"$WORK/apt-install.log" ||
     die "apt-get install linux-headers-$KVER=$KDEB_VERSION failed"
   mkdir -p "$WORK/debs" "$WORK/kernel"
   chmod 755 "$WORK" "$WORK/debs"
