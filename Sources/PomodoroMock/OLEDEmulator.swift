@@ -107,12 +107,15 @@ public final class OLEDEmulator: I2CBus {
       // Display line `line` shows RAM row (start line + line) on COM (line + offset).
       let ramRow = (line + chip.startLine) & 63
       var com = (line + chip.displayOffset) % muxRows
-      // COM pin wiring: a mismatched configuration interleaves the rows.
+      // COM pin wiring: 64-row panels expect the alternative (interleaved) configuration,
+      // 32-row ones the sequential one; a mismatch scatters the rows.
       if chip.alternativeCOM != panelWantsAlternative {
-        com =
-          chip.alternativeCOM
-          ? (com % 2 == 0 ? com / 2 : panelHeight / 2 + com / 2)
-          : ((com % (panelHeight / 2)) * 2 + com / (panelHeight / 2))
+        let half = panelHeight / 2
+        if chip.alternativeCOM {
+          com = com % 2 == 0 ? com / 2 : half + com / 2  // even rows top half, odd rows bottom half
+        } else {
+          com = (com % half) * 2 + com / half  // top half on even rows, bottom half on odd rows
+        }
       }
       guard com < panelHeight else { continue }
       // Modules are wired so that the remapped scan (0xC8) shows RAM row 0 at the top.

@@ -14,8 +14,11 @@ func engineBench() {
     sink &+= 1 &+ effects.count
   }
   figure("engine.step_cpu", perEvent, "ns/event")
+  (state, _) = Engine.step(EngineState(now: now), .press(.start), now: now)
+  var probe = now
   let perWake = cpuPerIteration(iterations) {
-    sink &+= Int(Engine.nextWake(state, now: now)?.nanoseconds ?? 0) & 1
+    probe = probe + 1_000_003
+    sink &+= Int(truncatingIfNeeded: Engine.nextWake(state, now: probe)?.nanoseconds ?? 0)
   }
   figure("engine.next_wake_cpu", perWake, "ns/call")
   if sink == 42 { print("") }  // keeps the work observable to the optimiser

@@ -1,9 +1,22 @@
 import PomodoroRuntime
 
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-exit(PomodoroCLI.main(Array(CommandLine.arguments.dropFirst())))
+let code = PomodoroCLI.main(Array(CommandLine.arguments.dropFirst()))
+// For pomodoro-bench: the peak resident memory of this process image alone (VmHWM; rusage's
+// maxrss would also count the spawning process's memory from before exec).
+if getenv("POMODORO_REPORT_PEAK_RSS") != nil, let f = fopen("/proc/self/status", "r") {
+  var line = [CChar](repeating: 0, count: 256)
+  while fgets(&line, 256, f) != nil {
+    let text = String(cString: line)
+    if text.hasPrefix("VmHWM:") {
+      fputs("peak_rss_kib " + (text.split(separator: " ").dropFirst().first ?? "0") + "\n", stderr)
+    }
+  }
+  fclose(f)
+}
+exit(code)

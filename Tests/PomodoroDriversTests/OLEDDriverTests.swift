@@ -143,11 +143,70 @@ final class OLEDDriverTests: XCTestCase {
     }
   }
 
+  func testACountdownTickCostsAtMostATenthOfAFullFrame() throws {
+    for controller in OLEDController.allCases {
+      let emulator = OLEDEmulator(controller: controller)
+      let driver = OLEDDriver(bus: emulator, controller: controller)
+      try driver.initialize()
+      let t0 = Instant(nanoseconds: 0)
+      let state = Engine.step(EngineState(now: t0), .press(.start), now: t0).0
+      let full = try driver.flush(renderScreen(state: state, now: t0 + seconds(101)))
+      // Ticks where one digit changes: 23:19 -> 23:18 -> 23:17 -> 23:16, then 23:13.
+      for s in [Int64(102), 103, 104, 107] {
+        let tick = try driver.flush(renderScreen(state: state, now: t0 + seconds(s)))
+        XCTAssertLessThanOrEqual(tick * 10, full, "\(controller) tick at \(s) s: \(tick) of \(full) bytes")
+        XCTAssertEqual(emulator.visibleImage(), renderScreen(state: state, now: t0 + seconds(s)))
+      }
+      // A spin step costs only the tomato's 16 columns (2 pages) and its setup.
+      let spin = try driver.flush(renderScreen(state: state, now: t0 + seconds(107) + ScreenTiming.spinOffset))
+      XCTAssertGreaterThan(spin, 0)
+      let setup = I2CBusLimits.wireBytes(dataCount: controller == .ssd1306 ? 6 : 3)
+      XCTAssertLessThanOrEqual(spin, 2 * 16 + 2 * (setup + 2))
+    }
+  }
+
   func testInitialiseAtTheWrongAddressTellsNack() {
     let emulator = OLEDEmulator(address: 0x3D)
     let driver = OLEDDriver(bus: emulator, address: 0x3C)
     XCTAssertThrowsError(try driver.initialize()) { error in
       XCTAssertEqual(error as? I2CError, .nack(bus: "emulated-i2c", address: 0x3C))
+    }
+  }
+}
+
+/// A small deterministic random generator (SplitMix64), so failures reproduce.
+struct OLEDTestRandom {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+  mutating func bool() -> Bool { next() & 1 == 1 }
+}
+
+extension Framebuffer {
+  /// Random pixels everywhere.
+  static func noise(height: Int, _ rng: inout OLEDTestRandom) -> Framebuffer {
+    var fb = Framebuffer(width: 128, height: height)
+    for i in fb.bytes.indices { fb.bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+    return fb
+  }
+
+  /// One random change: a rectangle filled, cleared or inverted, or a few pixels flipped.
+  mutating func randomEdit(_ rng: inout OLEDTestRandom) {
+    let x = rng.int(-4..<128)
+    let y = rng.int(-4..<height)
+    let w = rng.int(1..<40)
+    let h = rng.int(1..<30)
+    switch rng.int(0..<4) {
+    case 0: fillRect(x: x, y: y, width: w, height: h, true)
+    case 1: fillRect(x: x, y: y, width: w, height: h, false)
+    case 2: invert(x: x, y: y, width: w, height: h)
+    default: for _ in 0..<rng.int(1..<5) { flipPixel(rng.int(0..<128), rng.int(0..<height)) }
     }
   }
 }

@@ -68,15 +68,6 @@ final class ScenarioTests: XCTestCase {
     XCTAssertLessThan(summary["buzzer_on_ms"]!.int!, 3_100)
   }
 
-  func testFourthFocusLeadsToTheLongBreak() throws {
-    var script = ""
-    for _ in 0..<3 { script += "press start\nwait 25m\npress start\npress start\nwait 5m\npress start\n" }
-    script += "press start\nwait 25m\npress start\n"
-    let s = try Scenario(script)
-    XCTAssertEqual(s.states.last?["mode"], .string("long"))
-    XCTAssertEqual(s.states.last?["total_ms"], .int(15 * 60_000))
-  }
-
   func testEggPresetsAndPresetPressesIgnoredWhileRunning() throws {
     let s = try Scenario("press encoder\npress encoder\npress encoder\npress start\npress encoder\nwait 5m\n")
     let modes = s.states.map { $0["mode"]!.string! }

@@ -3,7 +3,8 @@ enum HistoryCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: ["--csv"])
     guard args.positional.isEmpty else { throw UsageError("history takes no arguments, got '\(args.positional[0])'") }
-    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: Log(sink: { _, _ in }))
+    let config = try PomodoroCLI.loadConfig(
+      args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: Log(sink: { _, _ in }))
     let log = HistoryLog(directory: config.stateDirectory)
     let (entries, damaged) = try log.read()
     for line in damaged {

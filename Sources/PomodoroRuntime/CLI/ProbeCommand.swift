@@ -42,7 +42,9 @@ enum ProbeCommand {
     do {
       let bus = try LinuxI2CBus(bus: config.i2cBus)
       try bus.probe(address: config.i2cAddress)
-      print("display: a device answers at 0x\(String(config.i2cAddress, radix: 16)) on \(bus.path); driving it as \(config.controller.rawValue)")
+      print(
+        "display: a device answers at 0x\(String(config.i2cAddress, radix: 16)) on \(bus.path); driving it as \(config.controller.rawValue)"
+      )
       print("  (if the picture is shifted by two columns with junk at one edge, set controller = sh1106)")
       let driver = OLEDDriver(
         bus: bus, address: config.i2cAddress, controller: config.controller == .sh1106 ? .sh1106 : .ssd1306,
@@ -84,7 +86,7 @@ enum ProbeCommand {
     var position = 0
     while true {
       let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now)].compactMap { $0 }.min()
-      let wake = try waiter.wait(until: deadline)
+      let wake = try waiter.wait(until: deadline, watching: [])
       if !wake.signals.isEmpty { break }
       let now = clock.now
       try? player.drive(buzzer, at: now)

@@ -20,45 +20,15 @@ enum RunCommand {
     do {
       try Files.makeDirectories(config.stateDirectory)
     } catch {
-      log.error("\(error); the timer runs but its state and history are not saved: set state_dir to a writable directory")
+      log.error(
+        "\(error); the timer runs but its state and history are not saved: set state_dir to a writable directory")
       storage = nil
     }
-    let device = Device(config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
+    let device = Device(
+      config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
     let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
-    device.start()
-    notify.ready()
-    log.info("ready")
     let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
-    var nextWatchdog = notify.watchdogInterval.map { clock.now + $0 }
-    var lastStatus = ""
-    let signal: Int32
-    do {
-      signal = try EventLoop.serve(
-        device, waiter: waiter, extraDeadline: { nextWatchdog },
-        onStep: {
-          let now = clock.now
-          if let interval = notify.watchdogInterval, let due = nextWatchdog, now >= due {
-            notify.watchdog()
-            nextWatchdog = now + interval
-          }
-          if notify.enabled {
-            let status = device.state.statusLine(at: now)
-            if status != lastStatus {
-              notify.status(status)
-              lastStatus = status
-            }
-          }
-        })
-    } catch {
-      log.error("the event loop failed: \(error); stopping")
-      notify.stopping()
-      device.shutdown()
-      return ExitCode.failure
-    }
-    log.info("stopping on signal \(signal)")
-    notify.stopping()
-    device.shutdown()
-    return ExitCode.ok
+    return DeviceService(device: device, notify: notify, log: log).serve(waiter: waiter)
   }
 
   static func environment(_ names: [String]) -> [String: String] {

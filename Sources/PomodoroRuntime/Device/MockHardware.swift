@@ -10,8 +10,10 @@ public final class MockHardware {
   public let emulator: OLEDEmulator
   public let parts: DeviceParts
 
-  public init(config: DeviceConfig, clock: MonotonicClock) throws {
+  /// - Parameter busy: lines already held by other programs, (line, consumer).
+  public init(config: DeviceConfig, clock: MonotonicClock, busy: [(String, String)] = []) throws {
     chip = MockGPIOChip.raspberryPiHeader(clock: clock)
+    for (line, consumer) in busy { chip.markBusy(line, consumer: consumer) }
     let controller: OLEDController = config.controller == .sh1106 ? .sh1106 : .ssd1306
     emulator = OLEDEmulator(
       controller: controller, panelHeight: config.height, address: config.i2cAddress, busName: "emulated-i2c")

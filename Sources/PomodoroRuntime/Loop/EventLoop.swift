@@ -8,7 +8,7 @@ public enum EventLoop {
   /// Serves until a terminating signal; returns it. `onWake` sees keyboard input and the like;
   /// `onStep` runs after each step (watchdog, STATUS=).
   public static func serve(
-    _ device: Device, waiter: PollWaiter, extraDeadline: () -> Instant? = { nil }, watching: [Int32] = [],
+    _ device: Device, waiter: Waiter, extraDeadline: () -> Instant? = { nil }, watching: [Int32] = [],
     onWake: (Wake) -> Bool = { _ in true }, onStep: () -> Void = {}
   ) throws -> Int32 {
     while true {

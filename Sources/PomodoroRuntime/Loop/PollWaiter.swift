@@ -15,11 +15,18 @@ public struct Wake: Equatable, Sendable {
   public var readable: [Int32] = []
 }
 
+/// What the loop sleeps in between steps.
+public protocol Waiter: AnyObject {
+  /// Returns when an input is pending, a signal arrived, an extra descriptor is readable, or
+  /// the clock reached `deadline` (nil: no deadline).
+  func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake
+}
+
 /// Blocks in poll(2) until an input line has edges, a signal arrives, an extra descriptor is
 /// readable, or the monotonic clock reaches the deadline: a timerfd on CLOCK_MONOTONIC armed
 /// to the absolute instant (on systems without timerfd, poll's own timeout). No busy polling:
 /// with no deadline it sleeps until something happens.
-public final class PollWaiter {
+public final class PollWaiter: Waiter {
   let clock: MonotonicClock
   let timer: Int32
   let signals: Int32
@@ -36,7 +43,7 @@ public final class PollWaiter {
 
   deinit { if timer >= 0 { close(timer) } }
 
-  public func wait(until deadline: Instant?, watching extra: [Int32] = []) throws -> Wake {
+  public func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
     var fds: [pollfd] = []
     func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     watch(signals)

@@ -1,0 +1,64 @@
+import PomodoroCore
+
+/// Every screen the device shows, each produced by driving the real engine to it: the idle
+/// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves, paused,
+/// restored after a power cut, ringing with the flash on and off, and today's tomatoes.
+/// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
+public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
+  screenGalleryStates().map { scene in
+    (scene.name, renderScreen(state: scene.state, now: scene.now, height: height))
+  }
+}
+
+/// The engine states behind `screenGallery`, with the instant each is drawn at.
+public func screenGalleryStates() -> [(name: String, state: EngineState, now: Instant)] {
+  let t0 = Instant(nanoseconds: 1_000 * nanosecondsPerSecond)
+  func run(_ s: EngineState, _ events: [(Event, Nanoseconds)]) -> EngineState {
+    var state = s
+    for (event, at) in events { state = Engine.step(state, event, now: t0 + at).0 }
+    return state
+  }
+  let fresh = run(EngineState(now: t0), [(.setCompletedToday(2), 0)])
+  func mode(_ presses: Int) -> EngineState {
+    run(fresh, Array(repeating: (.press(.encoder), 0), count: presses))
+  }
+  let started = run(fresh, [(.press(.start), seconds(1))])
+  let running = seconds(1) + seconds(7 * 60 + 23) + ms(400)
+  let egg = run(mode(4), [(.press(.start), seconds(1))])  // medium: 7:00
+  var long = EngineSettings()
+  long.presets[.focus] = seconds(3600 + 5 * 60)
+  let hours = run(EngineState(settings: long, now: t0), [(.press(.start), seconds(1))])
+  long.presets[.focus] = seconds(12 * 3600 + 34 * 60 + 56)
+  let manyHours = run(EngineState(settings: long, now: t0), [(.press(.start), seconds(1))])
+  let paused = run(started, [(.press(.start), running)])
+  let soft = run(mode(3), [(.press(.start), seconds(1))])
+  let softDone = seconds(1) + minutes(5)
+  let ringingEgg = run(soft, [(.tick, softDone)])
+  let focusDone = seconds(1) + minutes(25)
+  let ringingFocus = run(started, [(.tick, focusDone)])
+  let cancelled = run(started, [(.press(.cancel), running)])
+  let busyDay = run(started, [(.setCompletedToday(9), seconds(2))])
+  let restored = EngineState(
+    restoring: SavedTimer(
+      phase: .running, mode: .focus, duration: minutes(25), remaining: seconds(12 * 60 + 3), focusDoneInCycle: 1),
+    settings: EngineSettings(), now: t0)
+  return [
+    ("01-idle-focus", fresh, t0),
+    ("02-idle-short-break", mode(1), t0),
+    ("03-idle-egg-soft", mode(3), t0),
+    ("04-start-dissolve-midpoint", started, t0 + seconds(1) + ms(250)),
+    ("05-running-focus", started, t0 + running),
+    ("06-running-focus-spin-step", started, t0 + running + ScreenTiming.spinStep),
+    ("07-running-last-second", started, t0 + focusDone - ms(300)),
+    ("08-running-egg-medium", egg, t0 + seconds(1) + seconds(95)),
+    ("09-running-hours", hours, t0 + seconds(2)),
+    ("10-running-12-hours", manyHours, t0 + seconds(2)),
+    ("11-running-nine-today", busyDay, t0 + running),
+    ("12-paused", paused, t0 + running + seconds(3)),
+    ("13-restored-after-power-cut", restored, t0 + seconds(1)),
+    ("14-ringing-egg-flash-on", ringingEgg, t0 + softDone + ms(100)),
+    ("15-ringing-egg-flash-off", ringingEgg, t0 + softDone + ms(600)),
+    ("16-ringing-focus-flash-on", ringingFocus, t0 + focusDone + ms(1100)),
+    ("17-cancel-dissolve-midpoint", cancelled, t0 + running + ms(250)),
+  ]
+}

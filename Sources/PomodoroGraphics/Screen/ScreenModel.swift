@@ -1,0 +1,173 @@
+import PomodoroCore
+
+/// Everything a screen shows, decided from the engine's state at one instant. Rendering a model
+/// is a pure function (`renderScreen`), so screens can be tested and snapshotted from models.
+public struct ScreenModel: Equatable, Sendable {
+  /// The picture next to the time.
+  public enum Icon: Equatable, Sendable {
+    case none
+    /// The tomato, `frame` 0..<4 of its spin (quarter turns).
+    case tomato(frame: Int)
+    case egg
+    /// The bell, 0 at rest, 1 swung left, 2 swung right.
+    case bell(frame: Int)
+    case pause
+  }
+
+  /// A dissolve from the screen of phase `from` into this one: `step` of `ScreenTiming.transitionSteps`.
+  public struct Transition: Equatable, Sendable {
+    public var from: Phase
+    public var step: Int
+    public init(from: Phase, step: Int) {
+      self.from = from
+      self.step = step
+    }
+  }
+
+  public var phase: Phase
+  /// The title line (the engine's, egg-timer texts included).
+  public var title: String
+  /// The big time: "25:00", "1:05:00".
+  public var timeText: String
+  /// Progress bar: `elapsed` of `total` (any unit); no bar when total is 0.
+  public var elapsed: Int64
+  public var total: Int64
+  public var icon: Icon
+  /// Ringing: the title band is lit (inverted) in this half of the flash.
+  public var flashOn: Bool
+  public var transition: Transition?
+  /// Completed focus sessions today, drawn as tomato dots.
+  public var dots: Int
+  /// Short mode name for the compact layout: "Focus", "Short", "Soft"...
+  public var label: String
+  /// Cycle position ("1/4") in focus mode.
+  public var cycleText: String?
+  /// What the controls do now; nil for none.
+  public var hint: String?
+  /// Came back from a restart or power cut: show a note.
+  public var restored: Bool
+
+  public init(
+    phase: Phase, title: String, timeText: String, elapsed: Int64 = 0, total: Int64 = 0, icon: Icon = .none,
+    flashOn: Bool = false, transition: Transition? = nil, dots: Int = 0, label: String = "",
+    cycleText: String? = nil, hint: String? = nil, restored: Bool = false
+  ) {
+    self.phase = phase
+    self.title = title
+    self.timeText = timeText
+    self.elapsed = elapsed
+    self.total = total
+    self.icon = icon
+    self.flashOn = flashOn
+    self.transition = transition
+    self.dots = dots
+    self.label = label
+    self.cycleText = cycleText
+    self.hint = hint
+    self.restored = restored
+  }
+}
+
+/// The screen's animation clock: all of it counts from the phase's start (`phaseSince`).
+public enum ScreenTiming {
+  /// One spin step of the tomato (a quarter turn): a half-turn per half second.
+  public static let spinStep: Nanoseconds = ms(250)
+  /// The spin steps fall half a step off the second boundaries of the remaining time, so that a
+  /// tick (the time text changing) and a spin step never share a frame: each stays small.
+  public static let spinOffset: Nanoseconds = ms(125)
+
+  /// The tomato's frame (0..<4) with `remaining` time left: counted down the remaining time, so
+  /// the spin carries on where it stopped after a pause.
+  public static func spinFrame(remaining: Nanoseconds) -> Int {
+    // Steps taken = whole steps between the start's grid and now; a step falls exactly when
+    // remaining + offset reaches a multiple of the step (so the frame changes at that instant).
+    let q = (remaining + spinOffset + spinStep - 1) / spinStep
+    return Int(((1 - q) % 4 + 4) % 4)
+  }
+
+  /// The remaining time at which the next spin step falls (below `remaining`); negative when
+  /// none is left before the deadline.
+  public static func nextSpinRemaining(_ remaining: Nanoseconds) -> Nanoseconds {
+    let u = remaining + spinOffset
+    let k = u % spinStep == 0 ? u / spinStep - 1 : u / spinStep
+    return k * spinStep - spinOffset
+  }
+  /// Each half of the ringing flash.
+  public static let flashHalf: Nanoseconds = ms(500)
+  /// The idle <-> running dissolve.
+  public static let transition: Nanoseconds = ms(500)
+  public static let transitionSteps = 8
+  public static var transitionStep: Nanoseconds { transition / Int64(transitionSteps) }
+}
+
+extension ScreenModel {
+  /// The model of what the panel shows for `state` at `now`.
+  public init(state: EngineState, now: Instant) {
+    let age = max(0, now - state.phaseSince)
+    let seconds = state.shownSeconds(at: now)
+    let icon: Icon
+    var hint: String?
+    switch state.phase {
+    case .idle:
+      icon = state.mode.isEgg ? .egg : .tomato(frame: 0)
+      hint = "Turn: set  Push: mode"
+    case .running:
+      icon = state.mode.isEgg ? .egg : .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
+      hint = "Start: pause"
+    case .paused:
+      icon = .pause
+      hint = "Start: resume"
+    case .ringing:
+      let half = Int(age / ScreenTiming.flashHalf)
+      icon = .bell(frame: half % 2 == 0 ? 1 : 2)
+      hint = "Any button: stop"
+    }
+    var transition: Transition?
+    let between: Set<Phase> = [.idle, .running]
+    if between.contains(state.phase), between.contains(state.previousPhase), state.phase != state.previousPhase,
+      age < ScreenTiming.transition
+    {
+      transition = Transition(from: state.previousPhase, step: Int(age / ScreenTiming.transitionStep))
+    }
+    self.init(
+      phase: state.phase, title: state.title, timeText: formatClock(seconds),
+      elapsed: state.elapsed(at: now), total: state.duration, icon: icon,
+      flashOn: state.phase == .ringing && (age / ScreenTiming.flashHalf) % 2 == 0,
+      transition: transition, dots: state.completedToday, label: ScreenModel.shortLabel(state.mode),
+      cycleText: state.cycleText, hint: hint, restored: state.restored)
+  }
+
+  /// The mode's name in at most 5 letters, for the compact layout.
+  public static func shortLabel(_ mode: Mode) -> String {
+    switch mode {
+    case .focus: return "Focus"
+    case .shortBreak: return "Short"
+    case .longBreak: return "Long"
+    case .soft: return "Soft"
+    case .medium: return "Med."
+    case .hard: return "Hard"
+    }
+  }
+}
+
+/// The next instant after `now` at which the picture changes for animation alone (a spin step,
+/// a flash, a transition step), so that the event loop sleeps until then; nil when nothing
+/// animates. Changes of the time text are the engine's `nextWake`, not this.
+public func nextFrameTime(state: EngineState, now: Instant) -> Instant? {
+  let age = max(0, now - state.phaseSince)
+  func next(every period: Nanoseconds) -> Instant { state.phaseSince + (age / period + 1) * period }
+  var candidates: [Instant] = []
+  if ScreenModel(state: state, now: now).transition != nil {
+    candidates.append(next(every: ScreenTiming.transitionStep))
+  }
+  switch state.phase {
+  case .running where !state.mode.isEgg:
+    // Wide H:MM:SS texts leave no room for the tomato (see the layout); then nothing spins.
+    let remaining = state.remaining(at: now)
+    let spin = ScreenTiming.nextSpinRemaining(remaining)
+    if state.shownSeconds(at: now) < 10 * 3600 && spin >= 0 { candidates.append(now + (remaining - spin)) }
+  case .ringing: candidates.append(next(every: ScreenTiming.flashHalf))
+  default: break
+  }
+  return candidates.min()
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PomodoroCore
+import PomodoroMock
+import XCTest
+
+@testable import PomodoroRuntime
+
+final class DeviceServiceTests: XCTestCase {
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// The whole run loop from start-up to SIGTERM, on the mocks and a virtual clock.
+  func testStartUpServeAndSIGTERMLeaveEverythingInOrder() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.press(h.config.buttonStart, at: ms(500))
+    let start = h.clock.now
+    let waiter = VirtualWaiter(clock: h.clock, signals: [(start + seconds(30), SIGTERM)])
+    let code = DeviceService(device: h.device, notify: SystemdNotify(environment: [:]), log: h.device.log).serve(
+      waiter: waiter)
+    XCTAssertEqual(code, 0)
+    XCTAssertEqual(h.clock.now, start + seconds(30), "served until the signal")
+    XCTAssertEqual(h.device.state.phase, .running)
+    XCTAssertNil(h.hardware.chip.holder(of: h.config.buttonStart), "lines released")
+    XCTAssertNil(h.hardware.chip.holder(of: h.config.buzzer))
+    XCTAssertEqual(h.buzzerHistory.last?.active, false, "buzzer left off")
+    XCTAssertFalse(h.hardware.emulator.isLit, "panel parked")
+    let saved = try XCTUnwrap(StateStore(directory: directory).load())
+    XCTAssertEqual(saved.phase, .running)
+    XCTAssertEqual(saved.remaining, minutes(25) - (seconds(30) - ms(580)))
+    XCTAssertTrue(h.logLines.contains { $0.1 == "ready" })
+    XCTAssertTrue(h.logLines.contains { $0.1.hasPrefix("state phase=running mode=focus remaining_ms=1500000") })
+  }
+
+  func testRestartComesBackPausedAndSaysSoOnTheLog() throws {
+    do {
+      let h = try DeviceHarness(directory: directory)
+      h.device.start()
+      h.press(h.config.buttonStart)
+      h.run(for: seconds(95))
+      h.device.shutdown()
+    }
+    let h = try DeviceHarness(directory: directory)
+    h.device.start()
+    XCTAssertEqual(h.device.state.phase, .paused)
+    XCTAssertTrue(h.device.state.restored)
+    XCTAssertEqual(h.device.state.clockText(at: h.clock.now), "23:26")
+    XCTAssertTrue(h.logLines.contains { $0.1.contains("restored a focus timer with 23:26 left, paused") })
+  }
+
+  func testLineBusyAtStartUpNamesTheLineAndItsHolder() throws {
+    let clock = VirtualClock()
+    var config = DeviceConfig()
+    config.stateDirectory = directory
+    // A fresh mock hardware whose start line is held by another program.
+    XCTAssertThrowsError(try MockHardware(config: config, clock: clock, busy: [("GPIO23", "gpioset")])) { e in
+      let text = "\(e)"
+      XCTAssertTrue(text.contains("GPIO23"), text)
+      XCTAssertTrue(text.contains("gpioset"), text)
+      XCTAssertTrue(text.contains("busy"), text)
+    }
+  }
+
+  func testDisplayUnpluggedForThirtySecondsMidRun() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.device.start()
+    h.press(h.config.buttonStart)
+    h.run(for: seconds(60))
+    h.hardware.emulator.unplugged = true
+    h.run(for: seconds(30))
+    XCTAssertEqual(h.logLines.filter { $0.1.contains("is not answering") }.count, 1, "said once")
+    XCTAssertEqual(h.device.state.phase, .running, "the countdown carries on")
+    h.hardware.emulator.unplugged = false
+    h.run(for: seconds(31))
+    XCTAssertTrue(h.hardware.emulator.isLit, "re-initialised")
+    let expected = h.device.screen.render(h.device.state, h.clock.now)
+    XCTAssertEqual(h.hardware.visibleImage(config: h.config), expected, "repainted whole")
+    XCTAssertTrue(h.logLines.contains { $0.1.contains("answers again") })
+    XCTAssertEqual(h.device.state.clockText(at: h.clock.now), "23:00", "121 s after a start at 80 ms")
+  }
+
+  func testAlarmRingsThroughTheBuzzerLineUntilAcknowledged() throws {
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = seconds(10)
+    let h = try DeviceHarness(directory: directory, config: config)
+    h.device.start()
+    let start = h.clock.now
+    h.press(h.config.buttonStart)
+    h.run(for: seconds(15))
+    let ons = h.buzzerHistory.filter(\.active).map { $0.time - start }
+    XCTAssertEqual(ons.first, ms(80) + seconds(10), "first beep exactly at the deadline")
+    XCTAssertGreaterThan(ons.count, 3, "beeps repeat")
+    h.press(h.config.buttonCancel)
+    h.run(for: seconds(5))
+    XCTAssertEqual(h.buzzerHistory.last?.active, false)
+    XCTAssertEqual(h.device.state.phase, .idle)
+    let (entries, damaged) = try HistoryLog(directory: directory).read()
+    XCTAssertEqual(entries.map(\.outcome), [.completed])
+    XCTAssertEqual(damaged, [])
+  }
+
+  func testSystemdNotifyMessagesReachTheSocket() throws {
+    let path = directory + "/notify.sock"
+    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (i, b) in path.utf8.enumerated() { raw[i] = b }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    XCTAssertEqual(bound, 0)
+    var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let h = try DeviceHarness(directory: directory)
+    h.press(h.config.buttonStart, at: ms(100))
+    let notify = SystemdNotify(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"])
+    XCTAssertEqual(notify.watchdogInterval, seconds(2))
+    let waiter = VirtualWaiter(clock: h.clock, signals: [(h.clock.now + seconds(5), SIGTERM)])
+    XCTAssertEqual(DeviceService(device: h.device, notify: notify, log: h.device.log).serve(waiter: waiter), 0)
+    var messages: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while true {
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n <= 0 { break }
+      messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
+    }
+    XCTAssertEqual(messages.first, "READY=1")
+    XCTAssertEqual(messages.last, "STOPPING=1")
+    XCTAssertEqual(messages.filter { $0 == "WATCHDOG=1" }.count, 2, "at 2 s and 4 s")
+    XCTAssertTrue(messages.contains("STATUS=idle  focus 1/4  25:00"))
+    XCTAssertTrue(messages.contains("STATUS=running  focus 1/4  24:56"))
+  }
+}

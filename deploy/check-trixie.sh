@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# deploy/check-trixie.sh: prove the device builds and passes its tests on Raspberry Pi OS's
+# toolchain (Debian 13 "trixie": Swift 6.0.3 from Debian's swiftlang, libgpiod 2.x, libi2c).
+#
+# It debootstraps a Debian trixie root (minbase) in a scratch folder, installs swiftlang,
+# libgpiod-dev, libi2c-dev, pkg-config and libstdc++-14-dev there, copies this repository's
+# source in (git ls-files, never .build), runs `swift-build -c release --static-swift-stdlib`
+# (as deploy/install.sh does) and `swift-test` inside
+# it, and prints the Swift and libgpiod versions it built with. Mounts are undone on every exit
+# path; any failure exits non-zero. Needs root, debootstrap and the Debian archive keyring
+# (bookworm's debootstrap already knows trixie). About 3 GB of disk.
+#
+# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR]
+#   --root DIR    build the root in DIR (default: a new folder under ${TMPDIR:-/var/tmp}), deleted
+#                 afterwards; a DIR kept by an earlier --keep run is reused without debootstrap
+#   --keep        leave the root in place afterwards (its mounts are still undone)
+#   --source DIR  the package to build (default: the repository holding this script)
+# Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
+set -euo pipefail
+
+readonly SUITE=trixie
+readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
+readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
+readonly READY_MARK=.pomodoro-check-trixie-ready
+
+root=""
+keep=0
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() { sed -n '12,17p' "$0" | sed 's/^# \{0,1\}//'; }
+say() { printf 'check-trixie: %s\n' "$*"; }
+die() {
+  printf 'check-trixie: error: %s\n' "$*" >&2
+  exit 1
+}
+
+while (($#)); do
+  case "$1" in
+  --root)
+    root="${2:?--root needs a folder}"
+    shift 2
+    ;;
+  --keep)
+    keep=1
+    shift
+    ;;
+  --source)
+    source_dir="$(cd "${2:?--source needs a folder}" && pwd)"
+    shift 2
+    ;;
+  -h | --help)
+    usage
+    exit 0
+    ;;
+  *)
+    usage >&2
+    exit 64
+    ;;
+  esac
+done
+
+[[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
+command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
+[[ -f "$source_dir/Package.swift" ]] || die "no Package.swift in $source_dir: pass --source DIR"
+
+if [[ -z "$root" ]]; then
+  root="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-trixie.XXXXXX")"
+else
+  mkdir -p "$root"
+  root="$(cd "$root" && pwd)"
+  if [[ -n "$(ls -A "$root")" && ! -f "$root/$READY_MARK" && ! -f "$root/etc/debian_version" ]]; then
+    die "$root is not empty and holds no Debian root: pass an empty or new folder to --root"
+  fi
+fi
+[[ "$root" != "/" ]] || die "refusing to use / as the root"
+
+# --- mounts and cleanup ---------------------------------------------------------------------
+mounted=()
+do_mount() { # do_mount TARGET MOUNT-ARGS...
+  local target="$1"
+  shift
+  mkdir -p "$target"
+  mount "$@" "$target"
+  mounted+=("$target")
+}
+
+mounts_under_root() { # prints the mount points at or below $root, deepest first
+  awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
+}
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM HUP
+  local i m
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
+  done
+  # Anything still mounted below the root (a mount made by a package script, say) goes too.
+  while read -r m; do
+    [[ -n "$m" ]] && { umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; }
+  done < <(mounts_under_root)
+  if [[ -n "$(mounts_under_root)" ]]; then
+    printf 'check-trixie: error: mounts remain below %s; not deleting it:\n' "$root" >&2
+    mounts_under_root >&2
+    status=1
+  elif ((keep)); then
+    say "kept the root in $root (reuse it with --root $root)"
+  else
+    rm -rf --one-file-system "$root"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- timing ---------------------------------------------------------------------------------
+t0=$SECONDS
+phase_start=$SECONDS
+phase() { # phase NAME: closes the previous phase's clock and starts a new one
+  say "$1"
+  phase_start=$SECONDS
+}
+phase_done() { say "  done in $((SECONDS - phase_start)) s"; }
+
+# Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
+# and /usr/bin/swift only if debconf said so); swift-build then fails with "could not find CLI
+# tool `clang`" unless the toolchain folder is on PATH. So it goes first, as on a Pi.
+readonly SWIFT_BIN=/usr/libexec/swift/bin
+in_root() { # in_root COMMAND...: runs a command in the root with a clean environment
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+    PATH="$SWIFT_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$@"
+}
+
+apt_in_root() { # apt-get in the root, three tries with network retries
+  local try
+  for try in 1 2 3; do
+    in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@" && return 0
+    say "apt-get $1 failed (try $try of 3)"
+    sleep 5
+  done
+  return 1
+}
+
+# --- 1. the trixie root ---------------------------------------------------------------------
+if [[ -f "$root/$READY_MARK" ]]; then
+  say "reusing the trixie root in $root"
+else
+  phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
+  ok=0
+  for try in 1 2 3; do
+    # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
+    if debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1; then
+      ok=1
+      break
+    fi
+    say "debootstrap failed (try $try of 3); last lines of $root.debootstrap.log:"
+    tail -n 5 "$root.debootstrap.log" >&2 || true
+    [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
+    find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
+    sleep 5
+  done
+  ((ok)) || die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
+  rm -f "$root.debootstrap.log"
+  phase_done
+fi
+
+cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" # no services start in the root
+chmod 755 "$root/usr/sbin/policy-rc.d"
+
+do_mount "$root/proc" -t proc proc
+do_mount "$root/sys" -t sysfs sysfs
+do_mount "$root/dev" --bind /dev
+do_mount "$root/dev/pts" -t devpts devpts -o newinstance,ptmxmode=0666
+do_mount "$root/dev/shm" -t tmpfs tmpfs -o mode=1777
+do_mount "$root/tmp" -t tmpfs tmpfs -o mode=1777
+
+# --- 2. the toolchain -----------------------------------------------------------------------
+phase "apt-get install ${PACKAGES[*]}"
+apt_in_root -qq update
+apt_in_root -y -qq install "${PACKAGES[@]}" >/dev/null
+touch "$root/$READY_MARK"
+phase_done
+
+# --- 3. the source --------------------------------------------------------------------------
+phase "copying the source from $source_dir"
+rm -rf --one-file-system "$root/src"
+mkdir -p "$root/src/pomodoro"
+if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  # Tracked and new (not ignored) files as they are in the work tree; deleted ones are skipped.
+  git -C "$source_dir" ls-files -z --cached --others --exclude-standard |
+    (cd "$source_dir" && while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done) |
+    tar -C "$source_dir" --null -T - -cf - | tar -C "$root/src/pomodoro" -xf -
+else
+  tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - . | tar -C "$root/src/pomodoro" -xf -
+fi
+say "  $(find "$root/src/pomodoro" -type f | wc -l) files"
+phase_done
+
+# --- 4. versions, build, tests --------------------------------------------------------------
+say "toolchain in the trixie root:"
+in_root "$SWIFT_BIN/swift" --version 2>&1 | sed 's/^/  /'
+in_root swift-build --version 2>&1 | sed 's/^/  /'
+gpiod_version="$(in_root pkg-config --modversion libgpiod)"
+say "  libgpiod $gpiod_version (pkg-config --modversion libgpiod)"
+[[ "$gpiod_version" == 2.* ]] || die "expected libgpiod 2.x (the v2 API) in trixie, found $gpiod_version"
+
+build() { # build COMMAND...: runs in the copied package
+  in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
+}
+
+# The release build is the one deploy/install.sh makes: the Swift runtime linked in statically
+# (this is what libstdc++-14-dev is for), so the binary needs no toolchain on the device.
+phase "swift-build -c release --static-swift-stdlib"
+build swift-build -c release --static-swift-stdlib
+phase_done
+binary="$root/src/pomodoro/.build/release/pomodoro"
+[[ -x "$binary" ]] || die "swift-build finished but $binary is missing"
+linked="$(in_root ldd /src/pomodoro/.build/release/pomodoro | awk '/libgpiod|libi2c/ { print $1 }' | xargs)"
+say "  pomodoro links: ${linked:-no libgpiod/libi2c}"
+[[ "$linked" == *libgpiod.so.3* ]] || die "the release binary does not link libgpiod.so.3 (libgpiod v2)"
+if in_root ldd /src/pomodoro/.build/release/pomodoro | grep -q libswiftCore; then
+  die "the release binary links the Swift runtime dynamically despite --static-swift-stdlib"
+fi
+say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"
+
+phase "swift-test"
+build swift-test
+phase_done
+
+say "disk used by the root: $(du -sh --one-file-system "$root" | cut -f1)"
+say "OK: built and tested on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"

@@ -1,0 +1,398 @@
+#!/usr/bin/env bash
+# deploy/install.sh: builds and installs the Pomodoro desk device on Raspberry Pi OS (64-bit,
+# bookworm or trixie), or upgrades it in place, or removes it.
+#
+# Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--binary FILE] [--dest DIR]
+#        sudo bash deploy/install.sh --uninstall [--dry-run] [--dest DIR]
+#   --dry-run     print what would be done, change nothing
+#   --no-start    install and enable the service, but do not (re)start it now
+#   --binary FILE install this pomodoro binary (built elsewhere, e.g. for arm64) instead of
+#                 installing the build dependencies and building
+#   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
+#                 that change the running system (apt-get, useradd, systemctl...) are only printed
+#   --uninstall   remove the binary, unit, config, user and state; keep the history
+#                 (/var/lib/pomodoro/history.jsonl)
+#
+# What it does, in order (each step is skipped when already done, so re-running upgrades in place):
+#   1. apt build dependencies (trixie: swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev;
+#      bookworm: the same C libraries, Swift you install yourself: it says how and stops)
+#   2. swift-build -c release --static-swift-stdlib (as the user who ran sudo)
+#   3. the binary to /usr/local/bin/pomodoro; the config to /etc/pomodoro/pomodoro.conf only if
+#      absent (the shipped one is always copied to pomodoro.conf.example); the unit to
+#      /etc/systemd/system/pomodoro.service; README and wiring to /usr/local/share/doc/pomodoro
+#   4. the system user `pomodoro` in the groups gpio and i2c
+#   5. I2C: dtparam=i2c_arm=on and dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt
+#      (a dated backup first), i2c-dev loaded at boot
+#   6. systemctl enable, and (re)start unless a reboot is needed first
+set -euo pipefail
+
+readonly BIN=/usr/local/bin/pomodoro
+readonly CONF_DIR=/etc/pomodoro
+readonly CONF=$CONF_DIR/pomodoro.conf
+readonly UNIT=/etc/systemd/system/pomodoro.service
+readonly DOC_DIR=/usr/local/share/doc/pomodoro
+readonly STATE_DIR=/var/lib/pomodoro
+readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf
+readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro-gpio-i2c.rules
+readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
+readonly TRIXIE_PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
+readonly BOOKWORM_PACKAGES=(libgpiod-dev libi2c-dev pkg-config libstdc++-12-dev)
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dry=0
+start=1
+uninstall=0
+binary=""
+dest=""
+reboot_needed=0
+
+say() { printf 'install: %s\n' "$*"; }
+die() {
+  printf 'install: error: %s\n' "$*" >&2
+  exit 1
+}
+usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while (($#)); do
+  case "$1" in
+  --dry-run) dry=1 ;;
+  --no-start) start=0 ;;
+  --uninstall) uninstall=1 ;;
+  --binary)
+    binary="$(realpath "${2:?--binary needs a file}")"
+    shift
+    ;;
+  --dest)
+    dest="${2:?--dest needs a folder}"
+    shift
+    ;;
+  -h | --help)
+    usage
+    exit 0
+    ;;
+  *)
+    usage >&2
+    exit 64
+    ;;
+  esac
+  shift
+done
+if [[ -n "$dest" ]]; then
+  mkdir -p "$dest"
+  dest="$(cd "$dest" && pwd)"
+  [[ "$dest" != "/" ]] || dest=""
+fi
+
+# --- doing, or saying what would be done --------------------------------------------------------
+path() { printf '%s%s' "$dest" "$1"; } # a system path, under --dest when staging
+
+run() { # run COMMAND...: files and builds; printed only in a dry run
+  if ((dry)); then
+    printf 'would run: %s\n' "$*"
+  else
+    "$@"
+  fi
+}
+
+system() { # system COMMAND...: changes the running system; printed only in a dry run or with --dest
+  if ((dry)); then
+    printf 'would run: %s\n' "$*"
+  elif [[ -n "$dest" ]]; then
+    printf 'skipped (--dest): %s\n' "$*"
+  else
+    "$@"
+  fi
+}
+
+have_systemd() { [[ -z "$dest" && -d /run/systemd/system ]]; }
+
+# --- checks -------------------------------------------------------------------------------------
+os_codename() {
+  local file
+  file="$(path /etc/os-release)"
+  [[ -f "$file" ]] || file=/etc/os-release
+  # shellcheck disable=SC1090
+  (. "$file" && printf '%s' "${VERSION_CODENAME:-unknown}")
+}
+
+preflight() {
+  if ((!dry)) && [[ -z "$dest" && $EUID -ne 0 ]]; then
+    die "needs root: run it as sudo bash deploy/install.sh (or try --dry-run)"
+  fi
+  local arch
+  arch="$(uname -m)"
+  case "$arch" in
+  aarch64 | x86_64) ;;
+  armv6l | armv7l | armhf)
+    die "this is a 32-bit system ($arch): Debian's Swift exists for 64-bit only. Install the 64-bit
+Raspberry Pi OS (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)'), or build elsewhere with
+deploy/build-arm64.sh and pass --binary"
+    ;;
+  *) say "warning: untested architecture $arch" ;;
+  esac
+}
+
+# --- 1. build dependencies ----------------------------------------------------------------------
+apt_install() {
+  local try
+  for try in 1 2 3; do
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
+      --no-install-recommends "$@" && return 0
+    say "apt-get install failed (try $try of 3)"
+    sleep 5
+  done
+  die "could not install $*: check the network and 'sudo apt-get update'"
+}
+
+install_dependencies() {
+  local codename
+  codename="$(os_codename)"
+  say "system: $codename ($(uname -m))"
+  case "$codename" in
+  trixie | forky | sid)
+    system apt-get update -o Acquire::Retries=3
+    apt_install "${TRIXIE_PACKAGES[@]}"
+    ;;
+  bookworm)
+    system apt-get update -o Acquire::Retries=3
+    apt_install "${BOOKWORM_PACKAGES[@]}"
+    ;;
+  *)
+    say "warning: $codename is neither bookworm nor trixie; installing the trixie package names"
+    system apt-get update -o Acquire::Retries=3
+    apt_install "${TRIXIE_PACKAGES[@]}"
+    ;;
+  esac
+  [[ -d $SWIFT_BIN ]] && PATH="$SWIFT_BIN:$PATH"
+  if ! command -v swift-build >/dev/null; then
+    if ((dry)); then
+      say "note: swift-build is not installed yet (the apt step above brings it on trixie)"
+      return
+    fi
+    die "swift-build (Swift 6.0 or later) is not installed.
+  Raspberry Pi OS bookworm has no Swift package. Either:
+  - move to Raspberry Pi OS trixie (64-bit), where this script installs Debian's swiftlang; or
+  - install a Swift 6.0+ toolchain for Debian 12 aarch64 from swift.org (its 'swiftly'
+    installer, or the tarball unpacked to /opt/swift), put its usr/bin on root's PATH,
+    check that 'swift-build --version' works, and run this script again; or
+  - build the binary on another machine (deploy/build-arm64.sh) and run this script with
+    --binary FILE."
+  fi
+}
+
+# --- 2. build -----------------------------------------------------------------------------------
+build() {
+  local as=() out
+  # Build as the user who ran sudo, so that .build/ stays theirs (with root's PATH for Swift).
+  if [[ $EUID -eq 0 && -n "${SUDO_USER:-}" && "${SUDO_USER}" != root ]]; then
+    as=(runuser -u "$SUDO_USER" -- env "PATH=$PATH")
+  fi
+  # The Swift runtime is linked in statically (libstdc++-*-dev is for that): the installed
+  # binary needs only libc, libstdc++, libgpiod and libi2c, not the toolchain.
+  run "${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib
+  if ((dry)); then
+    binary="$repo/.build/release/pomodoro"
+    return
+  fi
+  out="$("${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib --show-bin-path)"
+  binary="$out/pomodoro"
+  [[ -x "$binary" ]] || die "the build finished but $binary is missing"
+}
+
+# --- 3. files -----------------------------------------------------------------------------------
+install_files() {
+  run install -d -m 0755 "$(path /usr/local/bin)" "$(path $CONF_DIR)" "$(path $DOC_DIR)" \
+    "$(path /etc/systemd/system)"
+  # A new file renamed over the old one: a running service keeps its binary until restarted.
+  run install -m 0755 "$binary" "$(path $BIN).new"
+  run mv -f "$(path $BIN).new" "$(path $BIN)"
+  say "binary: $BIN"
+  run install -m 0644 "$repo/deploy/pomodoro.conf" "$(path $CONF).example"
+  if [[ -e "$(path $CONF)" ]]; then
+    say "config: kept $CONF (the shipped one is $CONF.example)"
+  else
+    run install -m 0644 "$repo/deploy/pomodoro.conf" "$(path $CONF)"
+    say "config: $CONF"
+  fi
+  run install -m 0644 "$repo/deploy/pomodoro.service" "$(path $UNIT)"
+  say "unit: $UNIT"
+  run install -m 0644 "$repo/README.md" "$repo/hardware/WIRING.md" "$(path $DOC_DIR)/"
+  if [[ -f "$repo/hardware/wiring.svg" ]]; then run install -m 0644 "$repo/hardware/wiring.svg" "$(path $DOC_DIR)/"; fi
+}
+
+# --- 4. user ------------------------------------------------------------------------------------
+install_user() {
+  local group
+  for group in gpio i2c; do
+    if ! getent group "$group" >/dev/null; then
+      # Raspberry Pi OS has both groups and udev rules that give them the devices; plain
+      # Debian has neither.
+      system groupadd --system "$group"
+    fi
+  done
+  if [[ ! -e /etc/udev/rules.d/99-com.rules && ! -e "$(path $UDEV_RULE)" ]]; then
+    say "no Raspberry Pi OS udev rules: adding $UDEV_RULE (gpiochip* to gpio, i2c-* to i2c)"
+    write_file "$UDEV_RULE" 0644 \
+      'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' \
+      'SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660"'
+    system udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev
+  fi
+  if getent passwd pomodoro >/dev/null; then
+    say "user: pomodoro exists"
+  else
+    system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+      --shell /usr/sbin/nologin --comment "Pomodoro desk device" pomodoro
+  fi
+  system usermod --append --groups gpio,i2c pomodoro
+  say "user: pomodoro in gpio,i2c"
+}
+
+write_file() { # write_file PATH MODE LINE...: writes LINEs to a system path
+  local target="$1" mode="$2"
+  shift 2
+  if ((dry)); then
+    printf 'would write %s:\n' "$(path "$target")"
+    printf '    %s\n' "$@"
+    return
+  fi
+  mkdir -p "$(dirname "$(path "$target")")"
+  printf '%s\n' "$@" >"$(path "$target")"
+  chmod "$mode" "$(path "$target")"
+}
+
+# --- 5. I2C -------------------------------------------------------------------------------------
+boot_config() {
+  local candidate
+  for candidate in /boot/firmware/config.txt /boot/config.txt; do
+    if [[ -f "$(path $candidate)" ]]; then
+      printf '%s' "$candidate"
+      return
+    fi
+  done
+}
+
+enable_i2c() {
+  local cfg file backup edited
+  cfg="$(boot_config)"
+  if [[ -z "$cfg" ]]; then
+    say "warning: no /boot/firmware/config.txt (not a Raspberry Pi?): enable I2C bus 1 yourself"
+  else
+    file="$(path "$cfg")"
+    edited="$(mktemp)"
+    i2c_config <"$file" >"$edited"
+    if cmp -s "$file" "$edited"; then
+      say "I2C: already on at 400 kHz in $cfg"
+    else
+      backup="$file.pomodoro-$(date +%Y%m%d-%H%M%S).bak"
+      run cp -p "$file" "$backup"
+      if ((dry)); then
+        say "would change $cfg (backup $backup):"
+        diff -u "$file" "$edited" | sed -n '3,$p' || true
+      else
+        cat "$edited" >"$file"
+        say "I2C: enabled in $cfg (backup: $backup)"
+      fi
+      reboot_needed=1
+    fi
+    rm -f "$edited"
+  fi
+  if [[ ! -e "$(path $MODULES_LOAD)" ]]; then
+    write_file "$MODULES_LOAD" 0644 "# /dev/i2c-N for the Pomodoro device's display (deploy/install.sh)" i2c-dev
+  fi
+  if [[ -z "$dest" ]] && ! grep -qw i2c_dev /proc/modules 2>/dev/null; then
+    system modprobe i2c-dev || true
+  fi
+}
+
+# i2c_config: config.txt on stdin, the same with I2C on at 400 kHz on stdout. Uncomments or
+# rewrites the existing lines where there are some (they are in the file's unconditional
+# part on Raspberry Pi OS); otherwise appends them under [all], so that a [pi4]-style
+# section at the end cannot swallow them.
+i2c_config() {
+  awk '
+    { lines[NR] = $0 }
+    /^[ \t]*dtparam=i2c_arm=on[ \t]*$/ { on = NR }
+    /^[ \t]*#[ \t]*dtparam=i2c_arm=on[ \t]*$/ && !commented { commented = NR }
+    /^[ \t]*dtparam=i2c_arm=off[ \t]*$/ && !off { off = NR }
+    /^[ \t]*#?[ \t]*dtparam=i2c_arm_baudrate=/ && !baud { baud = NR }
+    /^[ \t]*dtparam=i2c_arm_baudrate=400000[ \t]*$/ { fast = NR }
+    END {
+      if (!on && off) { lines[off] = "dtparam=i2c_arm=on"; on = off }
+      if (!on && commented) { lines[commented] = "dtparam=i2c_arm=on"; on = commented }
+      if (!fast && baud) { lines[baud] = "dtparam=i2c_arm_baudrate=400000"; fast = baud }
+      for (i = 1; i <= NR; i++) {
+        print lines[i]
+        if (i == on && !fast) { print "dtparam=i2c_arm_baudrate=400000"; fast = i }
+      }
+      if (!on) {
+        print ""
+        print "[all]"
+        print "# I2C bus 1 at 400 kHz for the Pomodoro device display (deploy/install.sh)"
+        print "dtparam=i2c_arm=on"
+        if (!fast) print "dtparam=i2c_arm_baudrate=400000"
+      }
+    }'
+}
+
+# --- 6. service ---------------------------------------------------------------------------------
+start_service() {
+  if ! have_systemd && ((!dry)); then
+    say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now pomodoro"
+    return
+  fi
+  system systemctl daemon-reload
+  system systemctl enable pomodoro.service
+  if ((reboot_needed)); then
+    say "I2C was just enabled: reboot (sudo reboot) and the service starts by itself"
+  elif ((start)); then
+    # restart: starts it when stopped, and moves a running one onto the new binary and unit.
+    system systemctl restart pomodoro.service
+    say "started: systemctl status pomodoro; journalctl -u pomodoro -f"
+  else
+    say "not started (--no-start): sudo systemctl start pomodoro"
+  fi
+}
+
+# --- uninstall ----------------------------------------------------------------------------------
+uninstall_all() {
+  if have_systemd || ((dry)); then
+    system systemctl disable --now pomodoro.service || true
+  fi
+  run rm -f "$(path $UNIT)" "$(path $BIN)" "$(path $MODULES_LOAD)" "$(path $UDEV_RULE)"
+  run rm -rf "$(path $CONF_DIR)" "$(path $DOC_DIR)"
+  if have_systemd || ((dry)); then system systemctl daemon-reload; fi
+  # Everything in the state folder goes but the history.
+  if [[ -d "$(path $STATE_DIR)" ]]; then
+    local f
+    while IFS= read -r -d '' f; do
+      run rm -rf "$f"
+    done < <(find "$(path $STATE_DIR)" -mindepth 1 -maxdepth 1 ! -name history.jsonl -print0)
+  fi
+  if getent passwd pomodoro >/dev/null; then system userdel pomodoro; fi
+  if [[ -e "$(path $STATE_DIR)/history.jsonl" ]]; then
+    say "kept the history: $STATE_DIR/history.jsonl (a new install takes it over)"
+  fi
+  say "I2C stays enabled in config.txt (other devices may use it); the backups are beside it"
+  say "removed the Pomodoro device"
+}
+
+# --- main ---------------------------------------------------------------------------------------
+preflight
+((dry)) && say "dry run: nothing is changed"
+if ((uninstall)); then
+  uninstall_all
+  exit 0
+fi
+if [[ -n "$binary" ]]; then
+  [[ -x "$binary" ]] || die "--binary $binary is not an executable file"
+  say "installing the given binary $binary (no build)"
+else
+  install_dependencies
+  build
+fi
+install_files
+install_user
+enable_i2c
+start_service
+((reboot_needed)) && say "REBOOT NEEDED: I2C was enabled in config.txt; run: sudo reboot"
+say "done. Check the hardware with: sudo -u pomodoro $BIN probe --config $CONF"

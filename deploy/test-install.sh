@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# deploy/test-install.sh: exercises deploy/install.sh here, without a Pi: its dry run, and real
+# installs, an upgrade and an uninstall staged in a scratch folder (--dest) with a stand-in
+# binary (--binary), against Raspberry Pi OS-like config.txt files. Needs no root.
+# Usage: bash deploy/test-install.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-install-test.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+
+check() { # check DESCRIPTION COMMAND...: one assertion
+  local what="$1"
+  shift
+  if "$@" >/dev/null 2>&1; then
+    passed=$((passed + 1))
+    printf 'ok   %s\n' "$what"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL %s\n' "$what"
+  fi
+}
+contains() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+count_lines() { [[ "$(grep -cxF -- "$2" "$1" || true)" == "$3" ]]; }
+line_after() { # line_after FILE FIRST SECOND: SECOND is the line right after FIRST
+  awk -v a="$2" -v b="$3" 'prev == a && $0 == b { found = 1 } { prev = $0 } END { exit !found }' "$1"
+}
+
+fake_binary() { # fake_binary PATH VERSION
+  printf '#!/bin/sh\necho "pomodoro %s"\n' "$2" >"$1"
+  chmod 755 "$1"
+}
+
+new_root() { # new_root DIR CONFIG-TXT-CONTENT: a staged Raspberry Pi OS trixie
+  mkdir -p "$1/etc" "$1/boot/firmware"
+  printf 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_CODENAME=trixie\n' >"$1/etc/os-release"
+  printf '%s\n' "$2" >"$1/boot/firmware/config.txt"
+}
+
+install() { bash deploy/install.sh --no-start "$@" >"$scratch/out" 2>&1; }
+
+pi_os_config='# For more options and information see
+# http://rptl.io/configtxt
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+
+[cm4]
+otg_mode=1
+
+[all]'
+
+# --- a dry run changes nothing --------------------------------------------------------------------
+root="$scratch/dry"
+new_root "$root" "$pi_os_config"
+cp -a "$root" "$scratch/dry-before"
+fake_binary "$scratch/pomodoro-1" 1
+bash deploy/install.sh --dry-run --dest "$root" >"$scratch/out" 2>&1
+check "dry run: exits 0" true
+check "dry run: says it would build with swift-build -c release" contains "$scratch/out" "would run: swift-build --package-path $repo -c release --static-swift-stdlib"
+check "dry run: says it would apt-get install swiftlang (trixie)" contains "$scratch/out" "libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev"
+check "dry run: shows the config.txt change" contains "$scratch/out" "+dtparam=i2c_arm_baudrate=400000"
+check "dry run: says it would install the unit" contains "$scratch/out" "$root/etc/systemd/system/pomodoro.service"
+check "dry run: leaves the staged system as it was" diff -r "$scratch/dry-before" "$root"
+bash deploy/install.sh --dry-run --uninstall --dest "$root" >"$scratch/out" 2>&1
+check "dry run --uninstall: leaves the staged system as it was" diff -r "$scratch/dry-before" "$root"
+
+# --- a fresh install ----------------------------------------------------------------------------
+root="$scratch/pi"
+new_root "$root" "$pi_os_config"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+check "install: exits 0" true
+check "install: the binary is in /usr/local/bin" cmp "$scratch/pomodoro-1" "$root/usr/local/bin/pomodoro"
+check "install: the binary is executable" test -x "$root/usr/local/bin/pomodoro"
+check "install: the config is the shipped one" cmp deploy/pomodoro.conf "$root/etc/pomodoro/pomodoro.conf"
+check "install: the unit is installed" cmp deploy/pomodoro.service "$root/etc/systemd/system/pomodoro.service"
+check "install: i2c-dev loads at boot" contains "$root/etc/modules-load.d/pomodoro-i2c.conf" "i2c-dev"
+cfg="$root/boot/firmware/config.txt"
+check "install: config.txt has I2C on once" count_lines "$cfg" "dtparam=i2c_arm=on" 1
+check "install: the commented line was the one switched on" lacks "$cfg" "#dtparam=i2c_arm=on"
+check "install: 400 kHz right after it" line_after "$cfg" "dtparam=i2c_arm=on" "dtparam=i2c_arm_baudrate=400000"
+check "install: nothing appended under [all]" line_after "$cfg" "otg_mode=1" ""
+check "install: one backup of config.txt" test "$(find "$root/boot/firmware" -name 'config.txt.pomodoro-*.bak' | wc -l)" -eq 1
+backup="$(find "$root/boot/firmware" -name 'config.txt.pomodoro-*.bak' | head -n 1)"
+check "install: the backup is the original" diff <(printf '%s\n' "$pi_os_config") "$backup"
+check "install: says a reboot is needed" contains "$scratch/out" "REBOOT NEEDED"
+
+# --- re-running upgrades in place and keeps config and state --------------------------------------
+sed -i 's/^focus = 25m$/focus = 50m/' "$root/etc/pomodoro/pomodoro.conf"
+mkdir -p "$root/var/lib/pomodoro"
+echo '{"phase":"idle"}' >"$root/var/lib/pomodoro/state.json"
+echo '{"mode":"focus","ms":1500000}' >"$root/var/lib/pomodoro/history.jsonl"
+cp "$cfg" "$scratch/config-after-first"
+fake_binary "$scratch/pomodoro-2" 2
+install --dest "$root" --binary "$scratch/pomodoro-2"
+check "upgrade: exits 0" true
+check "upgrade: the binary is the new one" cmp "$scratch/pomodoro-2" "$root/usr/local/bin/pomodoro"
+check "upgrade: the edited config is kept" contains "$root/etc/pomodoro/pomodoro.conf" "focus = 50m"
+check "upgrade: the shipped config is beside it as .example" cmp deploy/pomodoro.conf "$root/etc/pomodoro/pomodoro.conf.example"
+check "upgrade: the state is kept" contains "$root/var/lib/pomodoro/state.json" "idle"
+check "upgrade: the history is kept" contains "$root/var/lib/pomodoro/history.jsonl" "focus"
+check "upgrade: config.txt is not touched again" cmp "$scratch/config-after-first" "$cfg"
+check "upgrade: no second backup" test "$(find "$root/boot/firmware" -name 'config.txt.pomodoro-*.bak' | wc -l)" -eq 1
+check "upgrade: no reboot needed" lacks "$scratch/out" "REBOOT NEEDED"
+check "upgrade: says it kept the config" contains "$scratch/out" "config: kept /etc/pomodoro/pomodoro.conf"
+
+# --- --uninstall removes all but the history ------------------------------------------------------
+bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
+check "uninstall: exits 0" true
+check "uninstall: the binary is gone" test ! -e "$root/usr/local/bin/pomodoro"
+check "uninstall: the unit is gone" test ! -e "$root/etc/systemd/system/pomodoro.service"
+check "uninstall: the config is gone" test ! -e "$root/etc/pomodoro"
+check "uninstall: the i2c-dev file is gone" test ! -e "$root/etc/modules-load.d/pomodoro-i2c.conf"
+check "uninstall: the state is gone" test ! -e "$root/var/lib/pomodoro/state.json"
+check "uninstall: the history is kept" contains "$root/var/lib/pomodoro/history.jsonl" "focus"
+
+# --- other config.txt shapes ----------------------------------------------------------------------
+root="$scratch/pi4-last"
+new_root "$root" "dtparam=audio=on
+[pi4]
+arm_boost=1"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+cfg="$root/boot/firmware/config.txt"
+check "no I2C lines: appended under a new [all]" line_after "$cfg" "[all]" "# I2C bus 1 at 400 kHz for the Pomodoro device display (deploy/install.sh)"
+check "no I2C lines: I2C on once" count_lines "$cfg" "dtparam=i2c_arm=on" 1
+check "no I2C lines: 400 kHz after it" line_after "$cfg" "dtparam=i2c_arm=on" "dtparam=i2c_arm_baudrate=400000"
+check "no I2C lines: the [pi4] section is intact" line_after "$cfg" "[pi4]" "arm_boost=1"
+
+root="$scratch/off-slow"
+new_root "$root" "dtparam=i2c_arm=off
+dtparam=i2c_arm_baudrate=100000
+dtparam=spi=on"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+cfg="$root/boot/firmware/config.txt"
+check "off and 100 kHz: switched on in place" line_after "$cfg" "dtparam=i2c_arm=on" "dtparam=i2c_arm_baudrate=400000"
+check "off and 100 kHz: no 100 kHz line left" lacks "$cfg" "i2c_arm_baudrate=100000"
+check "off and 100 kHz: no off line left" lacks "$cfg" "i2c_arm=off"
+check "off and 100 kHz: other lines kept" contains "$cfg" "dtparam=spi=on"
+
+root="$scratch/already"
+new_root "$root" "dtparam=i2c_arm=on
+dtparam=i2c_arm_baudrate=400000"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+check "already on: no backup made" test "$(find "$root/boot/firmware" -name '*.bak' | wc -l)" -eq 0
+check "already on: no reboot needed" lacks "$scratch/out" "REBOOT NEEDED"
+
+# --- refusals -------------------------------------------------------------------------------------
+set +e
+bash deploy/install.sh --bogus >"$scratch/out" 2>&1
+status=$?
+set -e
+check "an unknown option exits 64" test "$status" -eq 64
+set +e
+bash deploy/install.sh --dest "$scratch/x" --binary /nonexistent >"$scratch/out" 2>&1
+status=$?
+set -e
+check "a missing --binary is refused" test "$status" -ne 0
+
+echo "test-install: $passed passed, $failed failed"
+((failed == 0))
