@@ -1,0 +1,41 @@
+# shellcheck shell=bash disable=SC2034 # variables set here are read by run.sh
+# Shared helpers for the host side of the QEMU hardware-in-the-loop test (sourced by run.sh).
+
+# say MESSAGE: progress on stderr, prefixed so it is told apart from the guest's lines.
+say() { printf 'hil: %s\n' "$*" >&2; }
+
+# die MESSAGE: a fatal host-side error; run.sh's EXIT trap cleans up and prints the summary.
+die() {
+  printf 'hil: error: %s\n' "$*" >&2
+  exit 1
+}
+
+# now_s: wall-clock seconds with fractions, for the figures.
+now_s() { date +%s.%N; }
+
+# elapsed_s START: seconds since START (from now_s), one decimal.
+elapsed_s() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# as_root CMD...: runs CMD as root (directly, or through sudo when not root).
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo -n "$@"
+  else
+    die "run as root (or with passwordless sudo): apt-get installs are needed"
+  fi
+}
+
+# apt_retry ARGS...: apt-get ARGS, retried with back-off on a failed download or a held lock.
+apt_retry() {
+  local i
+  for i in 1 2 3 4; do
+    if as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -o Acquire::Retries=3 "$@"; then
+      return 0
+    fi
+    say "apt-get $1 failed (try $i of 4), retrying in $((i * 5)) s"
+    sleep $((i * 5))
+  done
+  return 1
+}
