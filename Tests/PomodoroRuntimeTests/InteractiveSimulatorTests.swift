@@ -76,6 +76,51 @@ final class InteractiveSimulatorTests: XCTestCase {
     try pty.waitFor("SIGHUP restores the terminal") { !$0.alternate && $0.cursorVisible }
     XCTAssertEqual(try run.result(), 0)
   }
+
+  func testKeyRepeatsBecomeSeparatePresses() throws {
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let run = SimulatorThread(pty: pty, bell: false)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    // Two Spaces in one burst (autorepeat): two whole presses, start then pause.
+    pty.send("  ")
+    try pty.waitFor("started and paused") { $0.statusLine?.hasPrefix("paused  focus 1/4  ") == true }
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate }
+    XCTAssertEqual(try run.result(), 0)
+  }
+
+  func testHeldKeysQueueAtMostASecondOfEdges() throws {
+    let session = try InteractiveSession(
+      config: DeviceConfig(), bell: false, io: TerminalIO(input: -1, output: -1), screen: .standard(height: 64))
+    session.clock.pinned {
+      let now = session.clock.now
+      XCTAssertTrue(session.handle(Array(repeating: .turn(1, fast: false), count: 20)))
+      // Detents 150 ms apart, queued while they start within the second: 7 of them.
+      XCTAssertEqual(session.busyUntil["encoder"], now + 7 * ScriptRunner.detentSpacing)
+      XCTAssertTrue(session.handle([.startPause, .startPause]))
+      let pressCycle = ScriptRunner.pressTime + ScriptRunner.releaseTime
+      XCTAssertEqual(session.busyUntil[session.config.buttonStart], now + 2 * pressCycle, "two whole presses")
+      XCTAssertFalse(session.handle([.cancel, .quit, .push]), "quit stops the keys")
+      XCTAssertNil(session.busyUntil[session.config.encoderPush])
+    }
+  }
+
+  func testConfigChoosesTheControllerAndPanelSize() throws {
+    var config = DeviceConfig()
+    config.controller = .sh1106
+    config.height = 32
+    config.engine.presets[.focus] = minutes(50)
+    let pty = try PseudoTerminal(columns: 140, rows: 30)
+    let run = SimulatorThread(pty: pty, bell: false, config: config)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  50:00" }
+    let lines = pty.screen.lines
+    XCTAssertTrue(lines[0].contains("SH1106 128x32"), lines[0])
+    XCTAssertEqual(lines.firstIndex(of: "idle  focus 1/4  50:00"), 16 + 2, "16 half-block rows in the frame")
+    XCTAssertTrue(pty.screen.hasHalfBlocks, "the SH1106's RAM, column offset and all, reaches the panel")
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+  }
 }
 
 // MARK: - Support
@@ -85,10 +130,10 @@ final class SimulatorThread: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
   private var outcome: Result<Int32, Error>?
 
-  init(pty: PseudoTerminal, bell: Bool) {
+  init(pty: PseudoTerminal, bell: Bool, config: DeviceConfig = DeviceConfig()) {
     let io = TerminalIO(input: pty.slave, output: pty.slave)
     Thread.detachNewThread { [self] in
-      outcome = Result { try InteractiveSimulator.run(config: DeviceConfig(), bell: bell, terminal: io) }
+      outcome = Result { try InteractiveSimulator.run(config: config, bell: bell, terminal: io) }
       done.signal()
     }
   }
