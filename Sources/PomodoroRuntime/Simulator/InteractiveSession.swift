@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroGraphics
 import PomodoroLinux
 import PomodoroMock
 
@@ -21,6 +22,10 @@ final class InteractiveSession: DeviceObserver {
   var canvas = TerminalCanvas()
   var decoder = TerminalKeyDecoder()
   var shownSize: TerminalSize?
+  /// The panel as last drawn, and the controller's transaction count it was decoded at.
+  var panel: (transactions: Int, image: Framebuffer?, style: TerminalPanel.Style, rows: [String]) = (
+    -1, nil, .halfBlocks, []
+  )
   var buzzing = false
   var bellDue = false
   var lastBell: Instant?
@@ -125,14 +130,21 @@ final class InteractiveSession: DeviceObserver {
       canvas.invalidate()
     }
     let now = clock.now
+    // The panel is decoded from the controller's RAM and drawn only after the driver wrote to it.
+    let image = hardware.emulator.transactions == panel.transactions ? panel.image : nil
+    let picture = image ?? hardware.visibleImage(config: config)
+    let style = TerminalLayout.style(forImageWidth: picture.width, height: picture.height, in: size)
+    if image == nil || style != panel.style {
+      panel = (hardware.emulator.transactions, picture, style, TerminalPanel.rows(picture, style: style))
+    }
     var view = SimulatorView(
-      image: hardware.visibleImage(config: config),
-      label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)",
+      image: picture, label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)",
       status: device.state.statusLine(at: now))
     view.buzzing = buzzing
     view.fastForward = clock.rate > 1
     view.message = logTail.message
-    var out = canvas.update(TerminalLayout.rows(view, in: size), columns: size.columns)
+    let rows = TerminalLayout.rows(view, panel: panel.rows, style: style, in: size)
+    var out = canvas.update(rows, columns: size.columns)
     if bellDue {
       bellDue = false
       out += "\u{07}"

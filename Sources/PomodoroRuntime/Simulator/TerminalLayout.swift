@@ -54,7 +54,14 @@ public enum TerminalLayout {
   /// The rows to show in a terminal of `size`.
   public static func rows(_ view: SimulatorView, in size: TerminalSize) -> [String] {
     let style = style(forImageWidth: view.image.width, height: view.image.height, in: size)
-    let panel = TerminalPanel.rows(view.image, style: style)
+    return rows(view, panel: TerminalPanel.rows(view.image, style: style), style: style, in: size)
+  }
+
+  /// As `rows(_:in:)`, with the panel already drawn in `style` (the simulator keeps it while
+  /// the picture does not change).
+  static func rows(_ view: SimulatorView, panel: [String], style: TerminalPanel.Style, in size: TerminalSize)
+    -> [String]
+  {
     let inner = style.cells(width: view.image.width, height: view.image.height).columns
     var label = "\u{2500} \(view.label) "
     if label.count > inner { label = "" }
