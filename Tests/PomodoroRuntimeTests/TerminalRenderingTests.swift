@@ -85,7 +85,11 @@ final class TerminalRenderingTests: XCTestCase {
     XCTAssertTrue(first.hasPrefix("\u{1B}[H\u{1B}[2J"))
     XCTAssertTrue(first.contains("\u{1B}[3;1Hccc\u{1B}[K"))
     XCTAssertEqual(canvas.update(["aaa", "bbb", "ccc"], columns: 10), "")
-    XCTAssertEqual(canvas.update(["aaa", "BBB", "ccc"], columns: 10), "\u{1B}[2;1HBBB\u{1B}[K")
+    XCTAssertEqual(canvas.update(["aaa", "BBB", "ccc"], columns: 10), "\u{1B}[2;1HBBB")
+    // Only the changed span of a row: columns 2 to 3 here, then a shorter row erased after it.
+    XCTAssertEqual(canvas.update(["aaa", "BxyB", "ccc"], columns: 10), "\u{1B}[2;2HxyB\u{1B}[K")
+    XCTAssertEqual(canvas.update(["aaa", "BzyB", "ccc"], columns: 10), "\u{1B}[2;2Hz")
+    XCTAssertEqual(canvas.update(["aaa", "Bz", "ccc"], columns: 10), "\u{1B}[2;3H\u{1B}[K")
     XCTAssertEqual(canvas.update(["aaa"], columns: 10), "\u{1B}[2;1H\u{1B}[K\u{1B}[3;1H\u{1B}[K")
     // A full-width row is not followed by an erase (it would eat the last cell).
     XCTAssertEqual(canvas.update(["0123456789"], columns: 10), "\u{1B}[1;1H0123456789")

@@ -29,6 +29,9 @@ final class InteractiveSession: DeviceObserver {
   var buzzing = false
   var bellDue = false
   var lastBell: Instant?
+  /// When the screen was last drawn, and when a draw held back by the frame limit is due (real clock).
+  var lastDraw: Instant?
+  var drawDue: Instant?
   /// When each mock input (by line name, "encoder" for A/B) is free for the next key's edges.
   var busyUntil: [String: Instant] = [:]
   /// An I/O failure met inside the loop's callbacks, rethrown once the loop has stopped.
@@ -60,7 +63,7 @@ final class InteractiveSession: DeviceObserver {
       extraDeadline: { [self] in
         // The waiter sleeps on the real clock: the device's deadline converted from scaled time.
         if failure != nil { return realClock.now }
-        return device.nextDeadline.map(clock.baseInstant(for:))
+        return [device.nextDeadline.map(clock.baseInstant(for:)), drawDue].compactMap { $0 }.min()
       },
       watching: [terminal.io.input] + (resize.map { [$0] } ?? []),
       onWake: { [self] wake in
@@ -124,6 +127,14 @@ final class InteractiveSession: DeviceObserver {
   /// Redraws the rows that changed, and rings the bell when the buzzer came on.
   func draw() {
     guard failure == nil else { return }
+    // At most one frame per `frameInterval` reaches the terminal (fast-forward steps far more often).
+    let realNow = realClock.now
+    if let lastDraw, realNow - lastDraw < InteractiveSimulator.frameInterval {
+      drawDue = lastDraw + InteractiveSimulator.frameInterval
+      return
+    }
+    lastDraw = realNow
+    drawDue = nil
     let size = terminal.size()
     if size != shownSize {
       shownSize = size

@@ -10,6 +10,8 @@ public enum InteractiveSimulator {
   public static let spinDetents = 5
   /// Keys that would queue GPIO edges further ahead than this are dropped (a held key).
   public static let maxBacklog = seconds(1)
+  /// The shortest time between two screen updates (at most 40 a second reach the terminal).
+  public static let frameInterval = ms(25)
 
   /// Runs on the process's terminal (stdin, stdout) until `q`, Ctrl-C, end of input or
   /// SIGINT/SIGTERM/SIGHUP, and returns the exit code (0). The terminal is restored on every
