@@ -1,0 +1,294 @@
+import Foundation
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroRuntime
+
+/// The interactive simulator on a pseudo-terminal: keys written to the master side, the
+/// screen read back from it through a small terminal model, the terminal checked after quit.
+final class InteractiveSimulatorTests: XCTestCase {
+  func testKeysDriveTheDeviceAndQuitRestoresTheTerminal() throws {
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let before = pty.slaveModes()
+    let run = SimulatorThread(pty: pty, bell: false)
+
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    XCTAssertTrue(pty.screen.alternate, "drawn on the alternate screen")
+    XCTAssertFalse(pty.screen.cursorVisible)
+    XCTAssertTrue(pty.screen.hasHalfBlocks, "a 150x45 terminal shows the panel in half blocks, lit pixels and all")
+    XCTAssertTrue(pty.screen.text.contains("Space start/pause"), "the keys are listed")
+    XCTAssertEqual(pty.slaveModes().c_lflag & tcflag_t(ICANON | ECHO), 0, "raw mode while running")
+
+    pty.send("\u{1B}[C")
+    try pty.waitFor("one detent right: 26:00") { $0.statusLine == "idle  focus 1/4  26:00" }
+    pty.send("j")
+    try pty.waitFor("one detent back with j") { $0.statusLine == "idle  focus 1/4  25:00" }
+    pty.send(" ")
+    try pty.waitFor("Space starts") { $0.statusLine?.hasPrefix("running  focus 1/4  2") == true }
+    pty.send("f")
+    try pty.waitFor("fast-forward shown") { $0.text.contains(">> 60x") }
+    pty.send(" ")
+    try pty.waitFor("Space pauses") { $0.statusLine?.hasPrefix("paused  focus 1/4  ") == true }
+    pty.send("c")
+    try pty.waitFor("c cancels, keeping the dialed 25:00") { $0.statusLine == "idle  focus 1/4  25:00" }
+
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+    let after = pty.slaveModes()
+    XCTAssertEqual(after.c_lflag, before.c_lflag, "the terminal's modes are back")
+    XCTAssertEqual(after.c_oflag, before.c_oflag)
+    XCTAssertEqual(after.c_iflag, before.c_iflag)
+  }
+
+  func testAlarmShowsTheBuzzerAndRingsTheBell() throws {
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let run = SimulatorThread(pty: pty, bell: true)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    // A fast spin left: 25:00 down past 1:00 into seconds.
+    pty.send("J")
+    try pty.waitFor("a short timer dialed") { $0.statusLine?.hasPrefix("idle  focus 1/4  00:") == true }
+    pty.send("f ")
+    try pty.waitFor("the alarm") { $0.statusLine?.hasPrefix("ringing  focus") == true }
+    try pty.waitFor("the buzzer beside the panel") { $0.text.contains("BZZZ") }
+    try pty.waitFor("the terminal bell") { $0.bells > 0 }
+    pty.send("e")
+    try pty.waitFor("the push acknowledges: the short break is next") {
+      $0.statusLine?.hasPrefix("idle  short") == true
+    }
+    pty.send("\u{03}")
+    try pty.waitFor("Ctrl-C restores the terminal") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+  }
+
+  func testSmallTerminalGetsBrailleResizeRedrawsAndHangupRestores() throws {
+    let pty = try PseudoTerminal(columns: 80, rows: 24)
+    let run = SimulatorThread(pty: pty, bell: false)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    XCTAssertTrue(pty.screen.hasBraille, "an 80x24 terminal shows the panel in braille")
+    XCTAssertFalse(pty.screen.hasHalfBlocks)
+
+    pty.resize(columns: 150, rows: 45)
+    raise(SIGWINCH)
+    try pty.waitFor("redrawn in half blocks after the resize") { $0.hasHalfBlocks && !$0.hasBraille }
+
+    raise(SIGHUP)
+    try pty.waitFor("SIGHUP restores the terminal") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+  }
+
+  func testKeyRepeatsBecomeSeparatePresses() throws {
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let run = SimulatorThread(pty: pty, bell: false)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    // Two Spaces in one burst (autorepeat): two whole presses, start then pause.
+    pty.send("  ")
+    try pty.waitFor("started and paused") { $0.statusLine?.hasPrefix("paused  focus 1/4  ") == true }
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate }
+    XCTAssertEqual(try run.result(), 0)
+  }
+
+  func testHeldKeysQueueAtMostASecondOfEdges() throws {
+    let session = try InteractiveSession(
+      config: DeviceConfig(), bell: false, io: TerminalIO(input: -1, output: -1), screen: .standard(height: 64))
+    session.clock.pinned {
+      let now = session.clock.now
+      XCTAssertTrue(session.handle(Array(repeating: .turn(1, fast: false), count: 20)))
+      // Detents 150 ms apart, queued while they start within the second: 7 of them.
+      XCTAssertEqual(session.busyUntil["encoder"], now + 7 * ScriptRunner.detentSpacing)
+      XCTAssertTrue(session.handle([.startPause, .startPause]))
+      let pressCycle = ScriptRunner.pressTime + ScriptRunner.releaseTime
+      XCTAssertEqual(session.busyUntil[session.config.buttonStart], now + 2 * pressCycle, "two whole presses")
+      XCTAssertFalse(session.handle([.cancel, .quit, .push]), "quit stops the keys")
+      XCTAssertNil(session.busyUntil[session.config.encoderPush])
+    }
+  }
+
+  func testConfigChoosesTheControllerAndPanelSize() throws {
+    var config = DeviceConfig()
+    config.controller = .sh1106
+    config.height = 32
+    config.engine.presets[.focus] = minutes(50)
+    let pty = try PseudoTerminal(columns: 140, rows: 30)
+    let run = SimulatorThread(pty: pty, bell: false, config: config)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  50:00" }
+    let lines = pty.screen.lines
+    XCTAssertTrue(lines[0].contains("SH1106 128x32"), lines[0])
+    XCTAssertEqual(lines.firstIndex(of: "idle  focus 1/4  50:00"), 16 + 2, "16 half-block rows in the frame")
+    XCTAssertTrue(pty.screen.hasHalfBlocks, "the SH1106's RAM, column offset and all, reaches the panel")
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+  }
+}
+
+// MARK: - Support
+
+/// Runs the simulator on a thread against a pseudo-terminal's slave side.
+final class SimulatorThread: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var outcome: Result<Int32, Error>?
+
+  init(pty: PseudoTerminal, bell: Bool, config: DeviceConfig = DeviceConfig()) {
+    let io = TerminalIO(input: pty.slave, output: pty.slave)
+    Thread.detachNewThread { [self] in
+      outcome = Result { try InteractiveSimulator.run(config: config, bell: bell, terminal: io) }
+      done.signal()
+    }
+  }
+
+  /// The exit code, once the simulator has returned.
+  func result() throws -> Int32 {
+    guard done.wait(timeout: .now() + 30) == .success, let outcome else {
+      throw PseudoTerminal.Timeout(what: "the simulator to return")
+    }
+    return try outcome.get()
+  }
+}
+
+/// A pseudo-terminal pair with a terminal model fed from the master side.
+final class PseudoTerminal {
+  struct Timeout: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "gave up waiting for \(what)" }
+  }
+
+  let master: Int32
+  let slave: Int32
+  var screen: ScreenModel
+
+  init(columns: Int, rows: Int) throws {
+    var master: Int32 = -1
+    var slave: Int32 = -1
+    guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw SystemError("cannot open a pseudo-terminal") }
+    self.master = master
+    self.slave = slave
+    screen = ScreenModel(columns: columns, rows: rows)
+    resize(columns: columns, rows: rows)
+  }
+
+  deinit {
+    close(slave)
+    close(master)
+  }
+
+  func resize(columns: Int, rows: Int) {
+    var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    screen.resize(columns: columns, rows: rows)
+  }
+
+  func slaveModes() -> termios {
+    var modes = termios()
+    tcgetattr(slave, &modes)
+    return modes
+  }
+
+  func send(_ keys: String) {
+    let bytes = Array(keys.utf8)
+    _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
+  /// Reads the simulator's output until `condition` holds for the screen; a generous limit
+  /// keeps a broken simulator from hanging the suite (the test waits for output, not for time).
+  func waitFor(_ what: String, _ condition: (ScreenModel) -> Bool) throws {
+    let limit = Date().addingTimeInterval(30)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while !condition(screen) {
+      let left = limit.timeIntervalSinceNow
+      guard left > 0 else { throw Timeout(what: "\(what); the screen shows:\n\(screen.text)") }
+      var fd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+      guard poll(&fd, 1, Int32(left * 1000)) > 0 else { continue }
+      let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+      guard n > 0 else { throw Timeout(what: "\(what) (the terminal closed)") }
+      screen.feed(buffer[0..<n])
+    }
+  }
+}
+
+/// Just enough of a VT100 to follow the simulator: cursor moves, erases, the alternate screen,
+/// cursor visibility and the bell; UTF-8 text.
+struct ScreenModel {
+  private(set) var cells: [[Character]]
+  private(set) var alternate = false
+  private(set) var cursorVisible = true
+  private(set) var bells = 0
+  private var row = 0
+  private var column = 0
+  private var pending: [UInt8] = []
+  private var escape: String?
+
+  init(columns: Int, rows: Int) {
+    cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
+  }
+
+  mutating func resize(columns: Int, rows: Int) {
+    cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
+  }
+
+  var lines: [String] {
+    cells.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+  }
+  var text: String { lines.joined(separator: "\n") }
+
+  /// The row that starts with a phase, as a screen reader would find it.
+  var statusLine: String? {
+    lines.first { line in ["idle  ", "running  ", "paused  ", "ringing  "].contains { line.hasPrefix($0) } }
+  }
+
+  var hasHalfBlocks: Bool { cells.joined().contains { "\u{2580}\u{2584}\u{2588}".contains($0) } }
+  var hasBraille: Bool {
+    cells.joined().contains { $0.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false }
+  }
+
+  mutating func feed(_ bytes: ArraySlice<UInt8>) {
+    pending += bytes
+    // Text up to the last ASCII byte is whole UTF-8; keep the rest for the next read.
+    guard let cut = pending.lastIndex(where: { $0 < 0x80 }) else { return }
+    let text = String(decoding: pending[...cut], as: UTF8.self)
+    pending.removeFirst(cut + 1)
+    for scalar in text.unicodeScalars { take(scalar) }
+  }
+
+  private mutating func take(_ scalar: Unicode.Scalar) {
+    if var sequence = escape {
+      sequence.unicodeScalars.append(scalar)
+      if sequence == "[" || (sequence.count > 1 && (0x20...0x3F).contains(scalar.value)) {
+        escape = sequence
+      } else {
+        escape = nil
+        if sequence.hasPrefix("[") { control(String(sequence.dropFirst().dropLast()), final: scalar) }
+      }
+      return
+    }
+    switch scalar.value {
+    case 0x1B: escape = ""
+    case 0x07: bells += 1
+    case 0x0D: column = 0
+    case 0x0A: row = min(row + 1, cells.count - 1)
+    default:
+      guard row < cells.count, column < cells[row].count else { return }
+      cells[row][column] = Character(scalar)
+      column += 1
+    }
+  }
+
+  private mutating func control(_ parameters: String, final: Unicode.Scalar) {
+    let numbers = parameters.split(separator: ";").map { Int($0) ?? 1 }
+    switch (final, parameters) {
+    case ("H", _):
+      row = max(0, (numbers.first ?? 1) - 1)
+      column = max(0, (numbers.count > 1 ? numbers[1] : 1) - 1)
+    case ("J", "2"):
+      for r in cells.indices { cells[r] = Array(repeating: " ", count: cells[r].count) }
+    case ("K", _):
+      if row < cells.count { for c in column..<cells[row].count { cells[row][c] = " " } }
+    case ("h", "?1049"): alternate = true
+    case ("l", "?1049"): alternate = false
+    case ("h", "?25"): cursorVisible = true
+    case ("l", "?25"): cursorVisible = false
+    default: break
+    }
+  }
+}
