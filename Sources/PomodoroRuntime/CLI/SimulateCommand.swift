@@ -1,6 +1,12 @@
 import PomodoroCore
 import PomodoroGraphics
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `pomodoro simulate`: the device in the terminal, or a script run headless with a transcript.
 enum SimulateCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
@@ -9,8 +15,10 @@ enum SimulateCommand {
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: nil, log: nil)
     guard let scriptPath = args.values["--script"] else {
       guard args.values["--png"] == nil else { throw UsageError("--png goes with --script") }
-      _ = config
-      throw UsageError("the interactive simulator is not built yet; use --script FILE")
+      guard isatty(0) == 1 && isatty(1) == 1 else {
+        throw UsageError("the interactive simulator needs a terminal; for a run without one use --script FILE")
+      }
+      return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"))
     }
     guard let text = try Files.readText(scriptPath) else {
       throw UsageError("no script at \(scriptPath)")
