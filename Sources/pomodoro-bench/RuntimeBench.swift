@@ -113,7 +113,7 @@ func siblingBinary(_ name: String) -> String {
 }
 
 func writeText(_ path: String, _ text: String) {
-  let f = fopen(path, "w")
+  guard let f = fopen(path, "w") else { return }
   fputs(text, f)
   fclose(f)
 }
