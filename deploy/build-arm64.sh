@@ -102,15 +102,15 @@ t0=$SECONDS
 phase_start=$SECONDS
 phase_name=""
 stage_times=() # "name: N s" for the summary at the end
-phase() { # phase NAME: starts a stage's clock
+phase() { # phase LABEL DESCRIPTION: starts a stage's clock; LABEL names it in the summary
   phase_name="$1"
-  say "$1"
+  say "$2"
   phase_start=$SECONDS
 }
 phase_done() {
   local took=$((SECONDS - phase_start))
   say "  done in $took s"
-  stage_times+=("$(printf '%-44s %5d s (%dm%02ds)' "$phase_name" "$took" $((took / 60)) $((took % 60)))")
+  stage_times+=("$(printf '%-30s %5d s  (%dm%02ds)' "$phase_name" "$took" $((took / 60)) $((took % 60)))")
 }
 
 # --- 0. the host: debootstrap, qemu-user-static, binfmt_misc --------------------------------
@@ -258,7 +258,7 @@ if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the arm64 root in $root"
 else
   [[ -z "$(ls -A "$root")" ]] || { say "the root in $root was never finished: starting it again"; wipe_root; }
-  phase "debootstrap --foreign --arch=$ARCH $SUITE (minbase, first stage)"
+  phase "debootstrap, first stage" "debootstrap --foreign --arch=$ARCH --variant=minbase $SUITE $root"
   ok=0
   for try in 1 2 3; do
     # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
@@ -275,7 +275,7 @@ else
   ((ok)) || die "debootstrap --foreign of $SUITE/$ARCH failed three times (see $root.debootstrap.log)"
   phase_done
 
-  phase "debootstrap --second-stage (under qemu-aarch64)"
+  phase "debootstrap, second stage" "debootstrap --second-stage (under qemu-aarch64)"
   place_interpreter
   in_root /bin/true || die "cannot run the root's arm64 /bin/true: check $BINFMT/qemu-aarch64"
   if ! in_root /debootstrap/debootstrap --second-stage >>"$root.debootstrap.log" 2>&1; then
@@ -304,7 +304,7 @@ do_mount "$root/tmp" -t tmpfs tmpfs -o mode=1777
 if [[ -f "$root/$READY_MARK" ]]; then
   say "the toolchain is already in the root (${PACKAGES[*]})"
 else
-  phase "apt-get install ${PACKAGES[*]} (under qemu-aarch64)"
+  phase "apt-get install (swiftlang...)" "apt-get install ${PACKAGES[*]} (under qemu-aarch64)"
   apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
   apt_in_root -y -qq install "${PACKAGES[@]}" >/dev/null || die "apt-get install ${PACKAGES[*]} in the root failed three times"
   touch "$root/$READY_MARK"
@@ -312,7 +312,7 @@ else
 fi
 
 # --- 3. the source --------------------------------------------------------------------------
-phase "copying the source from $source_dir"
+phase "copy the source" "copying the source from $source_dir"
 rm -rf --one-file-system "$root/src"
 mkdir -p "$root/src/pomodoro"
 if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -336,13 +336,18 @@ build() { # build COMMAND...: runs in the copied package, in the root
   in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
 }
 readonly BUILD_ARGS=(-c release --static-swift-stdlib --product pomodoro)
-phase "swift-build ${BUILD_ARGS[*]} (under qemu-aarch64)"
+phase "swift-build" "swift-build ${BUILD_ARGS[*]} (under qemu-aarch64)"
 build swift-build "${BUILD_ARGS[@]}"
 phase_done
 bin_path="$(build swift-build "${BUILD_ARGS[@]}" --show-bin-path)"
 [[ -x "$root$bin_path/pomodoro" ]] || die "swift-build finished but $bin_path/pomodoro is missing in the root"
-linked="$(in_root ldd "$bin_path/pomodoro" | awk '/=>/ { print $1 }' | xargs)"
+libraries="$(in_root ldd "$bin_path/pomodoro" | awk '/=>/ { print $3 }')"
+linked="$(printf '%s\n' "$libraries" | xargs -n 1 basename | xargs)"
 say "  pomodoro links: $linked"
+# The packages a Pi needs to run it (install.sh --binary installs no packages).
+# shellcheck disable=SC2086 # one path a word
+runtime_packages="$(in_root dpkg -S $libraries | cut -d: -f1 | sort -u | xargs)"
+say "  from the packages: $runtime_packages"
 [[ "$linked" == *libgpiod.so.3* ]] || die "the binary does not link libgpiod.so.3 (libgpiod v2, as on trixie)"
 [[ "$linked" != *libswiftCore* ]] || die "the binary links the Swift runtime dynamically despite --static-swift-stdlib"
 install -m 0755 "$root$bin_path/pomodoro" "$out"
@@ -356,7 +361,7 @@ say "  wrote $out ($(du -h "$out" | cut -f1))"
 # root: qemu's -L prefix stands in for a Pi's / when the binary opens its loader and libraries.
 arm64() { "$qemu_path" -L "$root" "$out" "$@"; }
 
-phase "pomodoro --version and simulate --script $(basename "$scenario") (under qemu-aarch64)"
+phase "run it under qemu-aarch64" "pomodoro --version and simulate --script $(basename "$scenario") (under qemu-aarch64)"
 version="$(arm64 --version)" || die "the arm64 pomodoro --version failed"
 say "  pomodoro --version: $version"
 transcript="$(arm64 simulate --script "$scenario")" || die "the arm64 pomodoro simulate --script $scenario failed"
@@ -396,7 +401,8 @@ fi
 phase_done
 
 say "disk used by the root: $(du -sh --one-file-system "$root" | cut -f1)"
-say "stage times (Swift in the root: $(in_root "$SWIFT_BIN/swift" --version 2>&1 | head -n 1)):"
+say "stage times ($(in_root "$SWIFT_BIN/swift" --version 2>&1 | head -n 1), $(nproc) cores):"
 for s in "${stage_times[@]}"; do say "  $s"; done
 say "OK: $out is an aarch64 pomodoro ($version) built on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"
-say "on the Pi: copy it there and run: sudo bash deploy/install.sh --binary $(basename "$out")"
+say "on the Pi (64-bit Raspberry Pi OS trixie), with the repository and this binary there:"
+say "  sudo apt install $runtime_packages && sudo bash deploy/install.sh --binary $(basename "$out")"
