@@ -344,10 +344,16 @@ bin_path="$(build swift-build "${BUILD_ARGS[@]}" --show-bin-path)"
 libraries="$(in_root ldd "$bin_path/pomodoro" | awk '/=>/ { print $3 }')"
 linked="$(printf '%s\n' "$libraries" | xargs -n 1 basename | xargs)"
 say "  pomodoro links: $linked"
-# The packages a Pi needs to run it (install.sh --binary installs no packages).
-# shellcheck disable=SC2086 # one path a word
-runtime_packages="$(in_root dpkg -S $libraries | cut -d: -f1 | sort -u | xargs)"
-say "  from the packages: $runtime_packages"
+# The packages a Pi needs to run it (install.sh --binary installs no packages). ldd names
+# /lib/... (merged /usr); dpkg knows some files under /usr/lib/... only.
+runtime_packages="$(
+  for lib in $libraries; do
+    in_root dpkg -S "$lib" 2>/dev/null || in_root dpkg -S "/usr${lib#/usr}" 2>/dev/null || true
+  done | cut -d: -f1 | sort -u | xargs
+)"
+say "  from the packages: ${runtime_packages:-(dpkg -S found none)}"
+[[ "$runtime_packages" == *libgpiod3* ]] || runtime_packages+=" libgpiod3"
+[[ "$runtime_packages" == *libi2c0* ]] || runtime_packages+=" libi2c0"
 [[ "$linked" == *libgpiod.so.3* ]] || die "the binary does not link libgpiod.so.3 (libgpiod v2, as on trixie)"
 [[ "$linked" != *libswiftCore* ]] || die "the binary links the Swift runtime dynamically despite --static-swift-stdlib"
 install -m 0755 "$root$bin_path/pomodoro" "$out"
