@@ -125,8 +125,8 @@ preflight() {
   aarch64 | x86_64) ;;
   armv6l | armv7l | armhf)
     die "this is a 32-bit system ($arch): Debian's Swift exists for 64-bit only. Install the 64-bit
-Raspberry Pi OS (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)'), or build elsewhere with
-deploy/build-arm64.sh and pass --binary"
+Raspberry Pi OS (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)'). A binary from
+deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
     ;;
   *) say "warning: untested architecture $arch" ;;
   esac
@@ -171,12 +171,13 @@ install_dependencies() {
     fi
     die "swift-build (Swift 6.0 or later) is not installed.
   Raspberry Pi OS bookworm has no Swift package. Either:
-  - move to Raspberry Pi OS trixie (64-bit), where this script installs Debian's swiftlang; or
+  - move to Raspberry Pi OS trixie (64-bit), where this script installs Debian's swiftlang
+    (or installs a binary built on a PC by deploy/build-arm64.sh: --binary FILE); or
   - install a Swift 6.0+ toolchain for Debian 12 aarch64 from swift.org (its 'swiftly'
     installer, or the tarball unpacked to /opt/swift), put its usr/bin on root's PATH,
-    check that 'swift-build --version' works, and run this script again; or
-  - build the binary on another machine (deploy/build-arm64.sh) and run this script with
-    --binary FILE."
+    check that 'swift-build --version' works, and run this script again.
+  deploy/build-arm64.sh builds for trixie: its binary needs trixie's libgpiod.so.3 (libgpiod 2)
+  and glibc, so it does not run on bookworm."
   fi
 }
 
