@@ -120,10 +120,13 @@ preflight() {
     die "needs root: run it as sudo bash deploy/install.sh (or try --dry-run)"
   fi
   local arch
-  arch="$(uname -m)"
+  # The userland decides, not the kernel: a 32-bit Raspberry Pi OS often runs a 64-bit kernel,
+  # where uname -m says aarch64 but the packages are armhf.
+  arch="$(dpkg --print-architecture 2>/dev/null || uname -m)"
   case "$arch" in
+  arm64 | amd64) ;;
   aarch64 | x86_64) ;;
-  armv6l | armv7l | armhf)
+  armv6l | armv7l | armhf | armel)
     die "this is a 32-bit system ($arch): Debian's Swift exists for 64-bit only. Install the 64-bit
 Raspberry Pi OS (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)'). A binary from
 deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
@@ -387,6 +390,14 @@ fi
 if [[ -n "$binary" ]]; then
   [[ -x "$binary" ]] || die "--binary $binary is not an executable file"
   say "installing the given binary $binary (no build)"
+  # What such a binary needs at run time (built by deploy/build-arm64.sh for trixie).
+  case "$(os_codename)" in
+  bookworm) say "note: a binary built for trixie needs libgpiod.so.3 and glibc 2.38, which bookworm lacks" ;;
+  *)
+    system apt-get update -o Acquire::Retries=3
+    apt_install libgpiod3 libi2c0
+    ;;
+  esac
 else
   install_dependencies
   build
