@@ -26,9 +26,8 @@
 #   --compare BIN    also run the scenario with BIN (say, a host build of pomodoro) and require
 #                    the same JSON lines from both
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
-# Then on the Pi (trixie, 64-bit): `sudo bash deploy/install.sh --binary FILE` (it installs the
-# libraries the binary links: libgpiod3 libi2c0)
-# and `sudo bash deploy/install.sh --binary FILE`.
+# Then on the Pi (trixie, 64-bit): `sudo bash deploy/install.sh --binary FILE`, which also
+# installs the libraries the binary links (libgpiod3 libi2c0).
 set -euo pipefail
 
 readonly SUITE=trixie
