@@ -82,7 +82,11 @@ int pomo_clock_synced(void) {
 #ifdef __linux__
   struct timex tx;
   memset(&tx, 0, sizeof tx);
-  return adjtimex(&tx) == TIME_ERROR ? 0 : 1;
+  int state = adjtimex(&tx);
+  if (state >= 0) return state == TIME_ERROR ? 0 : 1;
+  // The service's sandbox (ProtectClock=) refuses even a read-only adjtimex. Then ask
+  // systemd-timesyncd, which creates this file once it has set the clock since boot.
+  return access("/run/systemd/timesync/synchronized", F_OK) == 0 ? 1 : 0;
 #else
   return 1;
 #endif

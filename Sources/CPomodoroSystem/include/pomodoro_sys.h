@@ -18,7 +18,8 @@ int pomo_signal_pipe(void);
 /// Reads one pending signal number from the pipe, or 0 when none is pending.
 int pomo_signal_next(int fd);
 
-/// 1 when the kernel says the wall clock is synchronised (NTP has set it), else 0.
+/// 1 when the wall clock has been set since boot: the kernel's NTP state (adjtimex), or, where a
+/// sandbox refuses adjtimex, systemd-timesyncd's /run/systemd/timesync/synchronized. Else 0.
 int pomo_clock_synced(void);
 
 #endif
