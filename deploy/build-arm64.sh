@@ -36,6 +36,7 @@ readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev
 readonly HOST_PACKAGES=(debootstrap qemu-user-static binfmt-support)
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-build-arm64-ready
+readonly PROG=build-arm64
 readonly BINFMT=/proc/sys/fs/binfmt_misc
 readonly QEMU=qemu-aarch64-static
 
@@ -52,6 +53,8 @@ die() {
   printf 'build-arm64: error: %s\n' "$*" >&2
   exit 1
 }
+# shellcheck source=deploy/lib/debian-root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
 
 while (($#)); do
   case "$1" in
@@ -167,53 +170,13 @@ ensure_binfmt() {
 }
 ensure_binfmt
 
-# --- the root folder ------------------------------------------------------------------------
-if [[ -z "$root" ]]; then
-  root="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-arm64.XXXXXX")"
-  chmod 755 "$root" # mktemp's 0700 would keep apt's _apt user out of the root's lists
-else
-  mkdir -p "$root"
-  root="$(cd "$root" && pwd)"
-  if [[ -n "$(ls -A "$root")" && ! -f "$root/$READY_MARK" && ! -d "$root/debootstrap" && ! -f "$root/etc/debian_version" ]]; then
-    die "$root is not empty and holds no Debian root: pass an empty or new folder to --root"
-  fi
-fi
-[[ "$root" != "/" ]] || die "refusing to use / as the root"
-
-# --- mounts and cleanup ---------------------------------------------------------------------
-mounted=()
-do_mount() { # do_mount TARGET MOUNT-ARGS...
-  local target="$1"
-  shift
-  mkdir -p "$target"
-  mount "$@" "$target"
-  mounted+=("$target")
-}
-
-mounts_under_root() { # prints the mount points at or below $root, deepest first
-  awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
-}
+# --- the root folder, its mounts and their cleanup (deploy/lib/debian-root.sh) ---------------
+root_folder arm64
 
 cleanup() {
   local status=$?
   trap - EXIT INT TERM HUP
-  local i m
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
-  done
-  # Anything still mounted below the root (debootstrap's own /proc, a package script's) goes too.
-  while read -r m; do
-    [[ -n "$m" ]] && { umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; }
-  done < <(mounts_under_root)
-  if [[ -n "$(mounts_under_root)" ]]; then
-    printf 'build-arm64: error: mounts remain below %s; not deleting it:\n' "$root" >&2
-    mounts_under_root >&2
-    status=1
-  elif ((keep)); then
-    say "kept the root in $root (reuse it with --root $root)"
-  else
-    rm -rf --one-file-system "$root"
-  fi
+  root_cleanup
   if ((status != 0)); then
     say "FAILED (exit $status) after $((SECONDS - t0)) s${phase_name:+, in the stage: $phase_name}"
   fi
@@ -223,24 +186,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-
-# Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin; swift-build
-# then fails with "could not find CLI tool `clang`" unless the toolchain folder is on PATH.
-readonly SWIFT_BIN=/usr/libexec/swift/bin
-in_root() { # in_root COMMAND...: runs a command in the root (emulated) with a clean environment
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-    PATH="$SWIFT_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$@"
-}
-
-apt_in_root() { # apt-get in the root, three tries with network retries
-  local try
-  for try in 1 2 3; do
-    in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@" && return 0
-    say "apt-get $1 failed (try $try of 3)"
-    sleep 5
-  done
-  return 1
-}
 
 # Without the F flag the kernel looks for the interpreter inside the chroot: put it there.
 place_interpreter() {
@@ -291,16 +236,7 @@ fi
 place_interpreter
 [[ "$(in_root uname -m)" == aarch64 ]] || die "the root does not run as aarch64 (uname -m in it: $(in_root uname -m))"
 
-cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" # no services start in the root
-chmod 755 "$root/usr/sbin/policy-rc.d"
-
-do_mount "$root/proc" -t proc proc
-do_mount "$root/sys" -t sysfs sysfs
-do_mount "$root/dev" --bind /dev
-do_mount "$root/dev/pts" -t devpts devpts -o newinstance,ptmxmode=0666
-do_mount "$root/dev/shm" -t tmpfs tmpfs -o mode=1777
-do_mount "$root/tmp" -t tmpfs tmpfs -o mode=1777
+root_mounts
 
 # --- 2. the toolchain (emulated apt and dpkg) ------------------------------------------------
 if [[ -f "$root/$READY_MARK" ]]; then
@@ -315,17 +251,7 @@ fi
 
 # --- 3. the source --------------------------------------------------------------------------
 phase "copy the source" "copying the source from $source_dir"
-rm -rf --one-file-system "$root/src"
-mkdir -p "$root/src/pomodoro"
-if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  # Tracked and new (not ignored) files as they are in the work tree; deleted ones are skipped.
-  git -C "$source_dir" ls-files -z --cached --others --exclude-standard |
-    (cd "$source_dir" && while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done) |
-    tar -C "$source_dir" --null -T - -cf - | tar -C "$root/src/pomodoro" -xf -
-else
-  tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - . | tar -C "$root/src/pomodoro" -xf -
-fi
-say "  $(find "$root/src/pomodoro" -type f | wc -l) files"
+copy_source "$source_dir"
 phase_done
 
 # --- 4. the build ---------------------------------------------------------------------------
@@ -334,9 +260,6 @@ in_root "$SWIFT_BIN/swift" --version 2>&1 | sed 's/^/  /'
 gpiod_version="$(in_root pkg-config --modversion libgpiod)"
 say "  libgpiod $gpiod_version (pkg-config --modversion libgpiod)"
 
-build() { # build COMMAND...: runs in the copied package, in the root
-  in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
-}
 readonly BUILD_ARGS=(-c release --static-swift-stdlib --product pomodoro)
 phase "swift-build" "swift-build ${BUILD_ARGS[*]} (under qemu-aarch64)"
 build swift-build "${BUILD_ARGS[@]}"

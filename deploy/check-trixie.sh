@@ -22,6 +22,7 @@ readonly SUITE=trixie
 readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
+readonly PROG=check-trixie
 
 root=""
 keep=0
@@ -59,56 +60,19 @@ while (($#)); do
   esac
 done
 
+# shellcheck source=deploy/lib/debian-root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
+
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
 [[ -f "$source_dir/Package.swift" ]] || die "no Package.swift in $source_dir: pass --source DIR"
 
-if [[ -z "$root" ]]; then
-  root="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-trixie.XXXXXX")"
-  chmod 755 "$root" # mktemp's 0700 would keep apt's _apt user out of the root's lists
-else
-  mkdir -p "$root"
-  root="$(cd "$root" && pwd)"
-  if [[ -n "$(ls -A "$root")" && ! -f "$root/$READY_MARK" && ! -f "$root/etc/debian_version" ]]; then
-    die "$root is not empty and holds no Debian root: pass an empty or new folder to --root"
-  fi
-fi
-[[ "$root" != "/" ]] || die "refusing to use / as the root"
-
-# --- mounts and cleanup ---------------------------------------------------------------------
-mounted=()
-do_mount() { # do_mount TARGET MOUNT-ARGS...
-  local target="$1"
-  shift
-  mkdir -p "$target"
-  mount "$@" "$target"
-  mounted+=("$target")
-}
-
-mounts_under_root() { # prints the mount points at or below $root, deepest first
-  awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
-}
+root_folder trixie
 
 cleanup() {
   local status=$?
   trap - EXIT INT TERM HUP
-  local i m
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
-  done
-  # Anything still mounted below the root (a mount made by a package script, say) goes too.
-  while read -r m; do
-    [[ -n "$m" ]] && { umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; }
-  done < <(mounts_under_root)
-  if [[ -n "$(mounts_under_root)" ]]; then
-    printf 'check-trixie: error: mounts remain below %s; not deleting it:\n' "$root" >&2
-    mounts_under_root >&2
-    status=1
-  elif ((keep)); then
-    say "kept the root in $root (reuse it with --root $root)"
-  else
-    rm -rf --one-file-system "$root"
-  fi
+  root_cleanup
   exit "$status"
 }
 trap cleanup EXIT
@@ -124,25 +88,6 @@ phase() { # phase NAME: closes the previous phase's clock and starts a new one
   phase_start=$SECONDS
 }
 phase_done() { say "  done in $((SECONDS - phase_start)) s"; }
-
-# Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
-# and /usr/bin/swift only if debconf said so); swift-build then fails with "could not find CLI
-# tool `clang`" unless the toolchain folder is on PATH. So it goes first, as on a Pi.
-readonly SWIFT_BIN=/usr/libexec/swift/bin
-in_root() { # in_root COMMAND...: runs a command in the root with a clean environment
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-    PATH="$SWIFT_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$@"
-}
-
-apt_in_root() { # apt-get in the root, three tries with network retries
-  local try
-  for try in 1 2 3; do
-    in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@" && return 0
-    say "apt-get $1 failed (try $try of 3)"
-    sleep 5
-  done
-  return 1
-}
 
 # --- 1. the trixie root ---------------------------------------------------------------------
 if [[ -f "$root/$READY_MARK" ]]; then
@@ -167,16 +112,7 @@ else
   phase_done
 fi
 
-cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" # no services start in the root
-chmod 755 "$root/usr/sbin/policy-rc.d"
-
-do_mount "$root/proc" -t proc proc
-do_mount "$root/sys" -t sysfs sysfs
-do_mount "$root/dev" --bind /dev
-do_mount "$root/dev/pts" -t devpts devpts -o newinstance,ptmxmode=0666
-do_mount "$root/dev/shm" -t tmpfs tmpfs -o mode=1777
-do_mount "$root/tmp" -t tmpfs tmpfs -o mode=1777
+root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
 phase "apt-get install ${PACKAGES[*]}"
@@ -187,17 +123,7 @@ phase_done
 
 # --- 3. the source --------------------------------------------------------------------------
 phase "copying the source from $source_dir"
-rm -rf --one-file-system "$root/src"
-mkdir -p "$root/src/pomodoro"
-if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  # Tracked and new (not ignored) files as they are in the work tree; deleted ones are skipped.
-  git -C "$source_dir" ls-files -z --cached --others --exclude-standard |
-    (cd "$source_dir" && while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done) |
-    tar -C "$source_dir" --null -T - -cf - | tar -C "$root/src/pomodoro" -xf -
-else
-  tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - . | tar -C "$root/src/pomodoro" -xf -
-fi
-say "  $(find "$root/src/pomodoro" -type f | wc -l) files"
+copy_source "$source_dir"
 phase_done
 
 # --- 4. versions, build, tests --------------------------------------------------------------
@@ -207,10 +133,6 @@ in_root swift-build --version 2>&1 | sed 's/^/  /'
 gpiod_version="$(in_root pkg-config --modversion libgpiod)"
 say "  libgpiod $gpiod_version (pkg-config --modversion libgpiod)"
 [[ "$gpiod_version" == 2.* ]] || die "expected libgpiod 2.x (the v2 API) in trixie, found $gpiod_version"
-
-build() { # build COMMAND...: runs in the copied package
-  in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
-}
 
 # The release build is the one deploy/install.sh makes: the Swift runtime linked in statically
 # (this is what libstdc++-14-dev is for), so the binary needs no toolchain on the device.

@@ -1,0 +1,111 @@
+# shellcheck shell=bash disable=SC2034,SC2154 # sourced: `status` is the caller's, `keep` and `root` too
+# deploy/lib/debian-root.sh: what check-trixie.sh and build-arm64.sh share about building in a
+# Debian root made with debootstrap: the root folder, its mounts and their cleanup on every
+# exit path, running commands and apt in it, and copying the source in. Sourced, not run.
+#
+# The sourcing script defines say and die (its own message prefix) and sets: root (a folder or
+# empty), keep (0/1), READY_MARK (a file name marking a finished root), PROG (its name).
+
+# Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
+# and /usr/bin/swift only if debconf said so); swift-build then fails with "could not find CLI
+# tool `clang`" unless the toolchain folder is on PATH. So it goes first, as on a Pi.
+readonly SWIFT_BIN=/usr/libexec/swift/bin
+
+# root_folder TAG: makes (or checks) the root folder; sets root to its absolute path.
+root_folder() {
+  if [[ -z "$root" ]]; then
+    root="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-$1.XXXXXX")"
+    chmod 755 "$root" # mktemp's 0700 would keep apt's _apt user out of the root's lists
+  else
+    mkdir -p "$root"
+    root="$(cd "$root" && pwd)"
+    if [[ -n "$(ls -A "$root")" && ! -f "$root/$READY_MARK" && ! -d "$root/debootstrap" &&
+      ! -f "$root/etc/debian_version" ]]; then
+      die "$root is not empty and holds no Debian root: pass an empty or new folder to --root"
+    fi
+  fi
+  [[ "$root" != "/" ]] || die "refusing to use / as the root"
+}
+
+mounted=()
+do_mount() { # do_mount TARGET MOUNT-ARGS...
+  local target="$1"
+  shift
+  mkdir -p "$target"
+  mount "$@" "$target"
+  mounted+=("$target")
+}
+
+mounts_under_root() { # prints the mount points at or below $root, deepest first
+  awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
+}
+
+# root_cleanup: undoes every mount below the root, then deletes it (or keeps it with --keep).
+# Sets the caller's `status` to 1 if mounts remain (and then leaves the root alone).
+root_cleanup() {
+  local i m
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
+  done
+  # Anything still mounted below the root (debootstrap's own /proc, a package script's) goes too.
+  while read -r m; do
+    [[ -n "$m" ]] && { umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; }
+  done < <(mounts_under_root)
+  if [[ -n "$(mounts_under_root)" ]]; then
+    printf '%s: error: mounts remain below %s; not deleting it:\n' "$PROG" "$root" >&2
+    mounts_under_root >&2
+    status=1
+  elif ((keep)); then
+    say "kept the root in $root (reuse it with --root $root)"
+  elif [[ -n "$root" && -d "$root" ]]; then
+    rm -rf --one-file-system "$root"
+  fi
+}
+
+# root_mounts: name resolution, no services, and the kernel file systems a build needs.
+root_mounts() {
+  cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" # no services start in the root
+  chmod 755 "$root/usr/sbin/policy-rc.d"
+  do_mount "$root/proc" -t proc proc
+  do_mount "$root/sys" -t sysfs sysfs
+  do_mount "$root/dev" --bind /dev
+  do_mount "$root/dev/pts" -t devpts devpts -o newinstance,ptmxmode=0666
+  do_mount "$root/dev/shm" -t tmpfs tmpfs -o mode=1777
+  do_mount "$root/tmp" -t tmpfs tmpfs -o mode=1777
+}
+
+in_root() { # in_root COMMAND...: runs a command in the root with a clean environment
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+    PATH="$SWIFT_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$@"
+}
+
+apt_in_root() { # apt-get in the root, three tries with network retries
+  local try
+  for try in 1 2 3; do
+    in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@" && return 0
+    say "apt-get $1 failed (try $try of 3)"
+    sleep 5
+  done
+  return 1
+}
+
+# copy_source DIR: the package into the root's /src/pomodoro: tracked and new (not ignored)
+# files as they are in the work tree (deleted ones skipped), never .build.
+copy_source() {
+  local source_dir=$1
+  rm -rf --one-file-system "$root/src"
+  mkdir -p "$root/src/pomodoro"
+  if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$source_dir" ls-files -z --cached --others --exclude-standard |
+      (cd "$source_dir" && while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done) |
+      tar -C "$source_dir" --null -T - -cf - | tar -C "$root/src/pomodoro" -xf -
+  else
+    tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - . | tar -C "$root/src/pomodoro" -xf -
+  fi
+  say "  $(find "$root/src/pomodoro" -type f | wc -l) files"
+}
+
+build() { # build COMMAND...: runs in the copied package, in the root
+  in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
+}
