@@ -124,7 +124,11 @@ func spawnAndWait(_ path: String, _ args: [String]) -> (Int32, Int) {
   var pid: pid_t = 0
   var pipeFDs: [Int32] = [0, 0]
   pipe(&pipeFDs)
-  var actions = posix_spawn_file_actions_t()
+  #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil
+  #else
+    var actions = posix_spawn_file_actions_t()
+  #endif
   posix_spawn_file_actions_init(&actions)
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
   posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)

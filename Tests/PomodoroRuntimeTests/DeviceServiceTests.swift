@@ -101,7 +101,11 @@ final class DeviceServiceTests: XCTestCase {
 
   func testSystemdNotifyMessagesReachTheSocket() throws {
     let path = directory + "/notify.sock"
-    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    #if os(Linux)
+      let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    #else
+      let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
+    #endif
     defer { close(fd) }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
