@@ -11,7 +11,7 @@ final class CommandLineTests: XCTestCase {
 
   func write(_ name: String, _ text: String) -> String {
     let path = directory + "/" + name
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     return path
   }
 
