@@ -26,7 +26,7 @@ final class DeviceHarness {
     let log = Log()
     device = Device(
       config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height),
-      storage: Storage(directory: directory, wallClock: wall), log: log)
+      storage: Storage(directory: directory), log: log, wallClock: wall)
     log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
   }
 

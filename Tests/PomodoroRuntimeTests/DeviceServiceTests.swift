@@ -74,7 +74,7 @@ final class DeviceServiceTests: XCTestCase {
     h.run(for: seconds(31))
     XCTAssertTrue(h.hardware.emulator.isLit, "re-initialised")
     let expected = h.device.screen.render(h.device.state, h.clock.now)
-    XCTAssertEqual(h.hardware.visibleImage(config: h.config), expected, "repainted whole")
+    XCTAssertEqual(h.hardware.visibleImage(), expected, "repainted whole")
     XCTAssertTrue(h.logLines.contains { $0.1.contains("answers again") })
     XCTAssertEqual(h.device.state.clockText(at: h.clock.now), "23:00", "121 s after a start at 80 ms")
   }
@@ -157,6 +157,6 @@ final class InputFaultTests: XCTestCase {
     let beeps = h.buzzerHistory.filter(\.active).map { $0.time - start }
     XCTAssertEqual(beeps.first, ms(80) + seconds(20), "the alarm still sounds on time")
     XCTAssertEqual(h.device.state.phase, .ringing)
-    XCTAssertEqual(h.hardware.visibleImage(config: h.config), h.device.screen.render(h.device.state, h.clock.now))
+    XCTAssertEqual(h.hardware.visibleImage(), h.device.screen.render(h.device.state, h.clock.now))
   }
 }

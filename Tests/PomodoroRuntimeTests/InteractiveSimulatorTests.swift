@@ -96,9 +96,9 @@ final class InteractiveSimulatorTests: XCTestCase {
       let now = session.clock.now
       XCTAssertTrue(session.handle(Array(repeating: .turn(1, fast: false), count: 20)))
       // Detents 150 ms apart, queued while they start within the second: 7 of them.
-      XCTAssertEqual(session.busyUntil["encoder"], now + 7 * ScriptRunner.detentSpacing)
+      XCTAssertEqual(session.busyUntil["encoder"], now + 7 * MockHardware.detentSpacing)
       XCTAssertTrue(session.handle([.startPause, .startPause]))
-      let pressCycle = ScriptRunner.pressTime + ScriptRunner.releaseTime
+      let pressCycle = MockHardware.pressTime + MockHardware.releaseTime
       XCTAssertEqual(session.busyUntil[session.config.buttonStart], now + 2 * pressCycle, "two whole presses")
       XCTAssertFalse(session.handle([.cancel, .quit, .push]), "quit stops the keys")
       XCTAssertNil(session.busyUntil[session.config.encoderPush])

@@ -170,5 +170,4 @@ public enum PomodoroCLI {
 public struct HardwareError: Error, CustomStringConvertible {
   public var description: String
   init(_ underlying: Error) { description = "\(underlying)" }
-  init(message: String) { description = message }
 }

@@ -32,7 +32,7 @@ enum SimulateCommand {
     var pngError: Error?
     runner.run(lines) { line in
       guard let pngDirectory, pngError == nil else { return }
-      let image = runner.hardware.visibleImage(config: config)
+      let image = runner.hardware.visibleImage()
       let look = PanelLook(contrast: runner.hardware.emulator.contrast)
       let name = "\(pngDirectory)/line-\(pad(line.number)).png"
       do { try Files.writeAtomically(name, PNGEncoder.encode(image, look: look)) } catch { pngError = error }

@@ -19,16 +19,14 @@ public struct DeviceParts {
   }
 }
 
-/// Where state and history are kept, and the wall clock that labels history records.
+/// Where the timer state and the history are kept.
 public struct Storage {
   public var state: StateStore
   public var history: HistoryLog
-  public var wallClock: () -> WallTime
 
-  public init(directory: String, wallClock: @escaping () -> WallTime = WallTime.now) {
+  public init(directory: String) {
     state = StateStore(directory: directory)
     history = HistoryLog(directory: directory)
-    self.wallClock = wallClock
   }
 }
 
@@ -63,8 +61,8 @@ public final class Device {
   public let clock: MonotonicClock
   public private(set) var state: EngineState
   public weak var observer: DeviceObserver?
-  /// Labels history records when there is no storage (scripts: a virtual wall clock).
-  public var wallClock: () -> WallTime = WallTime.now
+  /// Labels history records and says what "today" is; never used to count time.
+  let wallClock: () -> WallTime
   let parts: DeviceParts
   let storage: Storage?
   let screen: Screen
@@ -80,9 +78,12 @@ public final class Device {
   var dayCheckedAt: Instant
   var day = 0
 
+  /// - Parameter wallClock: labels history records (scripted runs pass a virtual one).
   public init(
-    config: DeviceConfig, parts: DeviceParts, clock: MonotonicClock, screen: Screen, storage: Storage?, log: Log
+    config: DeviceConfig, parts: DeviceParts, clock: MonotonicClock, screen: Screen, storage: Storage?, log: Log,
+    wallClock: @escaping () -> WallTime = WallTime.now
   ) {
+    self.wallClock = wallClock
     self.config = config
     self.parts = parts
     self.clock = clock
@@ -98,10 +99,9 @@ public final class Device {
     mapper = InputMapper(config: config, initialLevels: levels)
   }
 
-  /// Restores the saved state, counts today's sessions, and puts the first frame on the panel.
-  /// Returns whether the panel answered.
-  @discardableResult
-  public func start() -> Bool {
+  /// Restores the saved state, counts today's sessions, and puts the first frame on the panel
+  /// (a panel that does not answer is logged and retried by `step()`).
+  public func start() {
     let now = clock.now
     if let storage {
       do {
@@ -118,9 +118,8 @@ public final class Device {
       recountToday(at: now)
     }
     try? player.silence(parts.buzzer)
-    let up = display.bringUp(at: now)
+    display.bringUp(at: now)
     step()
-    return up
   }
 
   /// Does everything due now: reads edges, settles buttons, feeds the engine in time order,
@@ -212,7 +211,7 @@ public final class Device {
   }
 
   func append(_ record: SessionRecord, at now: Instant) {
-    var wall = (storage?.wallClock ?? wallClock)()
+    var wall = wallClock()
     wall.epochSeconds -= (now - record.endedAt) / nanosecondsPerSecond
     let entry = HistoryEntry(ended: wall, record: record)
     if let storage {
@@ -240,7 +239,7 @@ public final class Device {
   func recountToday(at now: Instant) {
     guard let storage else { return }
     dayCheckedAt = now
-    let wall = storage.wallClock()
+    let wall = wallClock()
     guard wall.localDay != day else { return }
     day = wall.localDay
     do {

@@ -6,12 +6,23 @@ import PomodoroMock
 /// The whole device on mock hardware: a scripted GPIO chip named like a Pi's header and an
 /// emulated display controller, sharing one clock with the engine.
 public final class MockHardware {
+  /// How a person's hands become edges (the script language and the simulator's keys alike):
+  /// detents 150 ms apart (10 ms in a fast spin), presses held 80 ms, 80 ms of rest after a
+  /// release, 0.5 ms of contact bounce after each edge when asked for.
+  public static let detentSpacing = ms(150)
+  public static let fastDetentSpacing = ms(10)
+  public static let pressTime = ms(80)
+  public static let releaseTime = ms(80)
+  public static let bounceTime = Nanoseconds(500_000)
+
+  public let config: DeviceConfig
   public let chip: MockGPIOChip
   public let emulator: OLEDEmulator
   public let parts: DeviceParts
 
   /// - Parameter busy: lines already held by other programs, (line, consumer).
   public init(config: DeviceConfig, clock: MonotonicClock, busy: [(String, String)] = []) throws {
+    self.config = config
     chip = MockGPIOChip.raspberryPiHeader(clock: clock)
     for (line, consumer) in busy { chip.markBusy(line, consumer: consumer) }
     let controller: OLEDController = config.controller == .sh1106 ? .sh1106 : .ssd1306
@@ -27,7 +38,33 @@ public final class MockHardware {
   }
 
   /// What a person sees on the panel now.
-  public func visibleImage(config: DeviceConfig) -> PomodoroGraphics.Framebuffer {
+  public func visibleImage() -> PomodoroGraphics.Framebuffer {
     emulator.visibleImage(mountedUpsideDown: config.rotate180)
+  }
+
+  /// Turns the encoder `detents` detents (positive: clockwise, as the config's direction has
+  /// it) from `start`; returns when the turn is over.
+  @discardableResult
+  public func turn(_ detents: Int, fast: Bool = false, bounce: Bool = false, at start: Instant) -> Instant {
+    chip.scheduleTurn(
+      a: config.encoderA, b: config.encoderB, detents: config.encoderInvert ? -detents : detents, start: start,
+      spacing: fast ? Self.fastDetentSpacing : Self.detentSpacing, bounce: bounce ? Self.bounceTime : 0,
+      transitionsPerDetent: config.encoderDetent)
+  }
+
+  /// Presses `button` at `start` for `holding`; returns when it is free for the next press
+  /// (the release plus a rest).
+  @discardableResult
+  public func press(_ button: Button, at start: Instant, holding: Nanoseconds = MockHardware.pressTime) -> Instant {
+    chip.schedulePress(line(for: button), at: start, holding: holding) + Self.releaseTime
+  }
+
+  /// The line the config wires `button` to.
+  public func line(for button: Button) -> String {
+    switch button {
+    case .start: return config.buttonStart
+    case .cancel: return config.buttonCancel
+    case .encoder: return config.encoderPush
+    }
   }
 }

@@ -94,9 +94,9 @@ final class InteractiveSession: DeviceObserver {
       case .quit: return false
       case .fastForward: clock.setRate(clock.rate == 1 ? InteractiveSimulator.fastForwardRate : 1)
       case .turn(let detents, let fast): turn(fast ? detents * InteractiveSimulator.spinDetents : detents, fast: fast)
-      case .push: press(config.encoderPush)
-      case .startPause: press(config.buttonStart)
-      case .cancel: press(config.buttonCancel)
+      case .push: press(.encoder)
+      case .startPause: press(.start)
+      case .cancel: press(.cancel)
       }
     }
     return true
@@ -112,16 +112,13 @@ final class InteractiveSession: DeviceObserver {
 
   func turn(_ detents: Int, fast: Bool) {
     guard let start = slot("encoder") else { return }
-    busyUntil["encoder"] = hardware.chip.scheduleTurn(
-      a: config.encoderA, b: config.encoderB, detents: config.encoderInvert ? -detents : detents, start: start,
-      spacing: fast ? ScriptRunner.fastDetentSpacing : ScriptRunner.detentSpacing,
-      transitionsPerDetent: config.encoderDetent)
+    busyUntil["encoder"] = hardware.turn(detents, fast: fast, at: start)
   }
 
-  func press(_ line: String) {
+  func press(_ button: Button) {
+    let line = hardware.line(for: button)
     guard let start = slot(line) else { return }
-    let released = hardware.chip.schedulePress(line, at: start, holding: ScriptRunner.pressTime)
-    busyUntil[line] = released + ScriptRunner.releaseTime
+    busyUntil[line] = hardware.press(button, at: start)
   }
 
   /// Redraws the rows that changed, and rings the bell when the buzzer came on.
@@ -143,7 +140,7 @@ final class InteractiveSession: DeviceObserver {
     let now = clock.now
     // The panel is decoded from the controller's RAM and drawn only after the driver wrote to it.
     let image = hardware.emulator.transactions == panel.transactions ? panel.image : nil
-    let picture = image ?? hardware.visibleImage(config: config)
+    let picture = image ?? hardware.visibleImage()
     let style = TerminalLayout.style(forImageWidth: picture.width, height: picture.height, in: size)
     if image == nil || style != panel.style {
       panel = (hardware.emulator.transactions, picture, style, TerminalPanel.rows(picture, style: style))

@@ -6,14 +6,6 @@ import PomodoroMock
 /// the mock lines at its instant, the loop runs to the end of the step, and the panel is
 /// observed through the emulated controller.
 public final class ScriptRunner {
-  public static let detentSpacing = ms(150)
-  public static let fastDetentSpacing = ms(10)
-  public static let pressTime = ms(80)
-  /// After a press is released, the button rests this long before the next step.
-  public static let releaseTime = ms(80)
-  /// Contact bounce on each edge with `bounce`.
-  public static let bounceTime = Nanoseconds(500_000)
-
   public let config: DeviceConfig
   public let clock = VirtualClock()
   public let hardware: MockHardware
@@ -23,12 +15,13 @@ public final class ScriptRunner {
   public init(config: DeviceConfig, screen: Screen, log: Log, write: @escaping (String) -> Void) throws {
     self.config = config
     hardware = try MockHardware(config: config, clock: clock)
-    device = Device(config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log)
-    transcript = Transcript(origin: clock.now, write: write)
-    device.observer = transcript
     // The wall clock of a scripted run is virtual too: the epoch plus the script's time.
     let clock = clock
-    device.wallClock = { WallTime(epochSeconds: clock.now.nanoseconds / nanosecondsPerSecond, synced: false) }
+    device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log,
+      wallClock: { WallTime(epochSeconds: clock.now.nanoseconds / nanosecondsPerSecond, synced: false) })
+    transcript = Transcript(origin: clock.now, write: write)
+    device.observer = transcript
   }
 
   /// Runs every line; `afterLine` sees each line once the device has run to its end (PNGs).
@@ -42,30 +35,13 @@ public final class ScriptRunner {
     transcript.summary(at: clock.now)
   }
 
-  func line(for button: Button) -> String {
-    switch button {
-    case .start: return config.buttonStart
-    case .cancel: return config.buttonCancel
-    case .encoder: return config.encoderPush
-    }
-  }
-
   /// Schedules the edges of `step` from `start` and returns when the step is over.
   func schedule(_ step: ScriptStep, at start: Instant) -> Instant {
-    let chip = hardware.chip
     switch step {
-    case .turn(let detents, let fast, let bounce):
-      let direction = config.encoderInvert ? -detents : detents
-      return chip.scheduleTurn(
-        a: config.encoderA, b: config.encoderB, detents: direction, start: start,
-        spacing: fast ? Self.fastDetentSpacing : Self.detentSpacing, bounce: bounce ? Self.bounceTime : 0,
-        transitionsPerDetent: config.encoderDetent)
-    case .press(let button):
-      return chip.schedulePress(line(for: button), at: start, holding: Self.pressTime) + Self.releaseTime
-    case .hold(let button, let duration):
-      return chip.schedulePress(line(for: button), at: start, holding: duration) + Self.releaseTime
-    case .wait(let duration):
-      return start + duration
+    case .turn(let detents, let fast, let bounce): return hardware.turn(detents, fast: fast, bounce: bounce, at: start)
+    case .press(let button): return hardware.press(button, at: start)
+    case .hold(let button, let duration): return hardware.press(button, at: start, holding: duration)
+    case .wait(let duration): return start + duration
     }
   }
 }
