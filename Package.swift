@@ -50,18 +50,30 @@ let package = Package(
     .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
-    // Imperative shell: event loop, config, persistence, history, systemd, simulator.
+    // Imperative shell of the device: the event loop, config, state and history files, systemd,
+    // the Linux hardware. It cannot see the mocks.
     .target(
       name: "PomodoroRuntime",
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"]
+    ),
+    // The device on mock hardware: the interactive terminal simulator and headless scripts
+    // with their transcript.
+    .target(
+      name: "PomodoroSimulator",
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime"]
+    ),
+    // The command line: run, probe, simulate, snapshot, history.
+    .target(
+      name: "PomodoroCommandLine",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroLinux", "CPomodoroSystem",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSimulator",
       ]
     ),
-    .executableTarget(name: "pomodoro", dependencies: ["PomodoroRuntime"]),
+    .executableTarget(name: "pomodoro", dependencies: ["PomodoroCommandLine"]),
     .executableTarget(
       name: "pomodoro-bench",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
       ]
     ),
     .testTarget(name: "PomodoroCoreTests", dependencies: ["PomodoroCore"]),
@@ -77,7 +89,10 @@ let package = Package(
     .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroRuntimeTests",
-      dependencies: ["PomodoroRuntime", "PomodoroCore", "PomodoroMock", "PomodoroDrivers", "PomodoroGraphics"]
+      dependencies: [
+        "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroCore", "PomodoroMock",
+        "PomodoroDrivers", "PomodoroGraphics",
+      ]
     ),
   ]
 )

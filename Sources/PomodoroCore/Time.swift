@@ -32,3 +32,10 @@ public let nanosecondsPerSecond: Int64 = 1_000_000_000
 public protocol MonotonicClock: AnyObject {
   var now: Instant { get }
 }
+
+/// A clock that moves only when told to (a test's or a headless script's virtual time). The
+/// loop that jumps from deadline to deadline needs only this, not the mock that provides it.
+public protocol AdvanceableClock: MonotonicClock {
+  /// Moves time forward to `instant`; never backwards.
+  func advance(to instant: Instant)
+}

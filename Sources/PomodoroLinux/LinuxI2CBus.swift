@@ -4,8 +4,8 @@ import PomodoroDrivers
 /// The display's I2C bus through libi2c: /dev/i2c-N, SMBus I2C block writes (the control byte
 /// as the command, at most 32 data bytes), the 7-bit address selected with ioctl(I2C_SLAVE).
 ///
-/// Write errors are `I2CError`s: `.nack` when nothing acknowledged (ENXIO, EREMOTEIO), else
-/// `.busGone` with the system's words. `describe(_:)` turns them into advice.
+/// Errors are `I2CError`s, which say what to do: `.nack` when nothing acknowledged (ENXIO,
+/// EREMOTEIO), else `.busGone` with the system's words.
 public final class LinuxI2CBus: I2CBus {
   public let path: String
   private var fd: Int32
@@ -15,9 +15,9 @@ public final class LinuxI2CBus: I2CBus {
   public convenience init(bus: Int) throws { try self.init(path: "/dev/i2c-\(bus)") }
 
   /// Opens the adapter at `path`.
-  /// - Throws: `I2CSetupError.notInstalled`, `.busMissing`, `.permissionDenied`, `.io`.
+  /// - Throws: `I2CError.notInstalled`, `.busMissing`, `.permissionDenied`, `.busGone`.
   public init(path: String) throws {
-    guard HardwareSupport.i2c else { throw I2CSetupError.notInstalled }
+    guard HardwareSupport.i2c else { throw I2CError.notInstalled }
     self.path = path
     let r = pomo_i2c_open(path)
     guard r >= 0 else { throw LinuxI2CBus.openError(errno: -r, path: path) }
@@ -51,42 +51,17 @@ public final class LinuxI2CBus: I2CBus {
 
   /// Checks that a display answers at `address` with a harmless write (the controllers' NOP
   /// command, 0xE3, shared by the SSD1306 and the SH1106).
-  /// - Throws: `I2CSetupError.noDevice` (with wiring and address advice) or `.io`.
+  /// - Throws: `I2CError.nack` (with wiring and address advice) or `.busGone`.
   public func probe(address: UInt8) throws {
-    do {
-      try writeBlock(address: address, command: 0x00, data: [0xE3])
-    } catch I2CError.nack {
-      throw I2CSetupError.noDevice(path: path, address: address)
-    } catch I2CError.busGone(_, let detail) {
-      throw I2CSetupError.io(path: path, detail: detail)
-    }
+    try writeBlock(address: address, command: 0x00, data: [0xE3])
   }
 
-  /// Advice for an `I2CError` met while running.
-  public static func describe(_ error: I2CError) -> String {
-    switch error {
-    case .nack(let bus, let address):
-      return noDeviceAdvice(path: bus, address: address)
-    case .busGone(let bus, let detail):
-      return "I2C bus \(bus) failed: \(detail). Check the display's wiring and power; the device keeps retrying."
-    case .blockTooLong(let n):
-      return "internal error: an I2C block of \(n) bytes (at most \(I2CBusLimits.maxBlock))"
-    }
-  }
-
-  static func noDeviceAdvice(path: String, address: UInt8) -> String {
-    let other: UInt8 = address == 0x3C ? 0x3D : 0x3C
-    let bus = path.split(separator: "-").last.map(String.init) ?? "1"
-    return
-      "No device answers at \(hex(address)) on \(path). Check the wiring (SDA to pin 3, SCL to pin 5, VCC to 3.3 V, GND) and the address: some modules use \(hex(other)) (i2c_address in the config); `i2cdetect -y \(bus)` lists what answers."
-  }
-
-  static func openError(errno e: Int32, path: String) -> I2CSetupError {
+  static func openError(errno e: Int32, path: String) -> I2CError {
     switch e {
     case Errno.notImplemented: return .notInstalled
-    case Errno.noEntry, Errno.noDevice: return .busMissing(path: path)
-    case Errno.access, Errno.permission: return .permissionDenied(path: path)
-    default: return .io(path: path, detail: Errno.text(e))
+    case Errno.noEntry, Errno.noDevice: return .busMissing(bus: path)
+    case Errno.access, Errno.permission: return .permissionDenied(bus: path)
+    default: return .busGone(bus: path, detail: Errno.text(e))
     }
   }
 
@@ -96,10 +71,4 @@ public final class LinuxI2CBus: I2CBus {
     default: return .busGone(bus: path, detail: "write to \(hex(address)): \(Errno.text(e))")
     }
   }
-}
-
-/// 0x3c, as the config and i2cdetect write addresses.
-func hex(_ v: UInt8) -> String {
-  let digits = String(v, radix: 16)
-  return "0x" + (digits.count < 2 ? "0" + digits : digits)
 }

@@ -1,7 +1,7 @@
 import PomodoroCore
 
 /// A clock that moves only when told to: tests and headless scripts advance it.
-public final class VirtualClock: MonotonicClock {
+public final class VirtualClock: AdvanceableClock {
   public private(set) var now: Instant
 
   public init(start: Instant = .zero) { self.now = start }

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroLinux
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSimulator
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import PomodoroRuntime
+import PomodoroCommandLine
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

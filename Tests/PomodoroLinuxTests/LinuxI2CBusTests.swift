@@ -10,7 +10,7 @@ final class LinuxI2CBusTests: XCTestCase {
   func testWithoutLibi2cOpeningTheBusSaysHowToInstallIt() throws {
     guard !HardwareSupport.i2c else { throw XCTSkip("libi2c compiled in (POMODORO_NO_HARDWARE=1 to check)") }
     XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) {
-      XCTAssertEqual($0 as? I2CSetupError, .notInstalled)
+      XCTAssertEqual($0 as? I2CError, .notInstalled)
       XCTAssertTrue("\($0)".contains("libi2c-dev"))
     }
   }
@@ -19,7 +19,7 @@ final class LinuxI2CBusTests: XCTestCase {
     guard HardwareSupport.i2c else { throw XCTSkip("libi2c not compiled in") }
     guard !FileManager.default.fileExists(atPath: "/dev/i2c-1") else { throw XCTSkip("this machine has /dev/i2c-1") }
     XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) { error in
-      XCTAssertEqual(error as? I2CSetupError, .busMissing(path: "/dev/i2c-1"))
+      XCTAssertEqual(error as? I2CError, .busMissing(bus: "/dev/i2c-1"))
       let text = "\(error)"
       XCTAssertTrue(text.contains("dtparam=i2c_arm=on"), text)
       XCTAssertTrue(text.contains("/boot/firmware/config.txt"), text)
@@ -34,7 +34,7 @@ final class LinuxI2CBusTests: XCTestCase {
       XCTAssertEqual(error as? I2CError, .busGone(bus: "/dev/null", detail: "/dev/null is not an I2C adapter"))
     }
     XCTAssertThrowsError(try bus.probe(address: 0x3C)) { error in
-      guard case .io = error as? I2CSetupError else { return XCTFail("\(error)") }
+      guard case .busGone = error as? I2CError else { return XCTFail("\(error)") }
     }
     bus.close()
     XCTAssertThrowsError(try bus.writeBlock(address: 0x3C, command: 0x00, data: [0xAE])) { error in
@@ -51,10 +51,10 @@ final class LinuxI2CBusTests: XCTestCase {
   }
 
   func testOpenErrnoMapping() {
-    XCTAssertEqual(LinuxI2CBus.openError(errno: ENOENT, path: "/dev/i2c-1"), .busMissing(path: "/dev/i2c-1"))
+    XCTAssertEqual(LinuxI2CBus.openError(errno: ENOENT, path: "/dev/i2c-1"), .busMissing(bus: "/dev/i2c-1"))
     XCTAssertEqual(LinuxI2CBus.openError(errno: ENOSYS, path: "/dev/i2c-1"), .notInstalled)
     let denied = LinuxI2CBus.openError(errno: EACCES, path: "/dev/i2c-1")
-    XCTAssertEqual(denied, .permissionDenied(path: "/dev/i2c-1"))
+    XCTAssertEqual(denied, .permissionDenied(bus: "/dev/i2c-1"))
     XCTAssertTrue("\(denied)".contains("i2c group"))
   }
 
@@ -70,13 +70,12 @@ final class LinuxI2CBusTests: XCTestCase {
   }
 
   func testNackAdviceNamesWiringAndTheOtherAddress() {
-    let text = LinuxI2CBus.describe(.nack(bus: "/dev/i2c-1", address: 0x3C))
+    let text = I2CError.nack(bus: "/dev/i2c-1", address: 0x3C).description
     XCTAssertTrue(text.contains("No device answers at 0x3c on /dev/i2c-1"), text)
     XCTAssertTrue(text.contains("0x3d"), text)
     XCTAssertTrue(text.contains("SDA to pin 3"), text)
     XCTAssertTrue(text.contains("i2cdetect -y 1"), text)
-    XCTAssertEqual("\(I2CSetupError.noDevice(path: "/dev/i2c-1", address: 0x3C))", text)
-    XCTAssertTrue(LinuxI2CBus.describe(.nack(bus: "/dev/i2c-1", address: 0x3D)).contains("some modules use 0x3c"))
-    XCTAssertTrue(LinuxI2CBus.describe(.busGone(bus: "/dev/i2c-1", detail: "x")).contains("wiring and power"))
+    XCTAssertTrue(I2CError.nack(bus: "/dev/i2c-1", address: 0x3D).description.contains("some modules use 0x3c"))
+    XCTAssertTrue(I2CError.busGone(bus: "/dev/i2c-1", detail: "x").description.contains("wiring and power"))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import PomodoroCommandLine
 @testable import PomodoroRuntime
 
 /// The command line's exit codes and messages (stdout/stderr go to the test log).

@@ -4,6 +4,7 @@ import PomodoroDrivers
 import PomodoroMock
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 /// A device on mock hardware with a virtual clock and its storage in a temporary folder.
 final class DeviceHarness {

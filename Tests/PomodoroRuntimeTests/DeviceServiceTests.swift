@@ -4,6 +4,7 @@ import PomodoroMock
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 final class DeviceServiceTests: XCTestCase {
   var directory = ""

@@ -3,6 +3,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 /// Runs every example in Tests/scenarios. Each carries its own checks as comments:
 /// `# expect key=value ...` passes when some transcript line has all those values.

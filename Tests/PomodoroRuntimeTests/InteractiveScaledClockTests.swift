@@ -3,6 +3,7 @@ import PomodoroMock
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 final class InteractiveScaledClockTests: XCTestCase {
   func testRunsAtTheBaseRateUntilFastForward() {

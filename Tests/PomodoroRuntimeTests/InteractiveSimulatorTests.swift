@@ -3,6 +3,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 /// The interactive simulator on a pseudo-terminal: keys written to the master side, the
 /// screen read back from it through a small terminal model, the terminal checked after quit.

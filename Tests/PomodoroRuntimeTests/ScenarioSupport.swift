@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroGraphics
 import PomodoroRuntime
+import PomodoroSimulator
 
 /// A scripted run and its transcript, parsed.
 struct Scenario {

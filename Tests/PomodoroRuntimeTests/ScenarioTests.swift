@@ -2,6 +2,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 /// Whole-device scenarios: edges in through the mock lines, the transcript out.
 final class ScenarioTests: XCTestCase {

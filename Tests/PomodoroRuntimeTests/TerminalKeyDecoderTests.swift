@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 final class TerminalKeyDecoderTests: XCTestCase {
   func decode(_ text: String) -> [SimulatorKey] {

@@ -3,6 +3,7 @@ import PomodoroGraphics
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 final class TerminalRenderingTests: XCTestCase {
   func testHalfBlocksPairPixelRows() {

@@ -1,14 +1,3 @@
-/// What goes wrong on an I2C bus, told apart so that the shell can act: a device that does
-/// not answer (NACK: wiring, wrong address) is not the same as a bus that has gone away.
-public enum I2CError: Error, Equatable, Sendable {
-  /// Nobody acknowledged the address: no device at `address` on `bus`.
-  case nack(bus: String, address: UInt8)
-  /// The bus itself is gone or broken (adapter removed, I/O error); `detail` says what failed.
-  case busGone(bus: String, detail: String)
-  /// A caller error: a block longer than the bus can carry.
-  case blockTooLong(Int)
-}
-
 /// An I2C bus as the display driver sees it: SMBus "I2C block writes".
 ///
 /// One write is a transaction to a 7-bit `address`: the `command` byte (for the OLED

@@ -47,5 +47,11 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
   public var line: Int
   public var message: String
 
+  public init(file: String, line: Int, message: String) {
+    self.file = file
+    self.line = line
+    self.message = message
+  }
+
   public var description: String { "\(file):\(line): \(message)" }
 }

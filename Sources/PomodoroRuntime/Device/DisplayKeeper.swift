@@ -1,7 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
-import PomodoroLinux
 
 /// Keeps the panel showing the latest frame through bus faults. A failed write marks the panel
 /// down; the countdown and the buzzer carry on while it retries with back-off (1 s doubling to
@@ -67,13 +66,8 @@ final class DisplayKeeper {
     retryAt = now + backoff
     log.once(
       "display-down", .error,
-      "display \(location) is not answering: \(DisplayKeeper.words(for: error)) The timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
+      "display \(location) is not answering: \(error) The timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
     )
     backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
-  }
-
-  static func words(for error: Error) -> String {
-    if let e = error as? I2CError { return LinuxI2CBus.describe(e) }
-    return "\(error)"
   }
 }

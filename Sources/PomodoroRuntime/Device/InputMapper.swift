@@ -22,9 +22,9 @@ public enum InputLine: Int, CaseIterable, Sendable {
 /// Turns line edges into engine events: the quadrature decoder for the encoder, a debouncer
 /// per button. A click (press and release under the long-press time) is a `.press`, acted on
 /// at the release; holding reports `.longPress` once and the release then says nothing more.
-struct InputMapper {
+public struct InputMapper {
   /// What happened, with the instant it happened.
-  enum Action: Equatable {
+  public enum Action: Equatable {
     case engine(Event)
     /// A button went down (for the optional click sound).
     case buttonDown(Button)
@@ -33,7 +33,7 @@ struct InputMapper {
   var decoder: QuadratureDecoder
   var debouncers: [ButtonDebouncer]  // indexed like Button.allCases
 
-  init(config: DeviceConfig, initialLevels: [Bool]) {
+  public init(config: DeviceConfig, initialLevels: [Bool]) {
     let level = { (line: InputLine) in initialLevels.count > line.rawValue ? initialLevels[line.rawValue] : false }
     decoder = QuadratureDecoder(
       transitionsPerDetent: config.encoderDetent, inverted: config.encoderInvert, a: level(.encoderA),
@@ -46,7 +46,7 @@ struct InputMapper {
   }
 
   /// Feeds edges (oldest first) and returns the actions they complete, in time order.
-  mutating func feed(_ edges: [LineEdge]) -> [(Instant, Action)] {
+  public mutating func feed(_ edges: [LineEdge]) -> [(Instant, Action)] {
     var out: [(Instant, Action)] = []
     for edge in edges {
       guard let line = InputLine(rawValue: edge.index) else { continue }
@@ -66,7 +66,7 @@ struct InputMapper {
 
   /// Reports what the passing of time settled (a press that stayed pressed for the debounce
   /// time, a long press).
-  mutating func advance(to now: Instant) -> [(Instant, Action)] {
+  public mutating func advance(to now: Instant) -> [(Instant, Action)] {
     var out: [(Instant, Action)] = []
     for (index, button) in Button.allCases.enumerated() {
       out += debouncers[index].advance(to: now).compactMap { map($0, button) }
@@ -74,7 +74,7 @@ struct InputMapper {
     return out.sorted { $0.0 < $1.0 }
   }
 
-  var nextDeadline: Instant? { debouncers.compactMap(\.nextDeadline).min() }
+  public var nextDeadline: Instant? { debouncers.compactMap(\.nextDeadline).min() }
 
   /// A release after a long press says nothing more: the long press already acted.
   private func map(_ event: ButtonEvent, _ button: Button) -> (Instant, Action)? {

@@ -1,11 +1,11 @@
 import PomodoroDrivers
 
 /// Asks a chip (libgpiod or the mock) for the device's lines as the config names them.
-enum LineRequests {
-  static let consumer = "pomodoro"
+public enum LineRequests {
+  public static let consumer = "pomodoro"
 
   /// The inputs in `InputLine` order, and the buzzer.
-  static func request(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
+  public static func request(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
     let debounceUs = UInt32(config.debounce / 1000)
     func spec(_ line: String, button: Bool) -> InputLineSpec {
       InputLineSpec(

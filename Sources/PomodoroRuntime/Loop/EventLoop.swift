@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroMock
 
 /// The one loop: step the device, then sleep until its next deadline or an input. The real
 /// device and the interactive simulator use `serve` (real clock, poll); scripts use
@@ -23,7 +22,7 @@ public enum EventLoop {
 
   /// Runs on a virtual clock up to `end`, as fast as the CPU allows: every deadline the device
   /// asks for is visited exactly, nothing in between.
-  public static func runVirtual(_ device: Device, clock: VirtualClock, until end: Instant) {
+  public static func runVirtual(_ device: Device, clock: AdvanceableClock, until end: Instant) {
     device.step()
     while let deadline = device.nextDeadline, deadline <= end {
       // A deadline that did not move after a step would spin: step past it by a nanosecond.

@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroMock
 
 /// The loop's sleep on a virtual clock: jumps straight to the deadline (or to a scripted
 /// signal), so a test runs the very loop the device runs, minutes of device time in
@@ -7,11 +6,11 @@ import PomodoroMock
 public final class VirtualWaiter: Waiter {
   public struct NothingWillHappen: Error {}
 
-  let clock: VirtualClock
+  let clock: AdvanceableClock
   var signals: [(Instant, Int32)]
 
   /// `signals`: (instant, signal number) to deliver, e.g. SIGTERM at 30 s.
-  public init(clock: VirtualClock, signals: [(Instant, Int32)] = []) {
+  public init(clock: AdvanceableClock, signals: [(Instant, Int32)] = []) {
     self.clock = clock
     self.signals = signals.sorted { $0.0 < $1.0 }
   }

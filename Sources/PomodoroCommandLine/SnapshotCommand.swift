@@ -1,4 +1,5 @@
 import PomodoroGraphics
+import PomodoroRuntime
 
 /// `pomodoro snapshot DIR`: a PNG of every screen, as the panel shows it.
 enum SnapshotCommand {

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroRuntime
 
 /// The scripted run's transcript: one JSON object a line on `write`, `t` in virtual
 /// milliseconds since the script started. Keys and their order are an interface (README).

@@ -1,4 +1,5 @@
 import PomodoroGraphics
+import PomodoroRuntime
 
 /// The size of a terminal in character cells.
 public struct TerminalSize: Equatable, Sendable {

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroMock
+import PomodoroRuntime
 
 /// The whole device on mock hardware: a scripted GPIO chip named like a Pi's header and an
 /// emulated display controller, sharing one clock with the engine.

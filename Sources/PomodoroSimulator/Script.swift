@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroRuntime
 
 /// One step of a scenario script (see README, "Scripted scenarios").
 public enum ScriptStep: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroLinux
+import PomodoroRuntime
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

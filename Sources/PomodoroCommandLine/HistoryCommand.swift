@@ -1,3 +1,5 @@
+import PomodoroRuntime
+
 /// `pomodoro history [--csv]`: the sessions from the state directory's history.jsonl.
 enum HistoryCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {

@@ -1,3 +1,5 @@
+import PomodoroRuntime
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,6 @@
 import PomodoroLinux
+import PomodoroRuntime
+import PomodoroSimulator
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -164,10 +166,4 @@ public enum PomodoroCLI {
     }
     return try ConfigParser.parse(text, file: file)
   }
-}
-
-/// A hardware problem at start-up (chip, line, bus, display): exits 69.
-public struct HardwareError: Error, CustomStringConvertible {
-  public var description: String
-  init(_ underlying: Error) { description = "\(underlying)" }
 }

@@ -1,3 +1,5 @@
+import PomodoroRuntime
+
 /// Remembers what is on the terminal and turns new rows into the escape sequences that redraw
 /// only what changed: unchanged rows are skipped and a changed row is rewritten from its first
 /// to its last changed cell (no flicker, little traffic over ssh). Rows hold single-width

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroLinux
+import PomodoroRuntime
 
 /// `pomodoro probe`: checks a freshly wired device step by step, then echoes the inputs live.
 enum ProbeCommand {

@@ -1,3 +1,5 @@
+import PomodoroRuntime
+
 /// What a key on the simulator's keyboard means on the device.
 public enum SimulatorKey: Equatable, Sendable {
   /// The encoder: +1 one detent clockwise (more time), -1 one detent back; `fast` for a quick spin.

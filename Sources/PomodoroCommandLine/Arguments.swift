@@ -1,3 +1,5 @@
+import PomodoroRuntime
+
 /// A command line taken apart: flags with values, switches, and positional words. Strict:
 /// an unknown option is a usage error naming it.
 struct Arguments {
@@ -42,14 +44,4 @@ struct Arguments {
 public struct UsageError: Error, CustomStringConvertible {
   public var description: String
   init(_ message: String) { description = message }
-}
-
-/// The process's exit codes (README documents them).
-public enum ExitCode {
-  public static let ok: Int32 = 0
-  public static let failure: Int32 = 1
-  public static let usage: Int32 = 64
-  public static let badScript: Int32 = 65
-  public static let hardware: Int32 = 69
-  public static let config: Int32 = 78
 }

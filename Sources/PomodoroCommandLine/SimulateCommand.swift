@@ -1,5 +1,7 @@
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroRuntime
+import PomodoroSimulator
 
 #if canImport(Glibc)
   import Glibc

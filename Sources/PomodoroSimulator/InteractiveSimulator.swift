@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroRuntime
 
 /// `pomodoro simulate` without a script: the whole device in a terminal, on the mock hardware
 /// and the real clock, driven by the same event loop as `pomodoro run`. Keys become GPIO edges

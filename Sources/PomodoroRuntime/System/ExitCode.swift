@@ -1,0 +1,15 @@
+/// The process's exit codes (README documents them).
+public enum ExitCode {
+  public static let ok: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let usage: Int32 = 64
+  public static let badScript: Int32 = 65
+  public static let hardware: Int32 = 69
+  public static let config: Int32 = 78
+}
+
+/// A hardware problem at start-up (chip, line, bus, display): exits 69.
+public struct HardwareError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ underlying: Error) { description = "\(underlying)" }
+}

@@ -1,0 +1,17 @@
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroRuntime
+
+final class SystemClockTests: XCTestCase {
+  func testSystemClockIsMonotonic() {
+    let clock = SystemClock()
+    var last = clock.now
+    XCTAssertGreaterThan(last.nanoseconds, 0)
+    for _ in 0..<1000 {
+      let now = clock.now
+      XCTAssertGreaterThanOrEqual(now, last)
+      last = now
+    }
+  }
+}
