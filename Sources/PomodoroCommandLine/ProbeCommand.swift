@@ -21,19 +21,17 @@ enum ProbeCommand {
       throw HardwareError(error)
     }
     print("GPIO chip: \(chip.path) (\(chip.name), label \(chip.label), \(chip.lineCount) lines)")
-    let named: [(String, String)] = [
-      ("encoder A", config.encoderA), ("encoder B", config.encoderB), ("encoder push", config.encoderPush),
-      ("start", config.buttonStart), ("cancel", config.buttonCancel), ("buzzer", config.buzzer),
-    ]
     var problems = 0
-    for (role, line) in named {
+    for signal in DeviceLine.allCases {
+      let role = signal.partLabel
+      let line = config.pin(signal)
       do {
         let info = try chip.lineInfo(line)
         let state = info.used ? "BUSY, held by '\(info.consumer)'" : "free"
-        print("  \(role.padding(12)) \(line.padding(8)) offset \(info.offset): \(state)")
+        print("  \(role.padding(13)) \(line.padding(8)) offset \(info.offset): \(state)")
         if info.used { problems += 1 }
       } catch {
-        print("  \(role.padding(12)) \(line.padding(8)) \(error)")
+        print("  \(role.padding(13)) \(line.padding(8)) \(error)")
         problems += 1
       }
     }
@@ -44,11 +42,11 @@ enum ProbeCommand {
       let bus = try LinuxI2CBus(bus: config.i2cBus)
       try bus.probe(address: config.i2cAddress)
       print(
-        "display: a device answers at 0x\(String(config.i2cAddress, radix: 16)) on \(bus.path); driving it as \(config.controller.rawValue)"
+        "display: a device answers at \(hex(config.i2cAddress)) on \(bus.path); driving it as \(config.controller.rawValue)"
       )
       print("  (if the picture is shifted by two columns with junk at one edge, set controller = sh1106)")
       let driver = OLEDDriver(
-        bus: bus, address: config.i2cAddress, controller: config.controller == .sh1106 ? .sh1106 : .ssd1306,
+        bus: bus, address: config.i2cAddress, controller: config.controller,
         height: config.height, rotated: config.rotate180, contrast: config.contrast)
       try driver.initialize()
       try driver.flush(testPattern(height: config.height))

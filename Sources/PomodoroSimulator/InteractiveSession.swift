@@ -117,7 +117,7 @@ final class InteractiveSession: DeviceObserver {
   }
 
   func press(_ button: Button) {
-    let line = hardware.line(for: button)
+    let line = hardware.config.pin(button)
     guard let start = slot(line) else { return }
     busyUntil[line] = hardware.press(button, at: start)
   }

@@ -26,7 +26,7 @@ public final class MockHardware {
     self.config = config
     chip = MockGPIOChip.raspberryPiHeader(clock: clock)
     for (line, consumer) in busy { chip.markBusy(line, consumer: consumer) }
-    let controller: OLEDController = config.controller == .sh1106 ? .sh1106 : .ssd1306
+    let controller = config.controller
     emulator = OLEDEmulator(
       controller: controller, panelHeight: config.height, address: config.i2cAddress, busName: "emulated-i2c")
     let driver = OLEDDriver(
@@ -35,7 +35,7 @@ public final class MockHardware {
     let (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     parts = DeviceParts(
       inputs: inputs, buzzer: buzzer, display: driver,
-      displayName: "0x\(String(config.i2cAddress, radix: 16)) on the emulated bus")
+      displayName: "\(hex(config.i2cAddress)) on the emulated bus")
   }
 
   /// What a person sees on the panel now.
@@ -57,15 +57,6 @@ public final class MockHardware {
   /// (the release plus a rest).
   @discardableResult
   public func press(_ button: Button, at start: Instant, holding: Nanoseconds = MockHardware.pressTime) -> Instant {
-    chip.schedulePress(line(for: button), at: start, holding: holding) + Self.releaseTime
-  }
-
-  /// The line the config wires `button` to.
-  public func line(for button: Button) -> String {
-    switch button {
-    case .start: return config.buttonStart
-    case .cancel: return config.buttonCancel
-    case .encoder: return config.encoderPush
-    }
+    chip.schedulePress(config.pin(button), at: start, holding: holding) + Self.releaseTime
   }
 }

@@ -91,6 +91,22 @@ final class ScenarioTests: XCTestCase {
     XCTAssertEqual(s.totals.last, 1_500_000, "a long push restores the preset")
   }
 
+  func testClickSoundsOnEveryPressButNeverOverTheAlarm() throws {
+    var config = DeviceConfig()
+    config.click = true
+    config.engine.presets[.focus] = seconds(5)
+    let s = try Scenario("press cancel\nwait 1s\npress start\nwait 10s\npress encoder\n", config: config)
+    let buzzer = s.events("buzzer").map { (s.t($0), $0["on"]!.bool!) }
+    // Each click: on when the press settles (20 ms after it begins), off 15 ms later; the
+    // first press (cancel: nothing to cancel, but it clicks) starts at 0, the second at 1160.
+    XCTAssertEqual(Array(buzzer.prefix(4)).map { $0.0 }, [20, 35, 1180, 1195])
+    XCTAssertEqual(Array(buzzer.prefix(4)).map { $0.1 }, [true, false, true, false])
+    // The ring starts at its deadline; the acknowledging press does not click over it.
+    let ringing = s.states.first { $0["phase"] == .string("ringing") }.map(s.t)
+    XCTAssertEqual(buzzer.dropFirst(4).first?.0, ringing)
+    XCTAssertEqual(buzzer.last?.1, false, "silent at the end")
+  }
+
   func testBadScriptLineNamesItsNumberAndNothingRuns() {
     XCTAssertThrowsError(try ScriptParser.parse("press start\n\n# ok\nturn 5\n", file: "x.pomo")) { e in
       let e = e as! ScriptError

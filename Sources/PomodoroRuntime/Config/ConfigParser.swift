@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroDrivers
 
 /// Reads the `key = value` config text. Strict: an unknown key, a bad value or a key given
 /// twice is an error naming the file and line, so a typo never silently means a default.
@@ -90,18 +91,12 @@ public enum ConfigParser {
 
   /// Built per parse (a config is parsed once): closures over key paths are not Sendable.
   static var setters: [String: Setter] {
-    [
+    var all: [String: Setter] = [
       "chip": Setter(expected: "a chip path (/dev/gpiochip0), name (gpiochip0), label (pinctrl-rp1) or auto") { c, v in
         guard !v.contains(" ") else { return false }
         c.chip = v
         return true
       },
-      "encoder_a": line(\.encoderA),
-      "encoder_b": line(\.encoderB),
-      "encoder_push": line(\.encoderPush),
-      "button_start": line(\.buttonStart),
-      "button_cancel": line(\.buttonCancel),
-      "buzzer": line(\.buzzer),
       "inputs_active_low": flag(\.inputsActiveLow),
       "buzzer_active_high": flag(\.buzzerActiveHigh),
       "debounce": span(\.debounce, 0...ms(500), "a duration from 0ms to 500ms, like 20ms"),
@@ -115,7 +110,7 @@ public enum ConfigParser {
       "i2c_bus": integer(0...255, "a bus number like 1 (for /dev/i2c-1)") { c, n in c.i2cBus = n },
       "i2c_address": integer(0x03...0x77, "a 7-bit address like 0x3c or 0x3d") { c, n in c.i2cAddress = UInt8(n) },
       "controller": Setter(expected: "ssd1306 or sh1106") { c, v in
-        guard let k = DeviceConfig.Controller(rawValue: v.lowercased()) else { return false }
+        guard let k = OLEDController(rawValue: v.lowercased()) else { return false }
         c.controller = k
         return true
       },
@@ -153,6 +148,8 @@ public enum ConfigParser {
         return true
       },
     ]
+    for signal in DeviceLine.allCases { all[signal.configKey] = line(signal.configField) }
+    return all
   }
 }
 

@@ -1,13 +1,9 @@
 import PomodoroCore
+import PomodoroDrivers
 
 /// Everything the owner can set, with the defaults that match the wiring in hardware/.
 /// The keys and their text forms are documented in deploy/pomodoro.conf.
 public struct DeviceConfig: Equatable, Sendable {
-  public enum Controller: String, Sendable, CaseIterable {
-    case ssd1306
-    case sh1106
-  }
-
   // GPIO
   public var chip = "auto"
   public var encoderA = "GPIO17"
@@ -25,7 +21,7 @@ public struct DeviceConfig: Equatable, Sendable {
   // Display
   public var i2cBus = 1
   public var i2cAddress: UInt8 = 0x3C
-  public var controller = Controller.ssd1306
+  public var controller = OLEDController.ssd1306
   public var height = 64
   public var rotate180 = false
   public var contrast: UInt8 = 207

@@ -4,7 +4,7 @@ import PomodoroGraphics
 
 /// What the device is made of, whichever backend (Linux or mock) provided it.
 public struct DeviceParts {
-  /// The input lines, requested in `InputLine` order.
+  /// The input lines, requested in `DeviceLine.inputs` order.
   public var inputs: InputLines
   public var buzzer: OutputLine
   public var display: OLEDDriver
@@ -143,7 +143,9 @@ public final class Device {
       switch action {
       case .engine(let event): feed(event, at: at)
       case .buttonDown:
-        if config.click && !player.isPlaying { player.start(.click, at: at) }
+        // The click sounds from now (the press settled `debounce` ago, longer than a click),
+        // never over the alarm.
+        if config.click && player.pattern?.repeats != true { player.start(.click, at: now) }
       }
     }
     feed(.tick, at: now)

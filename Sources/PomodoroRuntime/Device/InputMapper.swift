@@ -1,24 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
 
-/// The order in which the device requests its input lines; an edge's `index` is this.
-public enum InputLine: Int, CaseIterable, Sendable {
-  case encoderA = 0
-  case encoderB
-  case encoderPush
-  case start
-  case cancel
-
-  var button: Button? {
-    switch self {
-    case .encoderPush: return .encoder
-    case .start: return .start
-    case .cancel: return .cancel
-    case .encoderA, .encoderB: return nil
-    }
-  }
-}
-
 /// Turns line edges into engine events: the quadrature decoder for the encoder, a debouncer
 /// per button. A click (press and release under the long-press time) is a `.press`, acted on
 /// at the release; holding reports `.longPress` once and the release then says nothing more.
@@ -34,14 +16,13 @@ public struct InputMapper {
   var debouncers: [ButtonDebouncer]  // indexed like Button.allCases
 
   public init(config: DeviceConfig, initialLevels: [Bool]) {
-    let level = { (line: InputLine) in initialLevels.count > line.rawValue ? initialLevels[line.rawValue] : false }
+    let level = { (line: DeviceLine) in initialLevels.count > line.rawValue ? initialLevels[line.rawValue] : false }
     decoder = QuadratureDecoder(
       transitionsPerDetent: config.encoderDetent, inverted: config.encoderInvert, a: level(.encoderA),
       b: level(.encoderB))
     debouncers = Button.allCases.map { button in
-      let line: InputLine = button == .encoder ? .encoderPush : (button == .start ? .start : .cancel)
-      return ButtonDebouncer(
-        stableFor: config.debounce, longPressAfter: config.longPress, initiallyPressed: level(line))
+      ButtonDebouncer(
+        stableFor: config.debounce, longPressAfter: config.longPress, initiallyPressed: level(DeviceLine(button)))
     }
   }
 
@@ -49,12 +30,15 @@ public struct InputMapper {
   public mutating func feed(_ edges: [LineEdge]) -> [(Instant, Action)] {
     var out: [(Instant, Action)] = []
     for edge in edges {
-      guard let line = InputLine(rawValue: edge.index) else { continue }
+      guard edge.index < DeviceLine.inputs.count else { continue }
+      let line = DeviceLine.inputs[edge.index]
       switch line {
       case .encoderA, .encoderB:
         if let detent = decoder.edge(line == .encoderA ? .a : .b, active: edge.active, at: edge.timestamp) {
           out.append((detent.timestamp, .engine(.turn(detent.steps))))
         }
+      case .buzzer:
+        continue
       case .encoderPush, .start, .cancel:
         let button = line.button!
         let index = Button.allCases.firstIndex(of: button)!

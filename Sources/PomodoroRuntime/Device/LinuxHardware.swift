@@ -17,11 +17,11 @@ public enum LinuxHardware {
     do {
       let bus = try LinuxI2CBus(bus: config.i2cBus)
       let driver = OLEDDriver(
-        bus: bus, address: config.i2cAddress, controller: config.controller == .sh1106 ? .sh1106 : .ssd1306,
+        bus: bus, address: config.i2cAddress, controller: config.controller,
         height: config.height, rotated: config.rotate180, contrast: config.contrast)
       return DeviceParts(
         inputs: inputs, buzzer: buzzer, display: driver,
-        displayName: "0x\(String(config.i2cAddress, radix: 16)) on \(bus.path)")
+        displayName: "\(hex(config.i2cAddress)) on \(bus.path)")
     } catch {
       inputs.release()
       buzzer.release()
