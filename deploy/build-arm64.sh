@@ -295,33 +295,14 @@ arm64() { "$qemu_path" -L "$root" "$out" "$@"; }
 phase "run it under qemu-aarch64" "pomodoro --version and simulate --script $(basename "$scenario") (under qemu-aarch64)"
 version="$(arm64 --version)" || die "the arm64 pomodoro --version failed"
 say "  pomodoro --version: $version"
-transcript="$(arm64 simulate --script "$scenario")" || die "the arm64 pomodoro simulate --script $scenario failed"
+# The binary checks the scenario's own `# expect` lines (in order, each under its step) and
+# exits 1 naming the first one not met; the transcript is written either way.
+transcript="$(arm64 simulate --script "$scenario")" ||
+  die "the arm64 pomodoro simulate --script $scenario failed (an unmet '# expect' is named above)"
 printf '%s\n' "$transcript" | sed 's/^/  /'
 [[ "$(printf '%s\n' "$transcript" | tail -n 1)" == *'"event":"summary"'* ]] ||
   die "the scenario's transcript does not end with its summary line"
-
-# Every `# expect key=value ...` line of the scenario must match a transcript line.
-checked=0
-while IFS= read -r expect; do
-  pattern=()
-  for pair in $expect; do
-    key="${pair%%=*}" value="${pair#*=}"
-    if [[ "$value" =~ ^-?[0-9]+$ ]]; then
-      pattern+=("\"$key\":${value}[,}]")
-    else
-      pattern+=("\"$key\":\"$value\"")
-    fi
-  done
-  found=0
-  while IFS= read -r line; do
-    all=1
-    for p in "${pattern[@]}"; do [[ "$line" =~ $p ]] || all=0; done
-    ((all)) && found=1 && break
-  done <<<"$transcript"
-  ((found)) || die "no transcript line matches the scenario's '# expect $expect'"
-  checked=$((checked + 1))
-done < <(sed -n 's/^[[:space:]]*#[[:space:]]*expect[[:space:]]\{1,\}//p' "$scenario")
-say "  $checked '# expect' lines of $(basename "$scenario") matched"
+say "  every '# expect' line of $(basename "$scenario") met (checked by pomodoro itself)"
 
 if [[ -n "$compare" ]]; then
   if ! diff <(printf '%s\n' "$transcript") <("$compare" simulate --script "$scenario") >&2; then

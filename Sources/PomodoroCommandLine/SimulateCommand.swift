@@ -25,14 +25,14 @@ enum SimulateCommand {
     guard let text = try Files.readText(scriptPath) else {
       throw UsageError("no script at \(scriptPath)")
     }
-    let lines = try ScriptParser.parse(text, file: scriptPath)
+    let script = try ScriptParser.parse(text, file: scriptPath)
     let pngDirectory = args.values["--png"]
     if let pngDirectory { try Files.makeDirectories(pngDirectory) }
     let runner = try ScriptRunner(
       config: config, screen: .standard(height: config.height), log: Log(sink: { _, _ in }),
       write: { print($0) })
     var pngError: Error?
-    runner.run(lines) { line in
+    let unmet = runner.run(script, file: scriptPath) { line in
       guard let pngDirectory, pngError == nil else { return }
       let image = runner.hardware.visibleImage()
       let look = PanelLook(contrast: runner.hardware.emulator.contrast)
@@ -40,6 +40,10 @@ enum SimulateCommand {
       do { try Files.writeAtomically(name, PNGEncoder.encode(image, look: look)) } catch { pngError = error }
     }
     if let pngError { throw pngError }
+    if let unmet {
+      PomodoroCLI.fail("pomodoro: \(unmet)")
+      return ExitCode.failure
+    }
     return ExitCode.ok
   }
 

@@ -13,10 +13,23 @@ public enum ScriptStep: Equatable, Sendable {
   case wait(Nanoseconds)
 }
 
-/// A script line: its number in the file and its step.
+/// A script line: its number in the file, its step, and the `# expect` lines that follow it.
 public struct ScriptLine: Equatable, Sendable {
   public var number: Int
   public var step: ScriptStep
+  /// The step as written, for messages.
+  public var text: String = ""
+  /// Checks on the transcript lines this step produces, in order.
+  public var expectations: [Expectation] = []
+}
+
+/// A parsed script: its steps, and the checks on what the device does before the first step
+/// (start-up).
+public struct Script: Equatable, Sendable {
+  public var opening: [Expectation] = []
+  public var lines: [ScriptLine] = []
+
+  public var expectationCount: Int { opening.count + lines.reduce(0) { $0 + $1.expectations.count } }
 }
 
 /// A bad script line, named by number with what was expected.
@@ -32,10 +45,18 @@ public enum ScriptParser {
     "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION"
 
   /// Parses the whole script first: a bad line is an error and nothing runs.
-  public static func parse(_ text: String, file: String) throws -> [ScriptLine] {
-    var out: [ScriptLine] = []
+  public static func parse(_ text: String, file: String) throws -> Script {
+    var script = Script()
     for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       var line = Substring(raw)
+      if let expectation = try Expectation.parse(line, file: file, line: index + 1) {
+        if script.lines.isEmpty {
+          script.opening.append(expectation)
+        } else {
+          script.lines[script.lines.count - 1].expectations.append(expectation)
+        }
+        continue
+      }
       if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
       let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
       guard let verb = words.first else { continue }
@@ -80,8 +101,8 @@ public enum ScriptParser {
       default:
         throw fail("unknown step '\(verb)'; \(usage)")
       }
-      out.append(ScriptLine(number: index + 1, step: step))
+      script.lines.append(ScriptLine(number: index + 1, step: step, text: words.joined(separator: " ")))
     }
-    return out
+    return script
   }
 }

@@ -26,14 +26,34 @@ public final class ScriptRunner {
   }
 
   /// Runs every line; `afterLine` sees each line once the device has run to its end (PNGs).
-  public func run(_ lines: [ScriptLine], afterLine: (ScriptLine) -> Void = { _ in }) {
+  /// Returns the first of the script's expectations not met (every line runs regardless, so
+  /// the transcript is whole).
+  @discardableResult
+  public func run(_ script: Script, file: String = "script", afterLine: (ScriptLine) -> Void = { _ in })
+    -> UnmetExpectation?
+  {
+    var buckets: [[[String: JSONValue]]] = [[]]
+    transcript.onObject = { buckets[buckets.count - 1].append($0) }
+    defer { transcript.onObject = nil }
     device.start()
-    for line in lines {
+    for line in script.lines {
+      buckets.append([])
       let end = schedule(line.step, at: clock.now)
       EventLoop.runVirtual(device, clock: clock, until: end)
       afterLine(line)
     }
     transcript.summary(at: clock.now)
+    if let unmet = ExpectationCheck.check(script.opening, against: buckets[0], file: file, step: "start-up") {
+      return unmet
+    }
+    for (line, objects) in zip(script.lines, buckets.dropFirst()) {
+      if let unmet = ExpectationCheck.check(
+        line.expectations, against: objects, file: file, step: "line \(line.number) (`\(line.text)`)")
+      {
+        return unmet
+      }
+    }
+    return nil
   }
 
   /// Schedules the edges of `step` from `start` and returns when the step is over.

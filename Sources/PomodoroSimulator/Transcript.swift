@@ -11,29 +11,37 @@ public final class Transcript: DeviceObserver {
   public private(set) var buzzerOnTime: Nanoseconds = 0
   var buzzerOnSince: Instant?
 
+  /// Sees every transcript object as it is written (the script's expectations).
+  var onObject: (([String: JSONValue]) -> Void)?
+
   public init(origin: Instant, write: @escaping (String) -> Void) {
     self.origin = origin
     self.write = write
   }
 
+  func emit(_ pairs: [(String, JSONValue)]) {
+    write(FlatJSON.encode(pairs))
+    if let onObject { onObject(Dictionary(pairs, uniquingKeysWith: { a, _ in a })) }
+  }
+
   func t(_ at: Instant) -> JSONValue { .int((at - origin) / 1_000_000) }
 
   public func stateChanged(_ state: EngineState, at: Instant) {
-    write(
-      FlatJSON.encode([
+    emit(
+      [
         ("t", t(at)), ("event", .string("state")), ("phase", .string(state.phase.rawValue)),
         ("mode", .string(state.mode.rawValue)), ("remaining_ms", .int(state.remaining(at: at) / 1_000_000)),
         ("total_ms", .int(state.duration / 1_000_000)),
-      ]))
+      ])
   }
 
   public func frameFlushed(bytes: Int, shown: String, at: Instant) {
     frames += 1
     i2cBytes += bytes
-    write(
-      FlatJSON.encode([
+    emit(
+      [
         ("t", t(at)), ("event", .string("frame")), ("bytes", .int(Int64(bytes))), ("shown", .string(shown)),
-      ]))
+      ])
   }
 
   public func buzzerChanged(_ on: Bool, at: Instant) {
@@ -43,21 +51,21 @@ public final class Transcript: DeviceObserver {
       buzzerOnTime += at - since
       buzzerOnSince = nil
     }
-    write(FlatJSON.encode([("t", t(at)), ("event", .string("buzzer")), ("on", .bool(on))]))
+    emit([("t", t(at)), ("event", .string("buzzer")), ("on", .bool(on))])
   }
 
   public func recorded(_ entry: HistoryEntry, at: Instant) {
-    write(FlatJSON.encode([("t", t(at)), ("event", .string("history"))] + entry.fields))
+    emit([("t", t(at)), ("event", .string("history"))] + entry.fields)
   }
 
   /// The last line.
   public func summary(at end: Instant) {
     var onTime = buzzerOnTime
     if let since = buzzerOnSince { onTime += end - since }
-    write(
-      FlatJSON.encode([
+    emit(
+      [
         ("event", .string("summary")), ("t", t(end)), ("frames", .int(Int64(frames))),
         ("i2c_bytes", .int(Int64(i2cBytes))), ("buzzer_on_ms", .int(onTime / 1_000_000)),
-      ]))
+      ])
   }
 }

@@ -52,6 +52,17 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
   }
 
+  func testAScriptsUnmetExpectationExits1NamingItAndTheTranscriptIsWhole() {
+    let script = write("check.pomo", "turn +2\n# expect event=state total_ms=1680000\nwait 1s\n")
+    let (code, out, err) = captureOutput { PomodoroCLI.main(["simulate", "--script", script]) }
+    XCTAssertEqual(code, ExitCode.failure)
+    XCTAssertTrue(err.contains("check.pomo:2: `expect event=state total_ms=1680000` not met during line 1"), err)
+    XCTAssertTrue(out.contains("\"total_ms\":1620000"), out)
+    XCTAssertTrue(out.hasSuffix("}\n") && out.contains("\"event\":\"summary\""), "the transcript is whole")
+    let good = write("good.pomo", "turn +2\n# expect event=state total_ms=1620000\n")
+    XCTAssertEqual(captureOutput { PomodoroCLI.main(["simulate", "--script", good]) }.code, 0)
+  }
+
   func testHistoryCommandReadsTheStateDirectory() throws {
     let log = HistoryLog(directory: directory)
     try log.append(

@@ -5,8 +5,8 @@ import XCTest
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 
-/// Runs every example in Tests/scenarios. Each carries its own checks as comments:
-/// `# expect key=value ...` passes when some transcript line has all those values.
+/// Runs every example in Tests/scenarios through the product's own check of its `# expect`
+/// lines (in order, each anchored to its step), and shows that the check fails where it must.
 final class ExampleScenarioTests: XCTestCase {
   func testEveryExampleScenarioMeetsItsExpectations() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../scenarios")
@@ -15,26 +15,57 @@ final class ExampleScenarioTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(files.count, 6)
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      let scenario = try Scenario(text)
-      let expectations = text.split(separator: "\n").filter { $0.hasPrefix("# expect ") }
-      XCTAssertFalse(expectations.isEmpty, "\(file) checks something")
-      for line in expectations {
-        let pairs = line.dropFirst("# expect ".count).split(separator: " ").map {
-          $0.split(separator: "=", maxSplits: 1)
-        }
-        let matched = scenario.objects.contains { object in
-          pairs.allSatisfy { pair in
-            guard pair.count == 2, let value = object[String(pair[0])] else { return false }
-            switch value {
-            case .string(let s): return s == pair[1]
-            case .int(let n): return String(n) == pair[1]
-            case .bool(let b): return String(b) == pair[1]
-            case .null: return pair[1] == "null"
-            }
-          }
-        }
-        XCTAssertTrue(matched, "\(file): no transcript line matches `\(line)`")
-      }
+      let scenario = try Scenario(text, file: file)
+      XCTAssertGreaterThan(try ScriptParser.parse(text, file: file).expectationCount, 0, "\(file) checks something")
+      XCTAssertNil(scenario.unmet, "\(file): \(scenario.unmet.map(String.init(describing:)) ?? "")")
     }
+  }
+
+  func testAWrongValueFailsNamingTheLineAndWhatCameInstead() throws {
+    let s = try Scenario("turn +2\n# expect event=state total_ms=1680000\n", file: "wrong.pomo")
+    let unmet = try XCTUnwrap(s.unmet)
+    XCTAssertEqual(unmet.expectation.line, 2)
+    let text = "\(unmet)"
+    XCTAssertTrue(text.hasPrefix("wrong.pomo:2: `expect event=state total_ms=1680000` not met during line 1"), text)
+    XCTAssertTrue(text.contains("\"total_ms\":1620000"), "says what came instead: \(text)")
+  }
+
+  func testAnExpectationUnderTheWrongStepFails() throws {
+    // The ring happens during `wait 5s`, not during the press that started it.
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = seconds(5)
+    let misplaced = try Scenario("press start\n# expect event=state phase=ringing\nwait 5s\n", config: config)
+    XCTAssertEqual(misplaced.unmet?.expectation.line, 2)
+    let placed = try Scenario("press start\nwait 5s\n# expect event=state phase=ringing\n", config: config)
+    XCTAssertNil(placed.unmet)
+  }
+
+  func testExpectationsUnderOneStepMatchInOrder() throws {
+    let inOrder = try Scenario(
+      "turn +2\n# expect event=state total_ms=1560000\n# expect event=state total_ms=1620000\n")
+    XCTAssertNil(inOrder.unmet)
+    let swapped = try Scenario(
+      "turn +2\n# expect event=state total_ms=1620000\n# expect event=state total_ms=1560000\n")
+    XCTAssertEqual(swapped.unmet?.expectation.line, 3)
+    XCTAssertTrue(swapped.unmet.map { "\($0)" }?.contains("in order") ?? false)
+  }
+
+  func testExpectNoneFailsWhenSuchALineCame() throws {
+    let s = try Scenario("turn +1\n# expect-none event=state total_ms=1560000\n")
+    XCTAssertEqual(s.unmet?.expectation.line, 2)
+    XCTAssertNil(try Scenario("turn +1\n# expect-none event=buzzer\n").unmet)
+  }
+
+  func testStartUpExpectationsComeBeforeTheFirstStep() throws {
+    XCTAssertNil(try Scenario("# expect event=frame shown=25:00 bytes=1096\nwait 1s\n").unmet)
+    XCTAssertEqual(try Scenario("# expect event=frame shown=24:59\nwait 1s\n").unmet?.step, "start-up")
+  }
+
+  func testMalformedExpectationIsAScriptError() {
+    XCTAssertThrowsError(try ScriptParser.parse("wait 1s\n# expect phase\n", file: "x.pomo")) {
+      XCTAssertEqual(
+        "\($0)", "x.pomo:2: expected key=value pairs after `# expect` (like event=state phase=idle), found 'phase'")
+    }
+    XCTAssertThrowsError(try ScriptParser.parse("#expect phase=idle\n", file: "x.pomo"))
   }
 }

@@ -8,13 +8,18 @@ struct Scenario {
   var lines: [String] = []
   var objects: [[String: JSONValue]] { lines.map { FlatJSON.decode($0)! } }
   var runner: ScriptRunner
+  /// The first of the script's own `# expect` lines not met, if any.
+  var unmet: UnmetExpectation?
 
-  init(_ script: String, config: DeviceConfig = DeviceConfig(), screen: Screen = Screen.standard(height: 64)) throws {
+  init(
+    _ script: String, file: String = "test.pomo", config: DeviceConfig = DeviceConfig(),
+    screen: Screen = Screen.standard(height: 64)
+  ) throws {
     var collected: [String] = []
     let log = Log(sink: { _, _ in })
-    let steps = try ScriptParser.parse(script, file: "test.pomo")
+    let steps = try ScriptParser.parse(script, file: file)
     runner = try ScriptRunner(config: config, screen: screen, log: log, write: { collected.append($0) })
-    runner.run(steps)
+    unmet = runner.run(steps, file: file)
     lines = collected
   }
 
