@@ -26,6 +26,9 @@ public struct EngineSettings: Equatable, Sendable {
     .soft: minutes(5), .medium: minutes(7), .hard: minutes(12),
   ]
 
+  /// The focus/break cycle these settings make.
+  public var cycle: Cycle { Cycle(longBreakEvery: longBreakEvery) }
+
   /// The preset of `mode`, clamped to what the dial can show.
   public func preset(_ mode: Mode) -> Nanoseconds {
     Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode]!)
