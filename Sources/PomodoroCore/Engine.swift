@@ -53,6 +53,17 @@ public enum Engine {
 
   // MARK: - Buttons
 
+  /// True when `button` means the same, short or long, in `state`'s phase: acknowledge while
+  /// ringing; start/pause/resume; cancel of a running or paused timer; the ignored encoder under
+  /// a timer. The input layer should then send `.press(button)` at the settled press-down and
+  /// swallow the rest of that press (its release and its long-press mark), so that the device
+  /// acts at once (a long press while ringing silences at press-down, not at the 1 s mark).
+  /// False where it must wait to tell them apart: idle's encoder push (next mode, or the
+  /// preset again) and idle's cancel (nothing, or skip to focus).
+  public static func actsAtPressDown(_ button: Button, in state: EngineState) -> Bool {
+    meaning(of: button, long: false, in: state.phase) == meaning(of: button, long: true, in: state.phase)
+  }
+
   /// What a press of a button means in a phase.
   enum PressMeaning: Equatable {
     /// Silence the alarm and preselect what comes next.
