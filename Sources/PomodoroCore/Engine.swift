@@ -36,7 +36,7 @@ public enum Engine {
 
   /// The next instant the shell must wake the engine with `.tick`, or nil when nothing is due.
   /// While running: the instant the shown second changes (or the deadline), so the display
-  /// changes exactly when the second does. While ringing: the alarm's timeout.
+  /// changes exactly when the second does. While ringing: the alarm's timeout, if it has one.
   public static func nextWake(_ s: EngineState, now: Instant) -> Instant? {
     switch s.phaseState {
     case .running(let deadline, _):
@@ -45,7 +45,7 @@ public enum Engine {
       if remaining <= 0 { return now }
       return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
     case .ringing:
-      return s.phaseSince + s.settings.alarmTimeout
+      return s.alarmTimesOutAt
     case .idle, .paused:
       return nil
     }
@@ -163,8 +163,8 @@ public enum Engine {
     if case .running(let deadline, _) = s.phaseState, now >= deadline {
       complete(&s, at: deadline, effects: &effects)
     }
-    if case .ringing = s.phaseState, now >= s.phaseSince + s.settings.alarmTimeout {
-      acknowledge(&s, now: s.phaseSince + s.settings.alarmTimeout, effects: &effects, allowAutoStart: false)
+    if case .ringing = s.phaseState, let timeout = s.alarmTimesOutAt, now >= timeout {
+      acknowledge(&s, now: timeout, effects: &effects, allowAutoStart: false)
     }
   }
 

@@ -52,6 +52,11 @@ public struct EngineState: Equatable, Sendable {
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
 
+  /// While ringing: when the alarm stops by itself (nil: it rings until stopped).
+  var alarmTimesOutAt: Instant? {
+    settings.alarmTimeout(for: mode).map { phaseSince + $0 }
+  }
+
   /// A timer exists (cancel is meaningful).
   public var hasTimer: Bool { phase == .running || phase == .paused }
 
