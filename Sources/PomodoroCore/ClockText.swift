@@ -13,10 +13,3 @@ public func formatClock(_ totalSeconds: Int64) -> String {
   func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
   return h > 0 ? "\(h):\(two(m)):\(two(sec))" : "\(two(m)):\(two(sec))"
 }
-
-/// "HH:MM:SS" always, the pomodoro app's label.
-public func formatClockLong(_ totalSeconds: Int64) -> String {
-  let s = max(0, totalSeconds)
-  func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-  return "\(two(s / 3600)):\(two((s % 3600) / 60)):\(two(s % 60))"
-}

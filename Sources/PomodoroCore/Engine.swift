@@ -4,6 +4,9 @@
 /// exactly start + duration + time spent paused, whatever the number and timing of pauses
 /// (a pause keeps the sub-second remainder). `nextWake` tells the shell the next instant it
 /// must be woken, so that nothing polls.
+///
+/// Every (event, phase) pair is spelled out, without wildcards: a new event, button or phase
+/// does not compile until it is given a meaning.
 public enum Engine {
   /// While running, the state is saved at least this often.
   public static let persistInterval: Nanoseconds = seconds(10)
@@ -16,141 +19,182 @@ public enum Engine {
     // its own instant, before the event is applied.
     catchUp(&s, now: now, effects: &effects)
 
-    switch (event, s.phase) {
-    case (.tick, _):
-      if s.phase == .running && now - s.lastPersistAt >= persistInterval {
-        s.lastPersistAt = now
-        effects.append(.persist)
-      }
-
-    case (.setCompletedToday(let n), _):
+    switch event {
+    case .tick:
+      tick(&s, now: now, effects: &effects)
+    case .setCompletedToday(let n):
       s.completedToday = max(0, n)
-
-    case (.press, .ringing), (.longPress, .ringing):
-      acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
-
-    case (.turn(let detents), .idle):
-      s.restored = false
-      let gap = s.lastDetentAt.map { now - $0 }
-      let multiplier = Dial.multiplier(sincePrevious: gap)
-      for _ in 0..<abs(detents) {
-        s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
-      }
-      s.lastDetentAt = now
-
-    case (.turn, _):
-      break  // The duration cannot change under a running or paused timer.
-
-    case (.press(.start), .idle), (.longPress(.start), .idle):
-      start(&s, remaining: s.duration, now: now, effects: &effects)
-
-    case (.press(.start), .running), (.longPress(.start), .running):
-      s.pausedRemaining = s.remaining(at: now)
-      enter(&s, .paused, at: now, effects: &effects)
-
-    case (.press(.start), .paused), (.longPress(.start), .paused):
-      start(&s, remaining: s.pausedRemaining, now: now, effects: &effects)
-
-    case (.press(.cancel), .running), (.press(.cancel), .paused),
-      (.longPress(.cancel), .running), (.longPress(.cancel), .paused):
-      let record = SessionRecord(
-        mode: s.mode, outcome: .cancelled, planned: s.duration, actual: s.elapsed(at: now), endedAt: now)
-      effects.append(.record(record))
-      enter(&s, .idle, at: now, effects: &effects)
-
-    case (.press(.cancel), .idle):
-      s.restored = false  // Nothing to cancel; harmless.
-
-    case (.longPress(.cancel), .idle):
-      // Skip to focus: skips a preselected break; after a long break the cycle starts anew.
-      s.restored = false
-      if s.mode == .longBreak { s.focusDoneInCycle = 0 }
-      select(&s, .focus)
-
-    case (.press(.encoder), .idle):
-      s.restored = false
-      select(&s, s.mode.next)
-
-    case (.longPress(.encoder), .idle):
-      s.restored = false
-      s.duration = s.settings.preset(s.mode)
-
-    case (.press(.encoder), _), (.longPress(.encoder), _):
-      break  // Presets and modes are ignored while a timer runs.
-
-    case (.press, _), (.longPress, _):
-      break
+    case .turn(let detents):
+      turn(&s, detents: detents, now: now)
+    case .press(let button):
+      press(&s, meaning(of: button, long: false, in: s.phase), now: now, effects: &effects)
+    case .longPress(let button):
+      press(&s, meaning(of: button, long: true, in: s.phase), now: now, effects: &effects)
     }
     return (s, effects)
   }
 
   /// The next instant the shell must wake the engine with `.tick`, or nil when nothing is due.
   /// While running: the instant the shown second changes (or the deadline), so the display
-  /// changes exactly when the second does. While ringing: the alarm's timeout.
+  /// changes exactly when the second does. While ringing: the alarm's timeout, if it has one.
   public static func nextWake(_ s: EngineState, now: Instant) -> Instant? {
-    switch s.phase {
-    case .running:
+    switch s.phaseState {
+    case .running(let deadline, _):
       // Remaining r shows ceil(r) seconds, and one second less once r <= (shown - 1) s.
-      let remaining = s.deadline - now
+      let remaining = deadline - now
       if remaining <= 0 { return now }
-      return s.deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
+      return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
     case .ringing:
-      return s.phaseSince + s.settings.alarmTimeout
+      return s.alarmTimesOutAt
     case .idle, .paused:
       return nil
+    }
+  }
+
+  // MARK: - Buttons
+
+  /// True when `button` means the same, short or long, in `state`'s phase: acknowledge while
+  /// ringing; start/pause/resume; cancel of a running or paused timer; the ignored encoder under
+  /// a timer. The input layer should then send `.press(button)` at the settled press-down and
+  /// swallow the rest of that press (its release and its long-press mark), so that the device
+  /// acts at once (a long press while ringing silences at press-down, not at the 1 s mark).
+  /// False where it must wait to tell them apart: idle's encoder push (next mode, or the
+  /// preset again) and idle's cancel (nothing, or skip to focus).
+  public static func actsAtPressDown(_ button: Button, in state: EngineState) -> Bool {
+    meaning(of: button, long: false, in: state.phase) == meaning(of: button, long: true, in: state.phase)
+  }
+
+  /// What a press of a button means in a phase.
+  enum PressMeaning: Equatable {
+    /// Silence the alarm and preselect what comes next.
+    case acknowledge
+    case start, pause, resume, cancel
+    /// Step to the next mode (encoder push while idle).
+    case nextMode
+    /// Dial the mode's preset again (long encoder push while idle).
+    case restorePreset
+    /// Preselect focus (long cancel while idle).
+    case skipToFocus
+    /// Nothing to do but clear the "restored" note (cancel while idle).
+    case clearNote
+    /// Ignored (the mode and its preset cannot change under a timer).
+    case ignore
+  }
+
+  /// The one table of what every button means in every phase, short and long.
+  static func meaning(of button: Button, long: Bool, in phase: Phase) -> PressMeaning {
+    switch (button, phase) {
+    case (.start, .ringing), (.cancel, .ringing), (.encoder, .ringing): return .acknowledge
+    case (.start, .idle): return .start
+    case (.start, .running): return .pause
+    case (.start, .paused): return .resume
+    case (.cancel, .running), (.cancel, .paused): return .cancel
+    case (.cancel, .idle): return long ? .skipToFocus : .clearNote
+    case (.encoder, .idle): return long ? .restorePreset : .nextMode
+    case (.encoder, .running), (.encoder, .paused): return .ignore
+    }
+  }
+
+  static func press(_ s: inout EngineState, _ meaning: PressMeaning, now: Instant, effects: inout [Effect]) {
+    switch meaning {
+    case .acknowledge:
+      acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
+    case .start:
+      start(&s, remaining: s.duration, now: now, effects: &effects)
+    case .pause:
+      enter(&s, .paused(remaining: s.remaining(at: now)), at: now, effects: &effects)
+    case .resume:
+      start(&s, remaining: s.remaining(at: now), now: now, effects: &effects)
+    case .cancel:
+      let record = SessionRecord(
+        mode: s.mode, outcome: .cancelled, planned: s.duration, actual: s.elapsed(at: now), endedAt: now)
+      effects.append(.record(record))
+      enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
+    case .nextMode:
+      s.restored = false
+      select(&s, s.mode.next)
+    case .restorePreset:
+      s.restored = false
+      s.duration = s.settings.preset(s.mode)
+    case .skipToFocus:
+      // Skips a preselected break; after a long break the cycle starts anew.
+      s.restored = false
+      let (mode, done) = s.settings.cycle.skipToFocus(from: s.mode, focusDone: s.focusDoneInCycle)
+      s.focusDoneInCycle = done
+      select(&s, mode)
+    case .clearNote:
+      s.restored = false  // Nothing to cancel; harmless.
+    case .ignore:
+      break
+    }
+  }
+
+  // MARK: - Time and the knob
+
+  static func tick(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
+    switch s.phaseState {
+    case .running(let deadline, let lastPersistAt):
+      if now - lastPersistAt >= persistInterval {
+        s.phaseState = .running(deadline: deadline, lastPersistAt: now)
+        effects.append(.persist)
+      }
+    case .idle, .paused, .ringing:
+      break  // Nothing is saved periodically; deadlines and timeouts were caught up already.
+    }
+  }
+
+  static func turn(_ s: inout EngineState, detents: Int, now: Instant) {
+    switch s.phaseState {
+    case .idle(let lastDetentAt):
+      s.restored = false
+      let multiplier = Dial.multiplier(sincePrevious: lastDetentAt.map { now - $0 })
+      for _ in 0..<abs(detents) {
+        s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
+      }
+      s.phaseState = .idle(lastDetentAt: now)
+    case .running, .paused, .ringing:
+      break  // The duration cannot change under a timer, and a turn does not acknowledge.
     }
   }
 
   // MARK: - Transitions
 
   static func catchUp(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
-    if s.phase == .running && now >= s.deadline {
-      complete(&s, effects: &effects)
+    if case .running(let deadline, _) = s.phaseState, now >= deadline {
+      complete(&s, at: deadline, effects: &effects)
     }
-    if s.phase == .ringing && now >= s.phaseSince + s.settings.alarmTimeout {
-      acknowledge(&s, now: s.phaseSince + s.settings.alarmTimeout, effects: &effects, allowAutoStart: false)
+    if case .ringing = s.phaseState, let timeout = s.alarmTimesOutAt, now >= timeout {
+      acknowledge(&s, now: timeout, effects: &effects, allowAutoStart: false)
     }
   }
 
   static func start(_ s: inout EngineState, remaining: Nanoseconds, now: Instant, effects: inout [Effect]) {
     s.restored = false
-    if s.mode == .focus && s.focusDoneInCycle >= s.settings.longBreakEvery { s.focusDoneInCycle = 0 }
-    s.deadline = now + remaining
-    s.lastPersistAt = now
-    enter(&s, .running, at: now, effects: &effects)
+    s.focusDoneInCycle = s.settings.cycle.focusDone(atStartOf: s.mode, s.focusDoneInCycle)
+    enter(&s, .running(deadline: now + remaining, lastPersistAt: now), at: now, effects: &effects)
   }
 
   /// The deadline passed: ring, counted at the deadline itself, not when the shell noticed.
-  static func complete(_ s: inout EngineState, effects: inout [Effect]) {
-    let at = s.deadline
-    if s.mode == .focus {
-      s.focusDoneInCycle += 1
-      s.completedToday += 1
-    }
+  static func complete(_ s: inout EngineState, at deadline: Instant, effects: inout [Effect]) {
+    s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
+    if s.mode == .focus { s.completedToday += 1 }
     effects.append(
-      .record(SessionRecord(mode: s.mode, outcome: .completed, planned: s.duration, actual: s.duration, endedAt: at)))
-    enter(&s, .ringing, at: at, effects: &effects)
+      .record(
+        SessionRecord(mode: s.mode, outcome: .completed, planned: s.duration, actual: s.duration, endedAt: deadline)))
+    enter(&s, .ringing, at: deadline, effects: &effects)
     effects.append(.alarm(true))
   }
 
   /// The alarm was acknowledged (or timed out): preselect what comes next.
   static func acknowledge(_ s: inout EngineState, now: Instant, effects: inout [Effect], allowAutoStart: Bool) {
     effects.append(.alarm(false))
-    switch s.mode {
-    case .focus:
-      select(&s, s.focusDoneInCycle >= s.settings.longBreakEvery ? .longBreak : .shortBreak)
-    case .shortBreak:
-      select(&s, .focus)
-    case .longBreak:
-      s.focusDoneInCycle = 0
-      select(&s, .focus)
-    case .soft, .medium, .hard:
-      break  // The egg timer stays on its preset, ready for the next batch.
-    }
+    let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+    s.focusDoneInCycle = done
+    select(&s, mode)
     if allowAutoStart && s.settings.autoStart {
       start(&s, remaining: s.duration, now: now, effects: &effects)
     } else {
-      enter(&s, .idle, at: now, effects: &effects)
+      enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     }
   }
 
@@ -159,13 +203,10 @@ public enum Engine {
     s.duration = s.settings.preset(mode)
   }
 
-  static func enter(_ s: inout EngineState, _ phase: Phase, at: Instant, effects: inout [Effect]) {
-    if s.phase != phase {
-      s.previousPhase = s.phase
-      s.phase = phase
-    }
+  static func enter(_ s: inout EngineState, _ next: PhaseState, at: Instant, effects: inout [Effect]) {
+    if s.phase != next.phase { s.previousPhase = s.phase }
+    s.phaseState = next
     s.phaseSince = at
-    s.lastDetentAt = nil
     effects.append(.persist)
   }
 }

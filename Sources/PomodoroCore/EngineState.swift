@@ -1,7 +1,8 @@
 /// The whole state of the timer. A value: the engine makes a new one for every event.
 public struct EngineState: Equatable, Sendable {
   public var settings: EngineSettings
-  public internal(set) var phase: Phase
+  /// The phase with what only it knows (deadline, paused remainder, dial timing).
+  var phaseState: PhaseState
   /// The phase before the current one, for the screen's transitions.
   public internal(set) var previousPhase: Phase
   /// When the current phase began (for a ringing phase: exactly the deadline).
@@ -9,42 +10,35 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var mode: Mode
   /// The dialed duration: the total of the timer that runs or would run.
   public internal(set) var duration: Nanoseconds
-  /// While running: the instant the timer reaches zero.
-  var deadline: Instant
-  /// While paused: what was left, to the nanosecond.
-  var pausedRemaining: Nanoseconds
   /// Completed focus sessions in the current cycle (a long break follows the Nth).
   public internal(set) var focusDoneInCycle: Int
   /// Completed focus sessions today (the shell sets it from the history).
   public internal(set) var completedToday: Int
   /// True after coming back from a restart or a power cut, until the next button.
   public internal(set) var restored: Bool
-  var lastDetentAt: Instant?
-  var lastPersistAt: Instant
+
+  /// What the timer is doing.
+  public var phase: Phase { phaseState.phase }
 
   /// A fresh device: idle, focus preselected.
   public init(settings: EngineSettings = EngineSettings(), now: Instant) {
     self.settings = settings
-    phase = .idle
+    phaseState = .idle(lastDetentAt: nil)
     previousPhase = .idle
     phaseSince = now
     mode = .focus
     duration = settings.preset(.focus)
-    deadline = now
-    pausedRemaining = 0
     focusDoneInCycle = 0
     completedToday = 0
     restored = false
-    lastDetentAt = nil
-    lastPersistAt = now
   }
 
   /// Time left: the dialed duration while idle, zero while ringing.
   public func remaining(at now: Instant) -> Nanoseconds {
-    switch phase {
+    switch phaseState {
     case .idle: return duration
-    case .running: return max(0, min(duration, deadline - now))
-    case .paused: return pausedRemaining
+    case .running(let deadline, _): return max(0, min(duration, deadline - now))
+    case .paused(let remaining): return remaining
     case .ringing: return 0
     }
   }
@@ -57,6 +51,11 @@ public struct EngineState: Equatable, Sendable {
 
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
+
+  /// While ringing: when the alarm stops by itself (nil: it rings until stopped).
+  var alarmTimesOutAt: Instant? {
+    settings.alarmTimeout(for: mode).map { phaseSince + $0 }
+  }
 
   /// A timer exists (cancel is meaningful).
   public var hasTimer: Bool { phase == .running || phase == .paused }
@@ -83,7 +82,7 @@ public struct EngineState: Equatable, Sendable {
     return mode.displayName
   }
 
-  /// The start/pause button's label, following the state as the phone app's toggle did.
+  /// The start/pause button's label, following the state: Start, Pause, Resume, and Stop while ringing.
   public var startLabel: String {
     switch phase {
     case .idle: return "Start"
@@ -99,5 +98,26 @@ public struct EngineState: Equatable, Sendable {
     var what = mode.rawValue
     if let cycle = cycleText { what += " \(cycle)" }
     return "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+  }
+}
+
+/// The phases with the data that means something in that phase only.
+enum PhaseState: Equatable, Sendable {
+  /// Choosing; `lastDetentAt` times the dial's acceleration.
+  case idle(lastDetentAt: Instant?)
+  /// Counting down to `deadline`; `lastPersistAt` is when the state was last saved.
+  case running(deadline: Instant, lastPersistAt: Instant)
+  /// Stopped with `remaining` left, to the nanosecond.
+  case paused(remaining: Nanoseconds)
+  /// Reached zero at `phaseSince`; the alarm sounds.
+  case ringing
+
+  var phase: Phase {
+    switch self {
+    case .idle: return .idle
+    case .running: return .running
+    case .paused: return .paused
+    case .ringing: return .ringing
+    }
   }
 }

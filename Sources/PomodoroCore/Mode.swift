@@ -30,7 +30,6 @@ public enum Mode: String, CaseIterable, Sendable {
 
   /// The egg timer's presets.
   public var isEgg: Bool { self == .soft || self == .medium || self == .hard }
-  public var isBreak: Bool { self == .shortBreak || self == .longBreak }
 
   /// The mode the encoder's push steps to while idle: focus, short, long, soft, medium, hard, focus...
   public var next: Mode {

@@ -35,12 +35,11 @@ extension EngineState {
     case .idle:
       break
     case .running, .paused:
-      phase = .paused
-      pausedRemaining = max(0, min(duration, saved.remaining))
+      phaseState = .paused(remaining: max(0, min(duration, saved.remaining)))
       restored = true
     case .ringing:
       var effects: [Effect] = []
-      phase = .ringing
+      phaseState = .ringing
       Engine.acknowledge(&self, now: now, effects: &effects, allowAutoStart: false)
       previousPhase = .idle
     }

@@ -6,25 +6,38 @@ public struct EngineSettings: Equatable, Sendable {
   public var longBreakEvery: Int
   /// Start the preselected next session when the alarm is acknowledged.
   public var autoStart: Bool
-  /// The alarm stops by itself after this long and the device returns to idle.
-  public var alarmTimeout: Nanoseconds
+  /// In the pomodoro modes the alarm stops by itself after this long and the device returns to
+  /// idle with the next session preselected; nil: it rings until stopped.
+  public var alarmTimeout: Nanoseconds?
+  /// The same for the egg presets; by default they ring until stopped.
+  public var eggAlarmTimeout: Nanoseconds?
 
   public init(
     presets: [Mode: Nanoseconds] = EngineSettings.defaultPresets,
     longBreakEvery: Int = 4,
     autoStart: Bool = false,
-    alarmTimeout: Nanoseconds = seconds(60)
+    alarmTimeout: Nanoseconds? = seconds(60),
+    eggAlarmTimeout: Nanoseconds? = nil
   ) {
     self.presets = presets
     self.longBreakEvery = max(1, longBreakEvery)
     self.autoStart = autoStart
     self.alarmTimeout = alarmTimeout
+    self.eggAlarmTimeout = eggAlarmTimeout
+  }
+
+  /// How long the alarm of a `mode` session rings unanswered; nil: until stopped.
+  public func alarmTimeout(for mode: Mode) -> Nanoseconds? {
+    mode.isEgg ? eggAlarmTimeout : alarmTimeout
   }
 
   public static let defaultPresets: [Mode: Nanoseconds] = [
     .focus: minutes(25), .shortBreak: minutes(5), .longBreak: minutes(15),
     .soft: minutes(5), .medium: minutes(7), .hard: minutes(12),
   ]
+
+  /// The focus/break cycle these settings make.
+  public var cycle: Cycle { Cycle(longBreakEvery: longBreakEvery) }
 
   /// The preset of `mode`, clamped to what the dial can show.
   public func preset(_ mode: Mode) -> Nanoseconds {

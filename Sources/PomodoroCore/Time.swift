@@ -15,17 +15,30 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
   public static func - (a: Instant, d: Nanoseconds) -> Instant { Instant(nanoseconds: a.nanoseconds - d) }
   public static func - (a: Instant, b: Instant) -> Nanoseconds { a.nanoseconds - b.nanoseconds }
 
-  public var description: String { "t+\(nanoseconds / 1_000_000)ms" }
+  public var description: String { "t+\(wholeMilliseconds(nanoseconds))ms" }
 }
 
 /// A span of time in nanoseconds. Plain Int64 keeps the core free of Foundation and cheap.
 public typealias Nanoseconds = Int64
 
-/// Constructors for spans, so that code reads `ms(150)` or `seconds(25 * 60)`.
-@inlinable public func ms(_ v: Int64) -> Nanoseconds { v * 1_000_000 }
-@inlinable public func seconds(_ v: Int64) -> Nanoseconds { v * 1_000_000_000 }
-@inlinable public func minutes(_ v: Int64) -> Nanoseconds { v * 60_000_000_000 }
+/// Constructors for spans, so that code reads `ms(150)`, `microseconds(500)` or `seconds(25 * 60)`.
+/// These and the conversions below are the only places that spell out the unit factors.
+@inlinable public func microseconds(_ v: Int64) -> Nanoseconds { v * nanosecondsPerMicrosecond }
+@inlinable public func ms(_ v: Int64) -> Nanoseconds { v * nanosecondsPerMillisecond }
+@inlinable public func seconds(_ v: Int64) -> Nanoseconds { v * nanosecondsPerSecond }
+@inlinable public func minutes(_ v: Int64) -> Nanoseconds { v * 60 * nanosecondsPerSecond }
+public let nanosecondsPerMicrosecond: Int64 = 1_000
+public let nanosecondsPerMillisecond: Int64 = 1_000_000
 public let nanosecondsPerSecond: Int64 = 1_000_000_000
+
+/// Conversions from a span to whole units, truncating toward zero (as `/` does): for logs,
+/// files and system calls that count in milliseconds or seconds.
+@inlinable public func wholeMilliseconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerMillisecond }
+@inlinable public func wholeSeconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerSecond }
+/// Whole milliseconds rounded up, for a wait that must not end early (poll's timeout).
+@inlinable public func wholeMillisecondsRoundedUp(_ d: Nanoseconds) -> Int64 {
+  d <= 0 ? 0 : (d + nanosecondsPerMillisecond - 1) / nanosecondsPerMillisecond
+}
 
 /// Anything that tells monotonic time: the system's CLOCK_MONOTONIC, or a virtual clock.
 /// Modelled on Swift's `Clock`, reduced to what the device needs.

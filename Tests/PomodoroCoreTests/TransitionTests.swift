@@ -203,3 +203,49 @@ final class TransitionTests: XCTestCase {
     XCTAssertEqual(h.state.completedToday, 4)
   }
 }
+
+final class AlarmTimeoutTests: XCTestCase {
+  func testEggsRingUntilStoppedByDefaultAndPomodoroModesTimeOut() {
+    var h = Harness()
+    for _ in 0..<3 { h.send(.press(.encoder)) }
+    XCTAssertEqual(h.state.mode, .soft)
+    let start = h.now
+    h.send(.press(.start))
+    h.advance(minutes(5))
+    XCTAssertEqual(h.state.phase, .ringing)
+    XCTAssertNil(Engine.nextWake(h.state, now: h.now), "nothing is due while an egg rings")
+    h.advance(minutes(90))
+    h.send(.tick)
+    XCTAssertEqual(h.state.phase, .ringing, "an egg rings until stopped")
+    h.send(.press(.encoder))
+    XCTAssertEqual(h.state.phase, .idle)
+    XCTAssertEqual(h.effects.filter { $0.1 == .alarm(false) }.map(\.0), [start + minutes(95)])
+  }
+
+  func testBothTimeoutsAreConfigurableAndNeverIsAccepted() {
+    var h = Harness(settings: EngineSettings(alarmTimeout: nil, eggAlarmTimeout: seconds(30)))
+    h.send(.press(.start))
+    h.advance(minutes(25))
+    XCTAssertNil(Engine.nextWake(h.state, now: h.now))
+    h.advance(minutes(60))
+    h.send(.tick)
+    XCTAssertEqual(h.state.phase, .ringing, "focus rings until stopped with alarm_timeout never")
+    h.send(.press(.start))
+    for _ in 0..<2 { h.send(.press(.encoder)) }  // From the preselected short break: long break, soft.
+    XCTAssertEqual(h.state.mode, .soft)
+    h.send(.press(.start))
+    let rang = h.now + minutes(5)
+    h.advance(minutes(5))
+    XCTAssertEqual(Engine.nextWake(h.state, now: h.now), rang + seconds(30))
+    h.advance(seconds(30))
+    XCTAssertEqual(h.state.phase, .idle)
+    XCTAssertEqual(h.effects.last { $0.1 == .alarm(false) }?.0, rang + seconds(30))
+  }
+
+  func testDefaults() {
+    XCTAssertEqual(EngineSettings().alarmTimeout, seconds(60))
+    XCTAssertNil(EngineSettings().eggAlarmTimeout)
+    XCTAssertEqual(EngineSettings().alarmTimeout(for: .longBreak), seconds(60))
+    XCTAssertNil(EngineSettings().alarmTimeout(for: .hard))
+  }
+}

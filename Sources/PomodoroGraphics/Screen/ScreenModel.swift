@@ -104,7 +104,7 @@ extension ScreenModel {
   /// The model of what the panel shows for `state` at `now`.
   public init(state: EngineState, now: Instant) {
     let age = max(0, now - state.phaseSince)
-    let seconds = state.shownSeconds(at: now)
+    let shown = state.shownSeconds(at: now)
     let icon: Icon
     var hint: String?
     switch state.phase {
@@ -130,7 +130,7 @@ extension ScreenModel {
       transition = Transition(from: state.previousPhase, step: Int(age / ScreenTiming.transitionStep))
     }
     self.init(
-      phase: state.phase, title: state.title, timeText: formatClock(seconds),
+      phase: state.phase, title: state.title, timeText: formatClock(shown),
       elapsed: state.elapsed(at: now), total: state.duration, icon: icon,
       flashOn: state.phase == .ringing && (age / ScreenTiming.flashHalf) % 2 == 0,
       transition: transition, dots: state.completedToday, label: ScreenModel.shortLabel(state.mode),

@@ -14,6 +14,6 @@ public final class SystemClock: MonotonicClock, Sendable {
   public var now: Instant {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
+    return Instant(nanoseconds: seconds(Int64(ts.tv_sec)) + Int64(ts.tv_nsec))
   }
 }

@@ -1,0 +1,37 @@
+/// The focus/break cycle, alone and pure: what a completed session leads to.
+///
+/// Focus sessions are counted in the cycle as they reach zero; after the Nth a long break is
+/// preselected, after any other a short break, after a break focus again. Egg presets stay as
+/// they are and count nothing.
+public struct Cycle: Equatable, Sendable {
+  /// A long break after every Nth completed focus.
+  public var longBreakEvery: Int
+
+  public init(longBreakEvery: Int) { self.longBreakEvery = max(1, longBreakEvery) }
+
+  /// The focus sessions done in the cycle once a session of `mode` has reached zero.
+  public func focusDone(afterCompleting mode: Mode, _ done: Int) -> Int {
+    mode == .focus ? done + 1 : done
+  }
+
+  /// What to preselect when the alarm of a completed `mode` ends, and the cycle's count from then on.
+  public func next(after mode: Mode, focusDone done: Int) -> (mode: Mode, focusDone: Int) {
+    switch mode {
+    case .focus: return (done >= longBreakEvery ? .longBreak : .shortBreak, done)
+    case .shortBreak: return (.focus, done)
+    case .longBreak: return (.focus, 0)
+    case .soft, .medium, .hard: return (mode, done)  // Ready for the next batch of eggs.
+    }
+  }
+
+  /// The cycle's count when a session of `mode` starts: a focus after a full cycle whose long
+  /// break was skipped begins a new cycle.
+  public func focusDone(atStartOf mode: Mode, _ done: Int) -> Int {
+    mode == .focus && done >= longBreakEvery ? 0 : done
+  }
+
+  /// A long cancel while idle skips to focus; skipping a long break starts the cycle anew.
+  public func skipToFocus(from mode: Mode, focusDone done: Int) -> (mode: Mode, focusDone: Int) {
+    (.focus, mode == .longBreak ? 0 : done)
+  }
+}
