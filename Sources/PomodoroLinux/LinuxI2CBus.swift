@@ -54,7 +54,7 @@ public final class LinuxI2CBus: I2CBus {
   /// - Throws: `I2CSetupError.noDevice` (with wiring and address advice) or `.io`.
   public func probe(address: UInt8) throws {
     do {
-      try writeBlock(address: address, command: 0x00, data: [0xE3])
+      try writeBlock(address: address, command: OLEDControl.commands, data: OLEDCommand.nop.bytes[...])
     } catch I2CError.nack {
       throw I2CSetupError.noDevice(path: path, address: address)
     } catch I2CError.busGone(_, let detail) {
