@@ -47,6 +47,11 @@ static void copy_string(char *dst, size_t capacity, const char *src) {
   snprintf(dst, capacity, "%s", src ? src : "");
 }
 
+/// Minus the errno a failed call just left, or `fallback` when it left none (so a failure is
+/// never reported as success). Call it right after the failing call, before any clean-up, which
+/// may change errno.
+static int failure(int fallback) { return errno > 0 ? -errno : fallback; }
+
 /// Parses a whole decimal string as an offset; -1 when it is not one.
 static long parse_offset(const char *s) {
   if (!s || !*s) return -1;
@@ -65,8 +70,9 @@ int pomo_gpio_api(void) { return 1; }
 
 /// Opens `path` and fills in name, label and line count.
 static int chip_open_path(const char *path, pomo_chip **out) {
+  errno = 0;
   struct gpiod_chip *c = gpiod_chip_open(path);
-  if (!c) return -errno;
+  if (!c) return failure(-ENODEV);
   pomo_chip *chip = calloc(1, sizeof *chip);
   if (!chip) {
     gpiod_chip_close(c);
@@ -90,9 +96,10 @@ static int chip_find_name(pomo_chip *chip, const char *name) {
 
 int pomo_chip_line_info(pomo_chip *chip, unsigned int offset, int *used, char *name, size_t name_capacity,
                         char *consumer, size_t consumer_capacity) {
+  errno = 0;
   struct gpiod_line *line = gpiod_chip_get_line(chip->chip, offset);
-  if (!line) return -errno;
-  if (gpiod_line_update(line) < 0) return -errno;
+  if (!line) return failure(-EINVAL);
+  if (gpiod_line_update(line) < 0) return failure(-EIO);
   *used = gpiod_line_is_used(line) ? 1 : 0;
   copy_string(name, name_capacity, gpiod_line_name(line));
   copy_string(consumer, consumer_capacity, gpiod_line_consumer(line));
@@ -134,25 +141,26 @@ int pomo_request_inputs(pomo_chip *chip, const char *consumer, const pomo_input_
   if (!l) return -ENOMEM;
   l->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   if (l->epoll_fd < 0) {
-    int e = -errno;
+    int e = failure(-EIO);
     lines_free(l);
     return e;
   }
   for (size_t i = 0; i < count; i++) {
-    struct gpiod_line *line = gpiod_chip_get_line(chip->chip, specs[i].offset);
     int flags = 0;
     if (specs[i].active_low) flags |= GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW;
     if (specs[i].pull_up) flags |= GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP;
+    errno = 0;
+    struct gpiod_line *line = gpiod_chip_get_line(chip->chip, specs[i].offset);
     if (!line || gpiod_line_request_both_edges_events_flags(line, consumer, flags) < 0) {
-      int e = -errno;
+      int e = failure(line ? -EIO : -EINVAL);
       lines_free(l);
-      return e ? e : -EIO;
+      return e;
     }
     l->lines[i] = line;
     l->count = i + 1;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLPRI, .data.u64 = i};
     if (epoll_ctl(l->epoll_fd, EPOLL_CTL_ADD, gpiod_line_event_get_fd(line), &ev) < 0) {
-      int e = -errno;
+      int e = failure(-EIO);
       lines_free(l);
       return e;
     }
@@ -165,12 +173,13 @@ int pomo_request_output(pomo_chip *chip, const char *consumer, unsigned int offs
                         pomo_lines **out) {
   pomo_lines *l = lines_alloc(1);
   if (!l) return -ENOMEM;
-  struct gpiod_line *line = gpiod_chip_get_line(chip->chip, offset);
   int flags = active_low ? GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW : 0;
+  errno = 0;
+  struct gpiod_line *line = gpiod_chip_get_line(chip->chip, offset);
   if (!line || gpiod_line_request_output_flags(line, consumer, flags, 0) < 0) {
-    int e = -errno;
+    int e = failure(line ? -EIO : -EINVAL);
     lines_free(l);
-    return e ? e : -EIO;
+    return e;
   }
   l->lines[0] = line;
   l->count = 1;
@@ -188,11 +197,12 @@ int pomo_lines_read_edges(pomo_lines *l, pomo_edge *out, size_t capacity) {
   const struct timespec zero = {0, 0};
   for (size_t i = 0; i < l->count && n < capacity; i++) {
     while (n < capacity) {
+      errno = 0;
       int r = gpiod_line_event_wait(l->lines[i], &zero);
-      if (r < 0) return -errno;
+      if (r < 0) return failure(-EIO);
       if (r == 0) break;
       struct gpiod_line_event ev;
-      if (gpiod_line_event_read(l->lines[i], &ev) < 0) return -errno;
+      if (gpiod_line_event_read(l->lines[i], &ev) < 0) return failure(-EIO);
       out[n].index = (uint32_t)i;
       out[n].rising = ev.event_type == GPIOD_LINE_EVENT_RISING_EDGE;
       out[n].timestamp_ns = (int64_t)ev.ts.tv_sec * 1000000000LL + ev.ts.tv_nsec;
@@ -204,8 +214,9 @@ int pomo_lines_read_edges(pomo_lines *l, pomo_edge *out, size_t capacity) {
 
 int pomo_lines_get_values(pomo_lines *l, int *values, size_t count) {
   for (size_t i = 0; i < count && i < l->count; i++) {
+    errno = 0;
     int v = gpiod_line_get_value(l->lines[i]);
-    if (v < 0) return -errno;
+    if (v < 0) return failure(-EIO);
     values[i] = v;
   }
   return 0;
@@ -213,7 +224,8 @@ int pomo_lines_get_values(pomo_lines *l, int *values, size_t count) {
 
 int pomo_lines_set_value(pomo_lines *l, int active) {
   if (l->count != 1) return -EINVAL;
-  return gpiod_line_set_value(l->lines[0], active ? 1 : 0) < 0 ? -errno : 0;
+  errno = 0;
+  return gpiod_line_set_value(l->lines[0], active ? 1 : 0) < 0 ? failure(-EIO) : 0;
 }
 
 void pomo_lines_release(pomo_lines *l) { lines_free(l); }
@@ -223,11 +235,12 @@ void pomo_lines_release(pomo_lines *l) { lines_free(l); }
 int pomo_gpio_api(void) { return 2; }
 
 static int chip_open_path(const char *path, pomo_chip **out) {
+  errno = 0;
   struct gpiod_chip *c = gpiod_chip_open(path);
-  if (!c) return -errno;
+  if (!c) return failure(-ENODEV);
   struct gpiod_chip_info *info = gpiod_chip_get_info(c);
   if (!info) {
-    int e = -errno;
+    int e = failure(-EIO);
     gpiod_chip_close(c);
     return e;
   }
@@ -256,8 +269,9 @@ static int chip_find_name(pomo_chip *chip, const char *name) {
 
 int pomo_chip_line_info(pomo_chip *chip, unsigned int offset, int *used, char *name, size_t name_capacity,
                         char *consumer, size_t consumer_capacity) {
+  errno = 0;
   struct gpiod_line_info *info = gpiod_chip_get_line_info(chip->chip, offset);
-  if (!info) return -errno;
+  if (!info) return failure(-EINVAL);
   *used = gpiod_line_info_is_used(info) ? 1 : 0;
   copy_string(name, name_capacity, gpiod_line_info_get_name(info));
   copy_string(consumer, consumer_capacity, gpiod_line_info_get_consumer(info));
@@ -292,14 +306,16 @@ static int request(pomo_chip *chip, const char *consumer, const unsigned int *of
     goto done;
   }
   for (size_t i = 0; i < count; i++) {
+    errno = 0;
     if (gpiod_line_config_add_line_settings(line_cfg, &offsets[i], 1, settings[i]) < 0) {
-      e = -errno;
+      e = failure(-EINVAL);
       goto done;
     }
   }
   gpiod_request_config_set_consumer(req_cfg, consumer);
+  errno = 0;
   *out = gpiod_chip_request_lines(chip->chip, req_cfg, line_cfg);
-  if (!*out) e = errno ? -errno : -EIO;
+  if (!*out) e = failure(-EIO);
 done:
   if (line_cfg) gpiod_line_config_free(line_cfg);
   if (req_cfg) gpiod_request_config_free(req_cfg);
@@ -319,10 +335,15 @@ int pomo_request_inputs(pomo_chip *chip, const char *consumer, const pomo_input_
   for (size_t i = 0; i < count; i++) {
     l->offsets[i] = specs[i].offset;
     struct gpiod_line_settings *s = settings[i] = gpiod_line_settings_new();
-    if (!s || gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_INPUT) < 0 ||
+    if (!s) {
+      e = -ENOMEM;
+      goto done;
+    }
+    errno = 0;
+    if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_INPUT) < 0 ||
         gpiod_line_settings_set_edge_detection(s, GPIOD_LINE_EDGE_BOTH) < 0 ||
         gpiod_line_settings_set_bias(s, specs[i].pull_up ? GPIOD_LINE_BIAS_PULL_UP : GPIOD_LINE_BIAS_AS_IS) < 0) {
-      e = s ? -errno : -ENOMEM;
+      e = failure(-EINVAL);
       goto done;
     }
     gpiod_line_settings_set_active_low(s, specs[i].active_low != 0);
@@ -357,9 +378,10 @@ int pomo_request_output(pomo_chip *chip, const char *consumer, unsigned int offs
   }
   l->count = 1;
   l->offsets[0] = offset;
+  errno = 0;
   if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
       gpiod_line_settings_set_output_value(s, GPIOD_LINE_VALUE_INACTIVE) < 0) {
-    e = -errno;
+    e = failure(-EINVAL);
     goto done;
   }
   gpiod_line_settings_set_active_low(s, active_low != 0);
@@ -379,17 +401,20 @@ int pomo_lines_fd(pomo_lines *l) { return gpiod_line_request_get_fd(l->request);
 int pomo_lines_read_edges(pomo_lines *l, pomo_edge *out, size_t capacity) {
   size_t n = 0;
   while (n < capacity) {
+    errno = 0;
     int ready = gpiod_line_request_wait_edge_events(l->request, 0);
-    if (ready < 0) return -errno;
+    if (ready < 0) return failure(-EIO);
     if (ready == 0) break;
     size_t want = capacity - n < 64 ? capacity - n : 64;
+    errno = 0;
     int got = gpiod_line_request_read_edge_events(l->request, l->buffer, want);
-    if (got < 0) return -errno;
+    if (got < 0) return failure(-EIO);
     for (int k = 0; k < got; k++) {
       struct gpiod_edge_event *ev = gpiod_edge_event_buffer_get_event(l->buffer, (unsigned long)k);
       unsigned int offset = gpiod_edge_event_get_line_offset(ev);
       uint32_t index = 0;
       while (index < l->count && l->offsets[index] != offset) index++;
+      if (index == l->count) continue;  // not a line of this request (cannot happen): dropped
       out[n].index = index;
       out[n].rising = gpiod_edge_event_get_event_type(ev) == GPIOD_EDGE_EVENT_RISING_EDGE;
       out[n].timestamp_ns = (int64_t)gpiod_edge_event_get_timestamp_ns(ev);
@@ -403,7 +428,8 @@ int pomo_lines_get_values(pomo_lines *l, int *values, size_t count) {
   if (count > l->count) count = l->count;
   enum gpiod_line_value v[64];
   if (count > 64) return -EINVAL;
-  if (gpiod_line_request_get_values_subset(l->request, count, l->offsets, v) < 0) return -errno;
+  errno = 0;
+  if (gpiod_line_request_get_values_subset(l->request, count, l->offsets, v) < 0) return failure(-EIO);
   for (size_t i = 0; i < count; i++) values[i] = v[i] == GPIOD_LINE_VALUE_ACTIVE;
   return 0;
 }
@@ -411,7 +437,8 @@ int pomo_lines_get_values(pomo_lines *l, int *values, size_t count) {
 int pomo_lines_set_value(pomo_lines *l, int active) {
   if (l->count != 1) return -EINVAL;
   enum gpiod_line_value v = active ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE;
-  return gpiod_line_request_set_value(l->request, l->offsets[0], v) < 0 ? -errno : 0;
+  errno = 0;
+  return gpiod_line_request_set_value(l->request, l->offsets[0], v) < 0 ? failure(-EIO) : 0;
 }
 
 void pomo_lines_release(pomo_lines *l) { lines_free(l); }
@@ -429,18 +456,44 @@ static int compare_chip_names(const void *a, const void *b) {
 /// Scans /dev/gpiochip* in number order for the first chip whose label is `label` (when
 /// non-NULL) or that has a line named `line` (when non-NULL).
 static int chip_scan(const char *label, const char *line, pomo_chip **out) {
+  errno = 0;
   DIR *dir = opendir("/dev");
-  if (!dir) return -errno;
-  char *names[256];
-  size_t count = 0;
-  struct dirent *entry;
-  while ((entry = readdir(dir)) && count < 256) {
-    if (strncmp(entry->d_name, "gpiochip", 8) == 0 && parse_offset(entry->d_name + 8) >= 0)
-      names[count++] = strdup(entry->d_name);
+  if (!dir) return failure(-ENOENT);
+  char **names = NULL;
+  size_t count = 0, capacity = 0;
+  int result = 0;
+  for (;;) {
+    errno = 0;
+    struct dirent *entry = readdir(dir);
+    if (!entry) {
+      if (errno) result = failure(-EIO);
+      break;
+    }
+    if (strncmp(entry->d_name, "gpiochip", 8) != 0 || parse_offset(entry->d_name + 8) < 0) continue;
+    if (count == capacity) {
+      size_t grown = capacity ? 2 * capacity : 16;
+      char **bigger = realloc(names, grown * sizeof *names);
+      if (!bigger) {
+        result = -ENOMEM;
+        break;
+      }
+      names = bigger;
+      capacity = grown;
+    }
+    if (!(names[count] = strdup(entry->d_name))) {
+      result = -ENOMEM;
+      break;
+    }
+    count++;
   }
   closedir(dir);
-  qsort(names, count, sizeof *names, compare_chip_names);
-  int result = -ENOENT;
+  if (result) {
+    for (size_t i = 0; i < count; i++) free(names[i]);
+    free(names);
+    return result;
+  }
+  if (count) qsort(names, count, sizeof *names, compare_chip_names);
+  result = -ENOENT;
   bool denied = false;
   for (size_t i = 0; i < count && result == -ENOENT; i++) {
     char path[PATH_MAX];
@@ -458,6 +511,7 @@ static int chip_scan(const char *label, const char *line, pomo_chip **out) {
     }
   }
   for (size_t i = 0; i < count; i++) free(names[i]);
+  free(names);
   // Nothing matched, but some chip could not be opened: permission is the likelier cause.
   if (result == -ENOENT && denied) return -EACCES;
   return result;

@@ -47,13 +47,4 @@ public struct Bitmap: Equatable, Hashable, Sendable {
     }
     return out
   }
-
-  /// The bitmap mirrored left to right.
-  public func mirrored() -> Bitmap {
-    var out = Bitmap(width: width, height: height)
-    for y in 0..<height {
-      for x in 0..<width where self[x, y] { out[width - 1 - x, y] = true }
-    }
-    return out
-  }
 }

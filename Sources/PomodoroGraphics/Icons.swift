@@ -4,16 +4,14 @@ public enum Icons {
   /// 250 ms, a half-turn per half second. Frame 0 is drawn, the others are it turned, so the
   /// spin is even (45-degree frames do not survive 16 x 16 pixels).
   public static let tomatoFrames: [Bitmap] = (0..<4).map { drawn["tomato"]!.rotatedQuarterTurns($0) }
-  /// The egg (egg-timer modes).
+  /// The egg (egg modes).
   public static let egg = drawn["egg"]!
-  /// The bell at rest, and swung left and right (the ringing screen rocks it).
-  public static let bellFrames: [Bitmap] = [drawn["bell"]!, drawn["bellLeft"]!, drawn["bellRight"]!]
+  /// The bell swung left and right (the ringing screen rocks it).
+  public static let bellFrames: [Bitmap] = [drawn["bellLeft"]!, drawn["bellRight"]!]
   /// Two bars.
   public static let pause = drawn["pause"]!
   /// A small (7 x 7) tomato: one completed focus session today.
   public static let dot = drawn["dot"]!
-  /// A small (7 x 7) ring: a session still to do in the cycle.
-  public static let hollowDot = drawn["hollowDot"]!
 
   private static let drawn: [String: Bitmap] = Dictionary(
     uniqueKeysWithValues: Art.parse(iconArt).map { ($0.name, $0.bitmap) })
@@ -55,23 +53,6 @@ private let iconArt = """
   ....########....
   ....########....
   ......####......
-  -- bell
-  .......##.......
-  .......##.......
-  .....######.....
-  ....########....
-  ....########....
-  ...##########...
-  ...##########...
-  ...##########...
-  ...##########...
-  ..############..
-  ..############..
-  .##############.
-  .##############.
-  .......##.......
-  .......##.......
-  .......##.......
   -- bellLeft
   .......##.......
   .......###......
@@ -130,13 +111,5 @@ private let iconArt = """
   #######
   #######
   .#####.
-  ..###..
-  -- hollowDot
-  ..###..
-  .#...#.
-  #.....#
-  #.....#
-  #.....#
-  .#...#.
   ..###..
   """

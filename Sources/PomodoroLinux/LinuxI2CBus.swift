@@ -53,7 +53,7 @@ public final class LinuxI2CBus: I2CBus {
   /// command, 0xE3, shared by the SSD1306 and the SH1106).
   /// - Throws: `I2CError.nack` (with wiring and address advice) or `.busGone`.
   public func probe(address: UInt8) throws {
-    try writeBlock(address: address, command: 0x00, data: [0xE3])
+    try writeBlock(address: address, command: OLEDControl.commands, data: OLEDCommand.nop.bytes[...])
   }
 
   static func openError(errno e: Int32, path: String) -> I2CError {

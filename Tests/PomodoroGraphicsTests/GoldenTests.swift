@@ -10,21 +10,27 @@ import XCTest
 ///   POMODORO_PNG_DIR=/tmp/screens swift test --filter GoldenTests
 final class GoldenTests: XCTestCase {
   private let goldenDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+  /// The gallery's screens, in each height. Change it with the gallery, on purpose.
+  private let screenCount = 17
+  /// The contrast `pomodoro snapshot` draws with (the config's default), for Golden/png.
+  private let snapshotContrast: UInt8 = 207
+
+  private var update: Bool { ProcessInfo.processInfo.environment["POMODORO_UPDATE_GOLDEN"] == "1" }
 
   func testEveryScreenMatchesItsGoldenImage() throws {
     let env = ProcessInfo.processInfo.environment
-    let update = env["POMODORO_UPDATE_GOLDEN"] == "1"
     let pngDir = env["POMODORO_PNG_DIR"].map { URL(fileURLWithPath: $0) }
     if let pngDir { try FileManager.default.createDirectory(at: pngDir, withIntermediateDirectories: true) }
     for height in [64, 32] {
       let gallery = screenGallery(height: height)
-      XCTAssertGreaterThanOrEqual(gallery.count, 15)
+      XCTAssertEqual(gallery.count, screenCount, "screens in the 128x\(height) gallery")
+      XCTAssertEqual(Set(gallery.map(\.name)).count, gallery.count, "gallery names are unique")
       if let pngDir {
         try Data(PNGEncoder.encode(contactSheet(gallery.map(\.image)), look: PanelLook(scale: 3))).write(
           to: pngDir.appendingPathComponent("contact-128x\(height).png"))
       }
       for (name, image) in gallery {
-        let file = goldenDir.appendingPathComponent("\(name)-128x\(height).pbm")
+        let file = goldenDir.appendingPathComponent(Self.goldenName(name, height: height))
         if let pngDir {
           try Data(PNGEncoder.encode(image)).write(to: pngDir.appendingPathComponent("\(name)-128x\(height).png"))
         }
@@ -49,6 +55,44 @@ final class GoldenTests: XCTestCase {
       }
     }
   }
+
+  /// Every golden image is one the gallery produces: a screen renamed or removed leaves none behind.
+  func testNoGoldenImageIsAnOrphan() throws {
+    let expected = Set([64, 32].flatMap { h in screenGallery(height: h).map { Self.goldenName($0.name, height: h) } })
+    let files = try FileManager.default.contentsOfDirectory(atPath: goldenDir.path).filter { $0.hasSuffix(".pbm") }
+    for orphan in Set(files).subtracting(expected).sorted() {
+      if update {
+        try FileManager.default.removeItem(at: goldenDir.appendingPathComponent(orphan))
+      } else {
+        XCTFail("\(orphan) is no gallery screen: remove it (POMODORO_UPDATE_GOLDEN=1 does)")
+      }
+    }
+  }
+
+  /// Golden/png (README shows some of them) holds exactly what `pomodoro snapshot` writes for
+  /// the gallery: the same names, the same bytes.
+  func testTheSnapshotPicturesAreTheGalleryScreens() throws {
+    let pngDir = goldenDir.appendingPathComponent("png")
+    var expected: [String: [UInt8]] = [:]
+    for height in [64, 32] {
+      for (name, image) in screenGallery(height: height) {
+        let file = "\(height == 64 ? "" : "128x32-")\(name).png"
+        expected[file] = PNGEncoder.encode(image, look: PanelLook(contrast: snapshotContrast))
+      }
+    }
+    let files = Set(try FileManager.default.contentsOfDirectory(atPath: pngDir.path).filter { $0.hasSuffix(".png") })
+    for orphan in files.subtracting(expected.keys).sorted() {
+      XCTFail("png/\(orphan) is no gallery screen: pomodoro snapshot Tests/PomodoroGraphicsTests/Golden/png")
+    }
+    for (file, bytes) in expected.sorted(by: { $0.key < $1.key }) {
+      let data = try? Data(contentsOf: pngDir.appendingPathComponent(file))
+      XCTAssertTrue(
+        data.map { [UInt8]($0) } == bytes,
+        "png/\(file) differs from the gallery: swift run pomodoro snapshot Tests/PomodoroGraphicsTests/Golden/png")
+    }
+  }
+
+  private static func goldenName(_ name: String, height: Int) -> String { "\(name)-128x\(height).pbm" }
 
   /// The screens side by side, two a row, with a lit frame around each (for looking at them).
   private func contactSheet(_ images: [Framebuffer]) -> Framebuffer {

@@ -12,7 +12,7 @@ public struct BuzzerPlayer: Sendable {
   public init() {}
 
   /// Whether a pattern is playing (a one-shot pattern stays "playing" until stopped, silent
-  /// after its end; `isFinished(at:)` tells).
+  /// after its end).
   public var isPlaying: Bool { pattern != nil }
 
   /// Starts `pattern` from its first segment at `now`, replacing whatever played.
@@ -23,12 +23,6 @@ public struct BuzzerPlayer: Sendable {
 
   /// Stops: the buzzer is off from now on.
   public mutating func stop() { pattern = nil }
-
-  /// Whether a one-shot pattern has played to its end by `now` (true when nothing plays).
-  public func isFinished(at now: Instant) -> Bool {
-    guard let pattern else { return true }
-    return !pattern.repeats && now - startedAt >= pattern.period
-  }
 
   /// The buzzer's logical level at `now`.
   public func level(at now: Instant) -> Bool {

@@ -46,7 +46,7 @@ public final class OLEDDriver {
     shadow = nil
     needsInit = true
     try sendCommands(
-      controller.initSequence(
+      controller.initCommands(
         height: height, rotated: rotated, contrast: contrast, inverted: isInverted, displayOn: isOn))
     needsInit = false
   }
@@ -72,33 +72,30 @@ public final class OLEDDriver {
     return totalWireBytes - before
   }
 
-  /// Sets the panel's brightness (0...255).
+  /// Sets the panel's brightness (0...255): the segment drive current, so a lower value also
+  /// wears the panel less (dimming). Kept across a re-initialisation.
   public func setContrast(_ value: UInt8) throws {
     contrast = value
-    try sendCommands([OLEDCommand.setContrast, value])
+    try sendCommands([.contrast(value)])
   }
 
-  /// Turns the panel on or off; RAM is kept while off.
+  /// Turns the panel on (wake) or off (sleep: the controller's sleep mode, RAM and settings
+  /// kept, so waking needs no repaint). Kept across a re-initialisation.
   public func setDisplayOn(_ on: Bool) throws {
     isOn = on
-    try sendCommands([on ? OLEDCommand.displayOn : OLEDCommand.displayOff])
+    try sendCommands([.display(on: on)])
   }
 
   /// Shows lit pixels dark and dark ones lit (the controller does it; RAM is unchanged).
   public func setInverted(_ inverted: Bool) throws {
     isInverted = inverted
-    try sendCommands([inverted ? OLEDCommand.invertedDisplay : OLEDCommand.normalDisplay])
+    try sendCommands([.inverted(inverted)])
   }
 
   private func send(_ region: OLEDRegion, of fb: Framebuffer) throws {
     switch controller {
     case .ssd1306:
-      let c0 = UInt8(region.columns.lowerBound)
-      let c1 = UInt8(region.columns.upperBound)
-      try sendCommands([
-        OLEDCommand.columnWindow, c0, c1,
-        OLEDCommand.pageWindow, UInt8(region.pages.lowerBound), UInt8(region.pages.upperBound),
-      ])
+      try sendCommands([.columnWindow(region.columns), .pageWindow(region.pages)])
       var data: [UInt8] = []
       data.reserveCapacity(region.byteCount)
       for page in region.pages {
@@ -108,19 +105,15 @@ public final class OLEDDriver {
     case .sh1106:
       for page in region.pages {
         let column = region.columns.lowerBound + controller.columnOffset
-        try sendCommands([
-          OLEDCommand.pageStart | UInt8(page),
-          OLEDCommand.lowColumn | UInt8(column & 0x0F),
-          OLEDCommand.highColumn | UInt8(column >> 4),
-        ])
+        try sendCommands([.page(page), .column(column)])
         let row = page * fb.width
         try sendData(fb.bytes[(row + region.columns.lowerBound)...(row + region.columns.upperBound)])
       }
     }
   }
 
-  private func sendCommands(_ bytes: [UInt8]) throws {
-    try write(control: OLEDControl.commands, bytes[...])
+  private func sendCommands(_ commands: [OLEDCommand]) throws {
+    try write(control: OLEDControl.commands, commands.bytes[...])
   }
 
   private func sendData(_ bytes: ArraySlice<UInt8>) throws {

@@ -1,7 +1,7 @@
 extension Font {
   /// The small proportional font for titles and hints: ASCII 32...126, 9 rows a glyph (rows 0-6
   /// stand on the baseline, rows 7-8 hold descenders), capitals 5 pixels wide, most lower case 4,
-  /// one pixel between glyphs. About 4.5 pixels a character, so that the egg timer's longest
+  /// one pixel between glyphs. About 4.5 pixels a character, so that the egg modes' longest
   /// title ("Alright, don't choke on them!", 29 characters) fits in 128 pixels.
   public static let small = Font(art: smallFontArt, spacing: 1)
 }

@@ -9,7 +9,7 @@ public struct ScreenModel: Equatable, Sendable {
     /// The tomato, `frame` 0..<4 of its spin (quarter turns).
     case tomato(frame: Int)
     case egg
-    /// The bell, 0 at rest, 1 swung left, 2 swung right.
+    /// The bell, 0 swung left, 1 swung right.
     case bell(frame: Int)
     case pause
   }
@@ -25,7 +25,7 @@ public struct ScreenModel: Equatable, Sendable {
   }
 
   public var phase: Phase
-  /// The title line (the engine's, egg-timer texts included).
+  /// The title line (the engine's, the egg modes' texts included).
   public var title: String
   /// The big time: "25:00", "1:05:00".
   public var timeText: String
@@ -119,7 +119,7 @@ extension ScreenModel {
       hint = "Start: resume"
     case .ringing:
       let half = Int(age / ScreenTiming.flashHalf)
-      icon = .bell(frame: half % 2 == 0 ? 1 : 2)
+      icon = .bell(frame: half % 2)
       hint = "Any button: stop"
     }
     var transition: Transition?

@@ -36,7 +36,7 @@ enum ScreenParts {
     case .none: return nil
     case .tomato(let frame): return Icons.tomatoFrames[((frame % 4) + 4) % 4]
     case .egg: return Icons.egg
-    case .bell(let frame): return Icons.bellFrames[((frame % 3) + 3) % 3]
+    case .bell(let frame): return Icons.bellFrames[((frame % 2) + 2) % 2]
     case .pause: return Icons.pause
     }
   }
