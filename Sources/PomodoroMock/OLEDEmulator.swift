@@ -88,6 +88,8 @@ public final class OLEDEmulator: I2CBus {
 
   /// Whether the panel emits light: display on and its supply (charge pump / DC-DC) enabled.
   public var isLit: Bool { chip.displayOn && chip.supplyOn }
+  /// Whether the display is switched on (0xAF) rather than asleep (0xAE).
+  public var isDisplayOn: Bool { chip.displayOn }
   /// The contrast register (0...255).
   public var contrast: UInt8 { chip.contrast }
   /// Whether the controller inverts the picture (0xA7).

@@ -143,6 +143,31 @@ final class OLEDDriverTests: XCTestCase {
     }
   }
 
+  func testDimmingAndSleepSurviveAPowerCycledController() throws {
+    for controller in OLEDController.allCases {
+      let emulator = OLEDEmulator(controller: controller)
+      let driver = OLEDDriver(bus: emulator, controller: controller)
+      try driver.initialize()
+      var fb = Framebuffer()
+      fb.fillRect(x: 10, y: 10, width: 20, height: 20)
+      try driver.flush(fb)
+      try driver.setContrast(0x10)
+      try driver.setDisplayOn(false)
+      XCTAssertEqual(emulator.contrast, 0x10)
+      XCTAssertFalse(emulator.isDisplayOn, "asleep")
+      emulator.unplugged = true
+      fb.setPixel(100, 50)
+      XCTAssertThrowsError(try driver.flush(fb))
+      emulator.unplugged = false
+      try driver.flush(fb)
+      XCTAssertEqual(emulator.contrast, 0x10, "\(controller): the dimmed contrast is sent again")
+      XCTAssertFalse(emulator.isDisplayOn, "\(controller): still asleep after the re-initialisation")
+      try driver.setDisplayOn(true)
+      XCTAssertTrue(emulator.isDisplayOn)
+      XCTAssertEqual(emulator.visibleImage(), fb, "\(controller): awake with the whole frame")
+    }
+  }
+
   func testACountdownTickCostsAtMostATenthOfAFullFrame() throws {
     for controller in OLEDController.allCases {
       let emulator = OLEDEmulator(controller: controller)

@@ -4,6 +4,12 @@ import PomodoroCore
 /// changes often touches few of them:
 /// title rows 0-10 (pages 0-1), time rows 12-39 (pages 1-4), tomato rows 16-31 (pages 2-3),
 /// progress bar rows 42-47 (page 5), footer rows 53-63 (pages 6-7).
+///
+/// The footer says what the controls do now: the start/pause button's action in a lit pill
+/// (`[Start]`, `[Pause]`, `[Resume]`, `[Stop]`), cancel in an outlined one while a timer exists,
+/// then the knob's hint ("Turn: set  Push: mode") or the RESTORED note. Today's tomatoes sit at
+/// the right of the title row when the title leaves room (pomodoro modes), else at the right of
+/// the footer when it does.
 enum FullLayout {
   static let width = 128
   static let timeY = 12
@@ -12,27 +18,37 @@ enum FullLayout {
   static let footerY = 53
 
   static func draw(_ m: ScreenModel) -> Framebuffer {
+    var texts: [PlacedText] = []
+    return draw(m, texts: &texts)
+  }
+
+  /// Draws `m`, adding every text drawn (and where) to `texts`.
+  static func draw(_ m: ScreenModel, texts: inout [PlacedText]) -> Framebuffer {
     var fb = Framebuffer(width: width, height: 64)
-    drawTitle(m, into: &fb)
-    drawTime(m, into: &fb)
+    let dotsInTitle = drawTitle(m, into: &fb, texts: &texts)
+    drawTime(m, into: &fb, texts: &texts)
     drawBar(m, into: &fb)
-    drawFooter(m, into: &fb)
+    drawFooter(m, dots: !dotsInTitle, into: &fb, texts: &texts)
     return fb
   }
 
-  static func drawTitle(_ m: ScreenModel, into fb: inout Framebuffer) {
+  /// The title, centred; today's tomatoes at the right when they fit beside it (returns whether).
+  static func drawTitle(_ m: ScreenModel, into fb: inout Framebuffer, texts: inout [PlacedText]) -> Bool {
     let title = Font.small.truncated(m.title, toWidth: width - 4)
-    if m.phase == .ringing && m.flashOn {
-      fb.fillRoundedRect(x: 0, y: 0, width: width, height: 11, radius: 3)
-      fb.draw(title, font: .small, centeredAt: width / 2, y: 1, mode: .clear)
-    } else {
-      fb.draw(title, font: .small, centeredAt: width / 2, y: 1)
-    }
+    let inverted = m.phase == .ringing && m.flashOn
+    if inverted { fb.fillRoundedRect(x: 0, y: 0, width: width, height: 11, radius: 3) }
+    let left = (width - Font.small.width(title)) / 2
+    ScreenParts.text(title, x: left, y: 1, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
+    let room = width - 2 - (left + Font.small.width(title) + 4)
+    guard m.dots > 0, ScreenParts.dotsWidth(m.dots, available: room) != nil else { return false }
+    ScreenParts.dots(
+      m.dots, right: width - 2, y: 2, width: room, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
+    return true
   }
 
   /// The icon and the big time, centred together; the icon is left out when both do not fit
   /// (10 hours and more).
-  static func drawTime(_ m: ScreenModel, into fb: inout Framebuffer) {
+  static func drawTime(_ m: ScreenModel, into fb: inout Framebuffer, texts: inout [PlacedText]) {
     let textWidth = Font.bigDigits.width(m.timeText)
     let gap = 6
     var icon = ScreenParts.iconBitmap(m.icon)
@@ -43,7 +59,7 @@ enum FullLayout {
       fb.blit(icon, x: x, y: iconY)
       x += icon.width + gap
     }
-    fb.draw(m.timeText, font: .bigDigits, x: x, y: timeY)
+    ScreenParts.text(m.timeText, font: .bigDigits, x: x, y: timeY, into: &fb, texts: &texts)
   }
 
   /// The progress bar: a rounded outline and an inner fill of round(elapsed / total x 116)
@@ -69,16 +85,16 @@ enum FullLayout {
     fb.fillRect(x: x + 2, y: barY + 2, width: filled, height: 2)
   }
 
-  /// Hint or badge on the left, today's tomatoes on the right.
-  static func drawFooter(_ m: ScreenModel, into fb: inout Framebuffer) {
-    var left = 0
-    if m.restored {
-      left = ScreenParts.pill("RESTORED", x: 0, y: footerY, into: &fb)
-    } else if m.phase == .paused {
-      left = ScreenParts.pill("PAUSED", x: 0, y: footerY, into: &fb)
-    } else if let hint = m.hint {
-      left = fb.draw(hint, font: .small, x: 2, y: footerY + 1)
+  /// The controls: start/pause's action, cancel while a timer exists, the knob's hint (or the
+  /// RESTORED note) where it fits, and today's tomatoes in what is left when `dots`.
+  static func drawFooter(_ m: ScreenModel, dots: Bool, into fb: inout Framebuffer, texts: inout [PlacedText]) {
+    var x = ScreenParts.pill(m.startLabel, x: 0, y: footerY, into: &fb, texts: &texts)
+    if m.canCancel {
+      x += 3 + ScreenParts.pill("Cancel", x: x + 3, y: footerY, filled: false, into: &fb, texts: &texts)
     }
-    ScreenParts.dots(m.dots, right: width, y: footerY + 2, width: width - left - 6, into: &fb)
+    if let note = m.restored ? "RESTORED" : m.knobHint, x + 4 + Font.small.width(note) <= width {
+      x += 4 + ScreenParts.text(note, x: x + 4, y: footerY + 2, into: &fb, texts: &texts)
+    }
+    if dots { ScreenParts.dots(m.dots, right: width, y: footerY + 2, width: width - x - 6, into: &fb, texts: &texts) }
   }
 }

@@ -1,7 +1,8 @@
 import PomodoroCore
 
 /// Every screen the device shows, each produced by driving the real engine to it: the idle
-/// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves, paused,
+/// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves (a start, and
+/// every return to idle: cancel while running or paused, stopping the alarm), paused,
 /// restored after a power cut, ringing with the flash on and off, and today's tomatoes.
 /// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
 public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
@@ -38,6 +39,8 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
   let ringingFocus = run(started, [(.tick, focusDone)])
   let cancelled = run(started, [(.press(.cancel), running)])
   let busyDay = run(started, [(.setCompletedToday(9), seconds(2))])
+  let pausedCancelled = run(paused, [(.press(.cancel), running + seconds(5))])
+  let stopped = run(ringingEgg, [(.press(.start), softDone + seconds(2))])
   let restored = EngineState(
     restoring: SavedTimer(
       phase: .running, mode: .focus, duration: minutes(25), remaining: seconds(12 * 60 + 3), focusDoneInCycle: 1),
@@ -60,5 +63,7 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("15-ringing-egg-flash-off", ringingEgg, t0 + softDone + ms(600)),
     ("16-ringing-focus-flash-on", ringingFocus, t0 + focusDone + ms(1100)),
     ("17-cancel-dissolve-midpoint", cancelled, t0 + running + ms(250)),
+    ("18-paused-cancel-dissolve-midpoint", pausedCancelled, t0 + running + seconds(5) + ms(250)),
+    ("19-ringing-stop-dissolve-midpoint", stopped, t0 + softDone + seconds(2) + ms(250)),
   ]
 }

@@ -42,15 +42,21 @@ public struct ScreenModel: Equatable, Sendable {
   public var label: String
   /// Cycle position ("1/4") in focus mode.
   public var cycleText: String?
-  /// What the controls do now; nil for none.
-  public var hint: String?
+  /// What a press of the start/pause button does now: "Start", "Pause", "Resume", "Stop"
+  /// (the engine's `startLabel`).
+  public var startLabel: String
+  /// Whether the cancel button does anything now (a timer exists).
+  public var canCancel: Bool
+  /// What the knob does now ("Turn: set  Push: mode"); nil when it does nothing.
+  public var knobHint: String?
   /// Came back from a restart or power cut: show a note.
   public var restored: Bool
 
   public init(
     phase: Phase, title: String, timeText: String, elapsed: Int64 = 0, total: Int64 = 0, icon: Icon = .none,
     flashOn: Bool = false, transition: Transition? = nil, dots: Int = 0, label: String = "",
-    cycleText: String? = nil, hint: String? = nil, restored: Bool = false
+    cycleText: String? = nil, startLabel: String = "", canCancel: Bool = false, knobHint: String? = nil,
+    restored: Bool = false
   ) {
     self.phase = phase
     self.title = title
@@ -63,7 +69,9 @@ public struct ScreenModel: Equatable, Sendable {
     self.dots = dots
     self.label = label
     self.cycleText = cycleText
-    self.hint = hint
+    self.startLabel = startLabel
+    self.canCancel = canCancel
+    self.knobHint = knobHint
     self.restored = restored
   }
 }
@@ -94,7 +102,7 @@ public enum ScreenTiming {
   }
   /// Each half of the ringing flash.
   public static let flashHalf: Nanoseconds = ms(500)
-  /// The idle <-> running dissolve.
+  /// The dissolve on every return to idle and on a start from idle.
   public static let transition: Nanoseconds = ms(500)
   public static let transitionSteps = 8
   public static var transitionStep: Nanoseconds { transition / Int64(transitionSteps) }
@@ -106,27 +114,20 @@ extension ScreenModel {
     let age = max(0, now - state.phaseSince)
     let shown = state.shownSeconds(at: now)
     let icon: Icon
-    var hint: String?
     switch state.phase {
-    case .idle:
-      icon = state.mode.isEgg ? .egg : .tomato(frame: 0)
-      hint = "Turn: set  Push: mode"
+    case .idle: icon = state.mode.isEgg ? .egg : .tomato(frame: 0)
     case .running:
       icon = state.mode.isEgg ? .egg : .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
-      hint = "Start: pause"
-    case .paused:
-      icon = .pause
-      hint = "Start: resume"
-    case .ringing:
-      let half = Int(age / ScreenTiming.flashHalf)
-      icon = .bell(frame: half % 2)
-      hint = "Any button: stop"
+    case .paused: icon = .pause
+    case .ringing: icon = .bell(frame: Int(age / ScreenTiming.flashHalf) % 2)
     }
+    // Every return to idle dissolves (cancel, stop, the alarm timing out), and so does a start
+    // from idle; running <-> paused and an automatic start after the alarm cut at once.
     var transition: Transition?
-    let between: Set<Phase> = [.idle, .running]
-    if between.contains(state.phase), between.contains(state.previousPhase), state.phase != state.previousPhase,
-      age < ScreenTiming.transition
-    {
+    let fades =
+      (state.phase == .idle && state.previousPhase != .idle)
+      || (state.phase == .running && state.previousPhase == .idle)
+    if fades, age < ScreenTiming.transition {
       transition = Transition(from: state.previousPhase, step: Int(age / ScreenTiming.transitionStep))
     }
     self.init(
@@ -134,7 +135,20 @@ extension ScreenModel {
       elapsed: state.elapsed(at: now), total: state.duration, icon: icon,
       flashOn: state.phase == .ringing && (age / ScreenTiming.flashHalf) % 2 == 0,
       transition: transition, dots: state.completedToday, label: ScreenModel.shortLabel(state.mode),
-      cycleText: state.cycleText, hint: hint, restored: state.restored)
+      cycleText: state.cycleText, startLabel: state.startLabel, canCancel: state.hasTimer,
+      knobHint: ScreenModel.knobHint(state.phase), restored: state.restored)
+  }
+
+  /// What the knob does in `phase`: it dials the duration and its push steps the mode while
+  /// idle, is ignored while running, sets the remaining time while paused, and snoozes the
+  /// alarm by a minute a clockwise detent while ringing.
+  public static func knobHint(_ phase: Phase) -> String? {
+    switch phase {
+    case .idle: return "Turn: set  Push: mode"
+    case .running: return nil
+    case .paused: return "Turn: set"
+    case .ringing: return "Turn: +1 min"
+    }
   }
 
   /// The mode's name in at most 5 letters, for the compact layout.

@@ -1,0 +1,178 @@
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroGraphics
+
+/// The controls on every screen, the fades back to idle, everything fitting, and the pixel shift.
+final class ScreenControlsTests: XCTestCase {
+  private let t0 = Instant(nanoseconds: 5_000 * nanosecondsPerSecond)
+
+  private func step(_ s: EngineState, _ e: Event, _ at: Nanoseconds) -> EngineState {
+    Engine.step(s, e, now: t0 + at).0
+  }
+
+  /// One state of each phase in `mode`, with the instant to draw it at.
+  private func phases(_ mode: Mode, settings: EngineSettings = EngineSettings()) -> [(EngineState, Instant)] {
+    var idle = EngineState(settings: settings, now: t0)
+    while idle.mode != mode { idle = step(idle, .press(.encoder), 0) }
+    let running = step(idle, .press(.start), 0)
+    let paused = step(running, .press(.start), seconds(3))
+    let ringing = step(running, .tick, running.duration)
+    return [
+      (idle, t0 + seconds(1)), (running, t0 + seconds(2)), (paused, t0 + seconds(9)),
+      (ringing, t0 + running.duration + seconds(2)),
+    ]
+  }
+
+  private func texts(_ m: ScreenModel, height: Int) -> [PlacedText] {
+    var texts: [PlacedText] = []
+    _ = height == 64 ? FullLayout.draw(m, texts: &texts) : CompactLayout.draw(m, texts: &texts)
+    return texts
+  }
+
+  func testTheFooterSaysWhatStartDoesAndShowsCancelOnlyWhileATimerExists() {
+    let expected = [
+      ("Start", false, "Turn: set  Push: mode"), ("Pause", true, nil), ("Resume", true, "Turn: set"),
+      ("Stop", false, "Turn: +1 min"),
+    ]
+    for mode in Mode.allCases {
+      for ((state, now), (label, cancel, knob)) in zip(phases(mode), expected) {
+        let model = ScreenModel(state: state, now: now)
+        XCTAssertEqual(model.startLabel, label)
+        XCTAssertEqual(model.canCancel, cancel)
+        XCTAssertEqual(model.knobHint, knob)
+        let full = texts(model, height: 64).filter { $0.y >= FullLayout.footerY }.map(\.text)
+        XCTAssertTrue(full.contains(label), "\(mode) \(state.phase): \(full)")
+        XCTAssertEqual(full.contains("Cancel"), cancel, "\(mode) \(state.phase): \(full)")
+        if let knob { XCTAssertTrue(full.contains(knob), "\(mode) \(state.phase): \(full)") }
+        let compact = texts(model, height: 32).map(\.text)
+        XCTAssertTrue(compact.contains(label), "128x32 \(mode) \(state.phase): \(compact)")
+      }
+    }
+  }
+
+  func testEverythingDrawnFitsOnThePanelWithoutOverlapping() {
+    var settings = EngineSettings()
+    var checked = 0
+    for preset in [seconds(5), minutes(25), seconds(3600 + 5 * 60), seconds(12 * 3600 + 34 * 60)] {
+      for mode in Mode.allCases { settings.presets[mode] = preset }
+      for mode in Mode.allCases {
+        for (state, now) in phases(mode, settings: settings) {
+          for dots in [0, 1, 2, 4, 5, 9, 12, 100] {
+            for restored in [false, true] {
+              var model = ScreenModel(state: state, now: now)
+              model.dots = dots
+              model.restored = restored && state.phase == .paused
+              for height in [64, 32] {
+                let placed = texts(model, height: height)
+                for t in placed {
+                  XCTAssertTrue(
+                    t.x >= 0 && t.y >= 0 && t.x + t.width <= 128 && t.y + t.height <= height,
+                    "128x\(height) \(mode) \(state.phase) dots \(dots): \(t) is clipped")
+                }
+                for (i, a) in placed.enumerated() {
+                  for b in placed[(i + 1)...] where overlaps(a, b) && !contains(a, b) && !contains(b, a) {
+                    XCTFail("128x\(height) \(mode) \(state.phase) dots \(dots): \(a) overlaps \(b)")
+                  }
+                }
+                checked += 1
+              }
+            }
+          }
+        }
+      }
+    }
+    XCTAssertGreaterThan(checked, 1000)
+  }
+
+  private func overlaps(_ a: PlacedText, _ b: PlacedText) -> Bool {
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+  }
+
+  private func contains(_ a: PlacedText, _ b: PlacedText) -> Bool {
+    a.x <= b.x && a.y <= b.y && b.x + b.width <= a.x + a.width && b.y + b.height <= a.y + a.height
+  }
+
+  func testEveryReturnToIdleDissolvesAndResumeAndPauseCutAtOnce() {
+    for mode in [Mode.focus, .soft] {
+      let all = phases(mode)
+      let (running, paused, ringing) = (all[1].0, all[2].0, all[3].0)
+      let end = running.duration
+      let returns: [(String, EngineState)] = [
+        ("cancel while running", step(running, .press(.cancel), seconds(4))),
+        ("cancel while paused", step(paused, .press(.cancel), seconds(20))),
+        ("stop the alarm", step(ringing, .press(.start), end + seconds(3))),
+        ("the alarm times out", step(ringing, .tick, end + minutes(5))),
+      ]
+      for (what, idle) in returns {
+        XCTAssertEqual(idle.phase, .idle, what)
+        let since = idle.phaseSince
+        let still = renderScreen(ScreenModel(state: idle, now: since + ScreenTiming.transition))
+        var before: Framebuffer?
+        for k in 0..<ScreenTiming.transitionSteps {
+          let now = since + Int64(k) * ScreenTiming.transitionStep
+          let model = ScreenModel(state: idle, now: now)
+          XCTAssertEqual(model.transition?.from, idle.previousPhase, "\(mode) \(what) step \(k)")
+          XCTAssertEqual(model.transition?.step, k, "\(mode) \(what)")
+          let mixed = renderScreen(model)
+          XCTAssertNotEqual(mixed, still, "\(mode) \(what) step \(k) is still dissolving")
+          // Every pixel comes from the screen left or the idle screen.
+          var unmixed = model
+          unmixed.transition = nil
+          let from = renderScreen(unmixed.leaving(idle.previousPhase))
+          for y in 0..<64 {
+            for x in 0..<128 where mixed.pixel(x, y) != still.pixel(x, y) {
+              XCTAssertEqual(mixed.pixel(x, y), from.pixel(x, y), "\(mode) \(what) (\(x),\(y))")
+            }
+          }
+          if let before { XCTAssertNotEqual(before, mixed) }
+          before = mixed
+        }
+        XCTAssertNil(ScreenModel(state: idle, now: since + ScreenTiming.transition).transition, what)
+      }
+      let resumed = step(paused, .press(.start), seconds(30))
+      XCTAssertNil(ScreenModel(state: resumed, now: t0 + seconds(30)).transition, "resume cuts")
+      XCTAssertNil(ScreenModel(state: paused, now: t0 + seconds(3)).transition, "pause cuts")
+      XCTAssertNotNil(ScreenModel(state: running, now: t0 + ms(10)).transition, "a start from idle dissolves")
+    }
+  }
+
+  func testThePixelShiftOrbitsWithinOnePixelOneStepAtATime() {
+    XCTAssertEqual(PixelShift.positions.count, 8)
+    XCTAssertEqual(Set(PixelShift.positions).count, 8)
+    XCTAssertEqual(PixelShift.orbit(step: 0), .zero)
+    for k in -20...20 {
+      let a = PixelShift.orbit(step: k)
+      let b = PixelShift.orbit(step: k + 1)
+      XCTAssertTrue(abs(a.dx) <= 1 && abs(a.dy) <= 1)
+      XCTAssertEqual(abs(a.dx - b.dx) + abs(a.dy - b.dy), 1, "step \(k) to \(k + 1) moves one pixel")
+      XCTAssertEqual(PixelShift.orbit(step: k + 8), a)
+    }
+  }
+
+  func testAShiftedPictureMovesEveryPixelAndDropsWhatLeaves() {
+    var rng = SystemRandomNumberGenerator()
+    for height in [64, 32] {
+      var fb = Framebuffer(width: 128, height: height)
+      for i in fb.bytes.indices { fb.bytes[i] = UInt8.random(in: 0...255, using: &rng) }
+      for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (5, -3), (-127, 2), (200, 0)] {
+        let moved = fb.shifted(dx: dx, dy: dy)
+        for y in 0..<height {
+          for x in 0..<128 {
+            XCTAssertEqual(moved.pixel(x, y), fb.pixel(x - dx, y - dy), "128x\(height) by (\(dx),\(dy)) at (\(x),\(y))")
+          }
+        }
+      }
+    }
+    let state = Engine.step(EngineState(now: t0), .press(.start), now: t0).0
+    let at = t0 + seconds(65)
+    for k in 0..<8 {
+      let shift = PixelShift.orbit(step: k)
+      XCTAssertEqual(
+        renderScreen(state: state, now: at, shift: shift),
+        renderScreen(state: state, now: at).shifted(dx: shift.dx, dy: shift.dy))
+    }
+    XCTAssertNotEqual(
+      renderScreen(state: state, now: at, shift: PixelShift.orbit(step: 1)), renderScreen(state: state, now: at))
+  }
+}
