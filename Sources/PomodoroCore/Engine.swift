@@ -10,6 +10,9 @@
 public enum Engine {
   /// While running, the state is saved at least this often.
   public static let persistInterval: Nanoseconds = seconds(10)
+  /// After a snooze, clockwise detents go on adding time while each comes within this long of
+  /// the previous one (one spin of the knob); after a rest a running timer ignores the knob.
+  public static let snoozeTurnWindow: Nanoseconds = seconds(1)
 
   /// Applies `event`, which happened at `now`, to `state`.
   public static func step(_ state: EngineState, _ event: Event, now: Instant) -> (EngineState, [Effect]) {
@@ -25,7 +28,7 @@ public enum Engine {
     case .setCompletedToday(let n):
       s.completedToday = max(0, n)
     case .turn(let detents):
-      turn(&s, detents: detents, now: now)
+      turn(&s, detents: detents, now: now, effects: &effects)
     case .press(let button):
       press(&s, meaning(of: button, long: false, in: s.phase), now: now, effects: &effects)
     case .longPress(let button):
@@ -39,7 +42,7 @@ public enum Engine {
   /// changes exactly when the second does. While ringing: the alarm's timeout, if it has one.
   public static func nextWake(_ s: EngineState, now: Instant) -> Instant? {
     switch s.phaseState {
-    case .running(let deadline, _):
+    case .running(_, let deadline, _, _):
       // Remaining r shows ceil(r) seconds, and one second less once r <= (shown - 1) s.
       let remaining = deadline - now
       if remaining <= 0 { return now }
@@ -100,15 +103,22 @@ public enum Engine {
     case .acknowledge:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
     case .start:
-      start(&s, remaining: s.duration, now: now, effects: &effects)
+      start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
     case .pause:
-      enter(&s, .paused(remaining: s.remaining(at: now)), at: now, effects: &effects)
+      guard let session = s.session else { return }
+      enter(&s, .paused(session, remaining: s.remaining(at: now), lastDetentAt: nil), at: now, effects: &effects)
     case .resume:
-      start(&s, remaining: s.remaining(at: now), now: now, effects: &effects)
+      guard let session = s.session else { return }
+      start(&s, session, remaining: s.remaining(at: now), now: now, effects: &effects)
     case .cancel:
-      let record = SessionRecord(
-        mode: s.mode, outcome: .cancelled, planned: s.duration, actual: s.elapsed(at: now), endedAt: now)
-      effects.append(.record(record))
+      guard let session = s.session else { return }
+      // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
+      effects.append(
+        .record(
+          SessionRecord(
+            mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
+            actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
+      s.duration -= session.extended  // Back to the dialed duration.
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     case .nextMode:
       s.restored = false
@@ -133,9 +143,9 @@ public enum Engine {
 
   static func tick(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
     switch s.phaseState {
-    case .running(let deadline, let lastPersistAt):
+    case .running(let session, let deadline, let lastPersistAt, let snoozedAt):
       if now - lastPersistAt >= persistInterval {
-        s.phaseState = .running(deadline: deadline, lastPersistAt: now)
+        s.phaseState = .running(session, deadline: deadline, lastPersistAt: now, snoozedAt: snoozedAt)
         effects.append(.persist)
       }
     case .idle, .paused, .ringing:
@@ -143,7 +153,10 @@ public enum Engine {
     }
   }
 
-  static func turn(_ s: inout EngineState, detents: Int, now: Instant) {
+  /// The knob: dials the duration while idle and the time left while paused; snoozes while
+  /// ringing (clockwise only) and goes on snoozing for the rest of that spin; a running timer
+  /// otherwise ignores it, so that a bumped knob cannot change it.
+  static func turn(_ s: inout EngineState, detents: Int, now: Instant, effects: inout [Effect]) {
     switch s.phaseState {
     case .idle(let lastDetentAt):
       s.restored = false
@@ -152,47 +165,98 @@ public enum Engine {
         s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
       }
       s.phaseState = .idle(lastDetentAt: now)
-    case .running, .paused, .ringing:
-      break  // The duration cannot change under a timer, and a turn does not acknowledge.
+    case .paused(var session, let remaining, let lastDetentAt):
+      s.restored = false
+      let multiplier = Dial.multiplier(sincePrevious: lastDetentAt.map { now - $0 })
+      // 0:05 to 23:59:59 left, as dialed; and the total (counted + left) stays within the dial's range.
+      let ceiling = max(remaining, Dial.longest - s.elapsed(at: now))
+      var left = remaining
+      for _ in 0..<abs(detents) {
+        left = min(ceiling, Dial.step(left, direction: detents.signum(), multiplier: multiplier))
+      }
+      s.duration += left - remaining
+      if session.completed { session.extended += left - remaining }
+      s.phaseState = .paused(session, remaining: left, lastDetentAt: now)
+      effects.append(.persist)
+    case .ringing(let session):
+      // Snooze: clockwise adds time and counts on at once; counter-clockwise is ignored.
+      guard detents > 0 else { return }
+      snooze(&s, session, from: now, detents: detents, multiplier: 1, now: now, effects: &effects)
+    case .running(let session, let deadline, _, let snoozedAt):
+      // Only the spin that snoozed goes on adding; any other turn leaves a running timer alone.
+      guard detents > 0, let snoozedAt, now - snoozedAt < snoozeTurnWindow else { return }
+      let multiplier = Dial.multiplier(sincePrevious: now - snoozedAt)
+      snooze(&s, session, from: deadline, detents: detents, multiplier: multiplier, now: now, effects: &effects)
     }
+  }
+
+  /// Adds a minute per detent (times the dial's acceleration) to the session's total, counting
+  /// to `from` plus that; the total stays within the dial's range.
+  static func snooze(
+    _ s: inout EngineState, _ session: Session, from: Instant, detents: Int, multiplier: Int64, now: Instant,
+    effects: inout [Effect]
+  ) {
+    let added = min(Dial.longest - s.duration, Int64(detents) * multiplier * minutes(1))
+    guard added > 0 else { return }
+    var session = session
+    session.extended += added
+    s.duration += added
+    if s.phase == .ringing { effects.append(.alarm(false)) }
+    enter(
+      &s, .running(session, deadline: from + added, lastPersistAt: now, snoozedAt: now), at: now, effects: &effects)
   }
 
   // MARK: - Transitions
 
   static func catchUp(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
-    if case .running(let deadline, _) = s.phaseState, now >= deadline {
-      complete(&s, at: deadline, effects: &effects)
+    if case .running(let session, let deadline, _, _) = s.phaseState, now >= deadline {
+      complete(&s, session, at: deadline, effects: &effects)
     }
     if case .ringing = s.phaseState, let timeout = s.alarmTimesOutAt, now >= timeout {
       acknowledge(&s, now: timeout, effects: &effects, allowAutoStart: false)
     }
   }
 
-  static func start(_ s: inout EngineState, remaining: Nanoseconds, now: Instant, effects: inout [Effect]) {
+  /// Runs `session` (a new one, or a paused one resumed) with `remaining` left.
+  static func start(
+    _ s: inout EngineState, _ session: Session, remaining: Nanoseconds, now: Instant, effects: inout [Effect]
+  ) {
     s.restored = false
-    s.focusDoneInCycle = s.settings.cycle.focusDone(atStartOf: s.mode, s.focusDoneInCycle)
-    enter(&s, .running(deadline: now + remaining, lastPersistAt: now), at: now, effects: &effects)
+    if !session.completed {
+      s.focusDoneInCycle = s.settings.cycle.focusDone(atStartOf: s.mode, s.focusDoneInCycle)
+    }
+    enter(
+      &s, .running(session, deadline: now + remaining, lastPersistAt: now, snoozedAt: nil), at: now, effects: &effects)
   }
 
-  /// The deadline passed: ring, counted at the deadline itself, not when the shell noticed.
-  static func complete(_ s: inout EngineState, at deadline: Instant, effects: inout [Effect]) {
-    s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
-    if s.mode == .focus { s.completedToday += 1 }
-    effects.append(
-      .record(
-        SessionRecord(mode: s.mode, outcome: .completed, planned: s.duration, actual: s.duration, endedAt: deadline)))
-    enter(&s, .ringing, at: deadline, effects: &effects)
+  /// The deadline passed: ring, at the deadline itself, not when the shell noticed. A focus
+  /// counts the first time it reaches zero (not again after a snooze).
+  static func complete(_ s: inout EngineState, _ session: Session, at deadline: Instant, effects: inout [Effect]) {
+    var session = session
+    if !session.completed {
+      s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
+      if s.mode == .focus { s.completedToday += 1 }
+      session.completed = true
+    }
+    enter(&s, .ringing(session), at: deadline, effects: &effects)
     effects.append(.alarm(true))
   }
 
-  /// The alarm was acknowledged (or timed out): preselect what comes next.
+  /// The alarm was acknowledged (or timed out): the session ends and is recorded, completed
+  /// when it last reached zero (`phaseSince`), with its extensions; what comes next is preselected.
   static func acknowledge(_ s: inout EngineState, now: Instant, effects: inout [Effect], allowAutoStart: Bool) {
     effects.append(.alarm(false))
+    let extended = s.session?.extended ?? 0
+    effects.append(
+      .record(
+        SessionRecord(
+          mode: s.mode, outcome: .completed, planned: s.duration - extended, actual: s.duration, extended: extended,
+          endedAt: s.phaseSince)))
     let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
     s.focusDoneInCycle = done
     select(&s, mode)
     if allowAutoStart && s.settings.autoStart {
-      start(&s, remaining: s.duration, now: now, effects: &effects)
+      start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
     } else {
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     }

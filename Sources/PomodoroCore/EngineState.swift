@@ -37,8 +37,8 @@ public struct EngineState: Equatable, Sendable {
   public func remaining(at now: Instant) -> Nanoseconds {
     switch phaseState {
     case .idle: return duration
-    case .running(let deadline, _): return max(0, min(duration, deadline - now))
-    case .paused(let remaining): return remaining
+    case .running(_, let deadline, _, _): return max(0, min(duration, deadline - now))
+    case .paused(_, let remaining, _): return remaining
     case .ringing: return 0
     }
   }
@@ -52,6 +52,14 @@ public struct EngineState: Equatable, Sendable {
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
 
+  /// The timer that exists while running, paused or ringing.
+  var session: Session? {
+    switch phaseState {
+    case .idle: return nil
+    case .running(let session, _, _, _), .paused(let session, _, _), .ringing(let session): return session
+    }
+  }
+
   /// While ringing: when the alarm stops by itself (nil: it rings until stopped).
   var alarmTimesOutAt: Instant? {
     settings.alarmTimeout(for: mode).map { phaseSince + $0 }
@@ -64,7 +72,9 @@ public struct EngineState: Equatable, Sendable {
   public var cycleText: String? {
     guard mode == .focus else { return nil }
     let n = settings.longBreakEvery
-    let position = phase == .ringing ? focusDoneInCycle : (focusDoneInCycle >= n ? 1 : focusDoneInCycle + 1)
+    // Once this focus has reached zero (ringing, or snoozed) it is counted already.
+    let counted = session?.completed ?? false
+    let position = counted ? focusDoneInCycle : (focusDoneInCycle >= n ? 1 : focusDoneInCycle + 1)
     return "\(max(1, position))/\(n)"
   }
 
@@ -101,16 +111,26 @@ public struct EngineState: Equatable, Sendable {
   }
 }
 
+/// One timer from its start to its end (cancelled, or its alarm acknowledged or timed out),
+/// across pauses, ringing and snoozes. `duration` is its total, extensions included.
+struct Session: Equatable, Sendable {
+  /// Time added after it first reached zero: snoozes, and dialing while paused after one.
+  var extended: Nanoseconds = 0
+  /// It has reached zero: a focus is counted, and it ends completed whatever follows.
+  var completed = false
+}
+
 /// The phases with the data that means something in that phase only.
 enum PhaseState: Equatable, Sendable {
   /// Choosing; `lastDetentAt` times the dial's acceleration.
   case idle(lastDetentAt: Instant?)
-  /// Counting down to `deadline`; `lastPersistAt` is when the state was last saved.
-  case running(deadline: Instant, lastPersistAt: Instant)
-  /// Stopped with `remaining` left, to the nanosecond.
-  case paused(remaining: Nanoseconds)
+  /// Counting down to `deadline`; `lastPersistAt` is when the state was last saved;
+  /// `snoozedAt`, the last detent of the spin that snoozed it (nil when not snoozing).
+  case running(Session, deadline: Instant, lastPersistAt: Instant, snoozedAt: Instant?)
+  /// Stopped with `remaining` left, to the nanosecond; `lastDetentAt` times the dial.
+  case paused(Session, remaining: Nanoseconds, lastDetentAt: Instant?)
   /// Reached zero at `phaseSince`; the alarm sounds.
-  case ringing
+  case ringing(Session)
 
   var phase: Phase {
     switch self {

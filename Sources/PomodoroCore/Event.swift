@@ -18,11 +18,12 @@ public enum Effect: Equatable, Sendable {
   case alarm(Bool)
   /// Save the timer state (phase changes, and every 10 s while running).
   case persist
-  /// Append a session to the history.
+  /// Append a session to the history (once per session, when it ends).
   case record(SessionRecord)
 }
 
-/// One finished session, for the history.
+/// One session, for the history: recorded once, when it ends for good (cancelled, or its alarm
+/// acknowledged or timed out), with any time added by snoozing.
 public struct SessionRecord: Equatable, Sendable {
   public enum Outcome: String, Sendable {
     case completed
@@ -32,16 +33,23 @@ public struct SessionRecord: Equatable, Sendable {
   public var outcome: Outcome
   /// The duration the timer was set to.
   public var planned: Nanoseconds
-  /// The time it actually counted down, pauses excluded.
+  /// The time it actually counted down, pauses excluded, extensions included.
   public var actual: Nanoseconds
-  /// When it ended (monotonic; the shell adds the wall clock).
+  /// The time added after it first reached zero (snoozes), 0 when none.
+  public var extended: Nanoseconds
+  /// When it stopped counting (monotonic; the shell adds the wall clock): the instant it last
+  /// reached zero, or was cancelled.
   public var endedAt: Instant
 
-  public init(mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, endedAt: Instant) {
+  public init(
+    mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
+    endedAt: Instant
+  ) {
     self.mode = mode
     self.outcome = outcome
     self.planned = planned
     self.actual = actual
+    self.extended = extended
     self.endedAt = endedAt
   }
 }

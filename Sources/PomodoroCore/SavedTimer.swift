@@ -3,16 +3,24 @@
 public struct SavedTimer: Equatable, Sendable {
   public var phase: Phase
   public var mode: Mode
+  /// The timer's total, extensions included.
   public var duration: Nanoseconds
   public var remaining: Nanoseconds
   public var focusDoneInCycle: Int
+  /// The time added after the timer first reached zero (snoozes); more than 0 only for a timer
+  /// that has reached zero once, so the original plan is `duration - extended`.
+  public var extended: Nanoseconds
 
-  public init(phase: Phase, mode: Mode, duration: Nanoseconds, remaining: Nanoseconds, focusDoneInCycle: Int) {
+  public init(
+    phase: Phase, mode: Mode, duration: Nanoseconds, remaining: Nanoseconds, focusDoneInCycle: Int,
+    extended: Nanoseconds = 0
+  ) {
     self.phase = phase
     self.mode = mode
     self.duration = duration
     self.remaining = remaining
     self.focusDoneInCycle = focusDoneInCycle
+    self.extended = extended
   }
 }
 
@@ -20,28 +28,42 @@ extension EngineState {
   /// The state to save now.
   public func saved(at now: Instant) -> SavedTimer {
     SavedTimer(
-      phase: phase, mode: mode, duration: duration, remaining: remaining(at: now), focusDoneInCycle: focusDoneInCycle)
+      phase: phase, mode: mode, duration: duration, remaining: remaining(at: now), focusDoneInCycle: focusDoneInCycle,
+      extended: session?.extended ?? 0)
   }
 
-  /// The state after a restart: a timer that was running or paused comes back paused with the
-  /// time it had (never running on by itself) and marked `restored`; a ringing one comes back
-  /// idle with the next session preselected (its completion was already recorded).
+  /// The state after a restart, without the record `Engine.restore` also gives for a timer that
+  /// was ringing: the shell should call `Engine.restore`.
   public init(restoring saved: SavedTimer, settings: EngineSettings, now: Instant) {
-    self.init(settings: settings, now: now)
-    mode = saved.mode
-    duration = Dial.clamp(saved.duration)
-    focusDoneInCycle = max(0, saved.focusDoneInCycle)
+    self = Engine.restore(saved, settings: settings, now: now).0
+  }
+}
+
+extension Engine {
+  /// The state after a restart, and its effects. A timer that was running or paused comes back
+  /// paused with the time it had (never running on by itself) and marked `restored`; a ringing
+  /// one ends there: its session is recorded (completed, at `now`) and the device comes back
+  /// idle with the next session preselected; the effects then say so (`.alarm(false)`,
+  /// `.record`, `.persist`: saving at once keeps a second restart from recording it again).
+  public static func restore(_ saved: SavedTimer, settings: EngineSettings, now: Instant) -> (EngineState, [Effect]) {
+    var s = EngineState(settings: settings, now: now)
+    s.mode = saved.mode
+    s.duration = Dial.clamp(saved.duration)
+    s.focusDoneInCycle = max(0, saved.focusDoneInCycle)
+    let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
+    var effects: [Effect] = []
     switch saved.phase {
     case .idle:
       break
     case .running, .paused:
-      phaseState = .paused(remaining: max(0, min(duration, saved.remaining)))
-      restored = true
+      let session = Session(extended: extended, completed: extended > 0)
+      s.phaseState = .paused(session, remaining: max(0, min(s.duration, saved.remaining)), lastDetentAt: nil)
+      s.restored = true
     case .ringing:
-      var effects: [Effect] = []
-      phaseState = .ringing
-      Engine.acknowledge(&self, now: now, effects: &effects, allowAutoStart: false)
-      previousPhase = .idle
+      s.phaseState = .ringing(Session(extended: extended, completed: true))
+      acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)
+      s.previousPhase = .idle
     }
+    return (s, effects)
   }
 }

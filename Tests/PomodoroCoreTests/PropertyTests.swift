@@ -18,6 +18,10 @@ final class PropertyTests: XCTestCase {
     var alarms = 0
     var completions = 0
     var alarmOn = false
+    var started = 0
+    var records = 0
+    var snoozes = 0
+    var extendedRecords = 0
     for i in 0..<100_000 {
       let before = state
       let previousNow = now
@@ -33,6 +37,14 @@ final class PropertyTests: XCTestCase {
       default: event = .tick
       }
       let (after, effects) = Engine.step(state, event, now: now)
+      // A run reaches zero in this step when it was running and its deadline has passed.
+      let completes = before.phase == .running && before.remaining(at: now) == 0
+      if completes { completions += 1 }
+      XCTAssertEqual(
+        effects.filter { $0 == .alarm(true) }.count, completes ? 1 : 0, "step \(i): exactly one alarm per completed run"
+      )
+      if before.phase == .idle && after.phase == .running { started += 1 }
+      if before.phase == .ringing && after.phase == .running && event != .tick { snoozes += 1 }
       for effect in effects {
         switch effect {
         case .alarm(true):
@@ -41,8 +53,20 @@ final class PropertyTests: XCTestCase {
           alarms += 1
         case .alarm(false):
           alarmOn = false
-        case .record(let r) where r.outcome == .completed:
-          completions += 1
+        case .record(let r):
+          records += 1
+          if r.outcome == .completed {
+            // It counted its plan, and all of its extensions unless cancelled during one.
+            XCTAssertGreaterThanOrEqual(r.actual, r.planned, "step \(i)")
+            XCTAssertLessThanOrEqual(r.actual, r.planned + r.extended, "step \(i)")
+            if before.phase == .ringing || completes {  // Ended by its alarm: all counted.
+              XCTAssertEqual(r.actual, r.planned + r.extended, "step \(i)")
+            }
+          } else {
+            XCTAssertLessThan(r.actual, r.planned, "step \(i): a cancelled one did not")
+            XCTAssertEqual(r.extended, 0, "step \(i): only a session that reached zero is extended")
+          }
+          if r.extended > 0 { extendedRecords += 1 }
         default: break
         }
       }
@@ -64,9 +88,13 @@ final class PropertyTests: XCTestCase {
         XCTAssertTrue(Self.allowed.contains(edge) || viaRinging, "step \(i): \(edge)")
       }
       XCTAssertEqual(alarmOn, after.phase == .ringing, "step \(i): the alarm sounds exactly while ringing")
+      // Every session started is recorded exactly once when it ends; one is open unless idle.
+      XCTAssertEqual(started, records + (after.phase == .idle ? 0 : 1), "step \(i): exactly one record per session")
       state = after
     }
     XCTAssertEqual(alarms, completions, "exactly one alarm per completed run")
     XCTAssertGreaterThan(completions, 100, "the random walk reached the alarm often")
+    XCTAssertGreaterThan(snoozes, 20, "and snoozed")
+    XCTAssertGreaterThan(extendedRecords, 10, "and recorded extended sessions")
   }
 }

@@ -84,11 +84,15 @@ final class TransitionTests: XCTestCase {
   }
 
   func testTurningWhileRingingDoesNotAcknowledge() {
+    // Counter-clockwise is ignored; clockwise snoozes (SnoozeTests): neither acknowledges.
     var h = Harness()
     h.send(.press(.start))
     h.advance(minutes(25))
-    h.send(.turn(3))
+    h.send(.turn(-3))
     XCTAssertEqual(h.state.phase, .ringing)
+    h.send(.turn(3))
+    XCTAssertNotEqual(h.state.phase, .idle)
+    XCTAssertEqual(h.state.mode, .focus)
   }
 
   func testAlarmTimesOutToIdleAfterConfiguredTimeout() {

@@ -106,7 +106,10 @@ public final class Device {
     if let storage {
       do {
         if let saved = try storage.state.load() {
-          state = EngineState(restoring: saved, settings: config.engine, now: now)
+          let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
+          state = restored
+          for case .record(let record) in effects { append(record, at: now) }
+          if effects.contains(.persist) { save(storage, at: now) }
           if state.restored {
             log.notice(
               "restored a \(saved.mode.rawValue) timer with \(formatClock(state.shownSeconds(at: now))) left, paused")
