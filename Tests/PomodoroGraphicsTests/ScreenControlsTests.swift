@@ -94,8 +94,11 @@ final class ScreenControlsTests: XCTestCase {
   }
 
   func testEveryReturnToIdleDissolvesAndResumeAndPauseCutAtOnce() {
+    // Egg alarms ring until stopped by default; give them a timeout so that one can pass.
+    var settings = EngineSettings()
+    settings.eggAlarmTimeout = minutes(1)
     for mode in [Mode.focus, .soft] {
-      let all = phases(mode)
+      let all = phases(mode, settings: settings)
       let (running, paused, ringing) = (all[1].0, all[2].0, all[3].0)
       let end = running.duration
       let returns: [(String, EngineState)] = [
