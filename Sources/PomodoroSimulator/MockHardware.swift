@@ -14,7 +14,7 @@ public final class MockHardware {
   public static let fastDetentSpacing = ms(10)
   public static let pressTime = ms(80)
   public static let releaseTime = ms(80)
-  public static let bounceTime = Nanoseconds(500_000)
+  public static let bounceTime = microseconds(500)
 
   public let config: DeviceConfig
   public let chip: MockGPIOChip

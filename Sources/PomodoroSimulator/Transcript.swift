@@ -58,6 +58,13 @@ public final class Transcript: DeviceObserver {
     emit([("t", t(at)), ("event", .string("history"))] + entry.fields)
   }
 
+  public func displayChanged(_ look: DisplayCare.Look, at: Instant) {
+    emit([
+      ("event", .string("display")), ("t", t(at)), ("on", .bool(look.on)), ("contrast", .int(Int64(look.contrast))),
+      ("shift_x", .int(Int64(look.shift.dx))), ("shift_y", .int(Int64(look.shift.dy))),
+    ])
+  }
+
   /// The last line.
   public func summary(at end: Instant) {
     var onTime = buzzerOnTime

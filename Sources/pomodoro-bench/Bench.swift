@@ -1,3 +1,5 @@
+import PomodoroCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -14,14 +16,14 @@ func figure(_ name: String, _ value: Double, _ unit: String) {
 func cpuNanoseconds() -> Int64 {
   var ts = timespec()
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-  return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+  return seconds(Int64(ts.tv_sec)) + Int64(ts.tv_nsec)
 }
 
 /// Monotonic wall time, in nanoseconds.
 func monotonicNanoseconds() -> Int64 {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+  return seconds(Int64(ts.tv_sec)) + Int64(ts.tv_nsec)
 }
 
 /// Runs `body` `iterations` times and returns CPU nanoseconds per iteration.

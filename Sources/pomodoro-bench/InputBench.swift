@@ -38,7 +38,7 @@ private func decoderThroughput() {
   let rounds = 5
   let start = cpuNanoseconds()
   for round in 0..<rounds {
-    var t = Instant(nanoseconds: Int64(round) * 1_000_000_000)
+    var t = Instant(nanoseconds: seconds(Int64(round)))
     for (channel, active) in edges {
       t = t + 1000
       if let d = decoder.edge(channel, active: active, at: t) { detents &+= d.steps }

@@ -29,12 +29,15 @@ final class ScenarioTests: XCTestCase {
     XCTAssertEqual(s.phases, ["idle", "running", "paused", "running", "ringing", "idle"])
     let st = s.states
     guard st.count == 6 else { return }
-    // Presses act at their release: 80 ms after each press line starts.
-    XCTAssertEqual(s.t(st[1]), 80)
+    // Start/pause acts at the press-down: the instant each press line starts (the contact
+    // closes then; the press is known once it has settled, 20 ms later).
+    XCTAssertEqual(s.t(st[1]), 0)
     let pausedAt = s.t(st[2])
     let resumedAt = s.t(st[3])
-    XCTAssertEqual(st[2]["remaining_ms"]!.int!, 1_500_000 - (pausedAt - 80))
-    let expectedAlarm = 80 + 1_500_000 + (resumedAt - pausedAt)
+    XCTAssertEqual(pausedAt, 160 + 10_370)
+    XCTAssertEqual(resumedAt, pausedAt + 160 + 7_500)
+    XCTAssertEqual(st[2]["remaining_ms"]!.int!, 1_500_000 - pausedAt)
+    let expectedAlarm = 1_500_000 + (resumedAt - pausedAt)
     XCTAssertEqual(s.t(st[4]), expectedAlarm)
     let buzzer = s.events("buzzer")
     XCTAssertEqual(buzzer.first.map(s.t), expectedAlarm, "the buzzer sounds at the deadline")

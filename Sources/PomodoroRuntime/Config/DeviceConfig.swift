@@ -25,6 +25,12 @@ public struct DeviceConfig: Equatable, Sendable {
   public var height = 64
   public var rotate180 = false
   public var contrast: UInt8 = 207
+  // OLED care: dim after this long without input (idle, paused), blank (idle), shift the
+  // picture one pixel this often; nil: never.
+  public var dimAfter: Nanoseconds? = minutes(2)
+  public var blankAfter: Nanoseconds? = minutes(10)
+  public var shiftEvery: Nanoseconds? = minutes(3)
+  public var dimContrast: UInt8 = 16
   // Timer
   public var engine = EngineSettings()
   public var click = false

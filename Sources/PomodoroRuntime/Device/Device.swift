@@ -51,6 +51,12 @@ public protocol DeviceObserver: AnyObject {
   func frameFlushed(bytes: Int, shown: String, at: Instant)
   func buzzerChanged(_ on: Bool, at: Instant)
   func recorded(_ entry: HistoryEntry, at: Instant)
+  /// The panel was switched on or off, dimmed or brightened, or its picture moved.
+  func displayChanged(_ look: DisplayCare.Look, at: Instant)
+}
+
+extension DeviceObserver {
+  public func displayChanged(_ look: DisplayCare.Look, at: Instant) {}
 }
 
 /// The imperative shell around the engine: edges and ticks in; engine; screen, driver, bytes
@@ -77,6 +83,15 @@ public final class Device {
   var lastObserved: (Phase, Mode, Nanoseconds)?
   var dayCheckedAt: Instant
   var day = 0
+  /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
+  /// of that press (its release or long press) says nothing more.
+  var pressHandled: Set<Button> = []
+  /// OLED care: when the device started (shift steps count from it), the last input or phase
+  /// change, and the look the panel was last given.
+  let care: DisplayCare
+  let startedAt: Instant
+  var activeAt: Instant
+  public private(set) var look: DisplayCare.Look
 
   /// - Parameter wallClock: labels history records (scripted runs pass a virtual one).
   public init(
@@ -94,6 +109,12 @@ public final class Device {
     state = EngineState(settings: config.engine, now: now)
     engineTime = now
     dayCheckedAt = now
+    startedAt = now
+    activeAt = now
+    care = DisplayCare(
+      dimAfter: config.dimAfter, blankAfter: config.blankAfter, shiftEvery: config.shiftEvery,
+      contrast: config.contrast, dimContrast: config.dimContrast)
+    look = DisplayCare.Look(on: true, contrast: config.contrast, shift: .zero)
     display = DisplayKeeper(driver: parts.display, description: parts.displayName, log: log)
     let levels = (try? parts.inputs.levels()) ?? []
     mapper = InputMapper(config: config, initialLevels: levels)
@@ -142,21 +163,55 @@ public final class Device {
     }
     actions += mapper.advance(to: now)
     actions.sort { $0.0 < $1.0 }
-    for (at, action) in actions {
-      switch action {
-      case .engine(let event): feed(event, at: at)
-      case .buttonDown:
-        // The click sounds from now (the press settled `debounce` ago, longer than a click),
-        // never over the alarm.
-        if config.click && player.pattern?.repeats != true { player.start(.click, at: now) }
-      }
-    }
+    for (at, action) in actions { handle(action, at: at) }
     feed(.tick, at: now)
     if storage != nil && now - dayCheckedAt >= seconds(60) { recountToday(at: now) }
     driveBuzzer(at: now)
+    refreshLook(at: now)
+    guard look.on else { return }
     let frame = screen.render(state, now)
-    let bytes = display.show(frame, at: now)
+    let shifted = look.shift == .zero ? frame : frame.shifted(dx: look.shift.dx, dy: look.shift.dy)
+    let bytes = display.show(shifted, at: now)
     if bytes > 0 { observer?.frameFlushed(bytes: bytes, shown: state.clockText(at: now), at: now) }
+  }
+
+  /// One input, in time order. A press acts at its settled press-down where a short and a long
+  /// press mean the same in the phase (Engine.actsAtPressDown), else at its release or its long
+  /// press. An input that wakes a blank panel does nothing else.
+  func handle(_ action: InputMapper.Action, at: Instant) {
+    let waking = !look.on
+    activeAt = max(activeAt, at)
+    if waking { refreshLook(at: at) }
+    switch action {
+    case .buttonDown(let button):
+      pressHandled.remove(button)
+      // The click sounds from now (the press settled `debounce` ago, longer than a click),
+      // never over the alarm.
+      if config.click && player.pattern?.repeats != true { player.start(.click, at: clock.now) }
+      if waking {
+        pressHandled.insert(button)
+      } else if Engine.actsAtPressDown(button, in: state) {
+        pressHandled.insert(button)
+        feed(.press(button), at: at)
+      }
+    case .engine(.press(let button)), .engine(.longPress(let button)):
+      if pressHandled.contains(button) { return }
+      if case .engine(let event) = action { feed(event, at: at) }
+    case .engine(let event):
+      if !waking { feed(event, at: at) }
+    }
+  }
+
+  /// Gives the panel the look OLED care wants now (on/off, contrast); the shift applies to the
+  /// next frame.
+  func refreshLook(at now: Instant) {
+    let want = care.look(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now)
+    guard want != look else { return }
+    if want.on != look.on || want.contrast != look.contrast {
+      display.setLook(on: want.on, contrast: want.contrast, at: now)
+    }
+    look = want
+    observer?.displayChanged(want, at: now)
   }
 
   /// When `step()` must run next if no input arrives: the engine's next wake, an animation
@@ -164,8 +219,9 @@ public final class Device {
   public var nextDeadline: Instant? {
     let now = clock.now
     return [
-      Engine.nextWake(state, now: now), screen.nextFrame(state, now), mapper.nextDeadline,
+      Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil, mapper.nextDeadline,
       player.nextChange(after: now), display.nextRetry, parts.inputs.nextEdgeTime,
+      care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now),
     ].compactMap { $0 }.min()
   }
 
@@ -190,7 +246,7 @@ public final class Device {
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
       log.info(
-        "state phase=\(state.phase.rawValue) mode=\(state.mode.rawValue) remaining_ms=\(state.remaining(at: at) / 1_000_000) total_ms=\(state.duration / 1_000_000)"
+        "state phase=\(state.phase.rawValue) mode=\(state.mode.rawValue) remaining_ms=\(wholeMilliseconds(state.remaining(at: at))) total_ms=\(wholeMilliseconds(state.duration))"
       )
       observer?.stateChanged(state, at: at)
     }

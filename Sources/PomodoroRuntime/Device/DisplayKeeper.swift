@@ -51,6 +51,17 @@ final class DisplayKeeper {
     }
   }
 
+  /// Switches the panel on or off and sets its contrast (OLED care). The driver keeps both, so
+  /// a panel brought up again after a fault gets them too.
+  func setLook(on: Bool, contrast: UInt8, at now: Instant) {
+    do {
+      try driver.setContrast(contrast)
+      try driver.setDisplayOn(on)
+    } catch {
+      if healthy { markDown(error, at: now) }
+    }
+  }
+
   /// The next instant a retry is due, while the panel is down.
   var nextRetry: Instant? { healthy ? nil : retryAt }
 
@@ -66,7 +77,7 @@ final class DisplayKeeper {
     retryAt = now + backoff
     log.once(
       "display-down", .error,
-      "display \(location) is not answering: \(error) The timer keeps running, retrying every \(backoff / 1_000_000_000)-\(DisplayKeeper.maxBackoff / 1_000_000_000) s"
+      "display \(location) is not answering: \(error) The timer keeps running, retrying every \(wholeSeconds(backoff))-\(wholeSeconds(DisplayKeeper.maxBackoff)) s"
     )
     backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
   }

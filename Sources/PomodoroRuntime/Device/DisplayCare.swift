@@ -1,0 +1,73 @@
+import PomodoroCore
+import PomodoroGraphics
+
+/// How the panel is kept from burning in, as a pure function of the phase, the last input and
+/// the time: dim after `dimAfter` without input in idle or paused, switch off after
+/// `blankAfter` in idle, and move the whole picture one pixel along a small orbit every
+/// `shiftEvery` in every phase but ringing. Ringing is always lit, at full contrast, unshifted.
+public struct DisplayCare: Equatable, Sendable {
+  public var dimAfter: Nanoseconds?
+  public var blankAfter: Nanoseconds?
+  public var shiftEvery: Nanoseconds?
+  public var contrast: UInt8
+  public var dimContrast: UInt8
+
+  public init(
+    dimAfter: Nanoseconds?, blankAfter: Nanoseconds?, shiftEvery: Nanoseconds?, contrast: UInt8, dimContrast: UInt8
+  ) {
+    self.dimAfter = dimAfter
+    self.blankAfter = blankAfter
+    self.shiftEvery = shiftEvery
+    self.contrast = contrast
+    self.dimContrast = dimContrast
+  }
+
+  /// What the panel shows: lit or not, its contrast, the picture's offset.
+  public struct Look: Equatable, Sendable {
+    public var on: Bool
+    public var contrast: UInt8
+    public var shift: PixelShift.Offset
+
+    public init(on: Bool, contrast: UInt8, shift: PixelShift.Offset) {
+      self.on = on
+      self.contrast = contrast
+      self.shift = shift
+    }
+  }
+
+  /// The look at `now` for a device in `phase`, last active at `activeAt` (the last input or
+  /// phase change), counting shift steps from `origin` (the device's start).
+  public func look(phase: Phase, activeAt: Instant, origin: Instant, now: Instant) -> Look {
+    let idleFor = now - activeAt
+    let full = Look(on: true, contrast: contrast, shift: .zero)
+    switch phase {
+    case .ringing:
+      return full
+    case .idle, .paused, .running:
+      var look = full
+      if let shiftEvery, shiftEvery > 0 {
+        look.shift = PixelShift.orbit(step: Int((now - origin) / shiftEvery))
+      }
+      if phase != .running, let dimAfter, idleFor >= dimAfter { look.contrast = dimContrast }
+      if phase == .idle, let blankAfter, idleFor >= blankAfter { look.on = false }
+      return look
+    }
+  }
+
+  /// The next instant after `now` at which `look` changes by itself (nil: never, until an
+  /// input or a phase change). A blank panel needs nothing until an input.
+  public func nextChange(phase: Phase, activeAt: Instant, origin: Instant, now: Instant) -> Instant? {
+    var candidates: [Instant] = []
+    let current = look(phase: phase, activeAt: activeAt, origin: origin, now: now)
+    if phase == .ringing || !current.on { return nil }
+    if let shiftEvery, shiftEvery > 0 {
+      let steps = (now - origin) / shiftEvery + 1
+      candidates.append(origin + steps * shiftEvery)
+    }
+    if phase != .running {
+      if let dimAfter, now < activeAt + dimAfter { candidates.append(activeAt + dimAfter) }
+      if phase == .idle, let blankAfter, now < activeAt + blankAfter { candidates.append(activeAt + blankAfter) }
+    }
+    return candidates.min()
+  }
+}
