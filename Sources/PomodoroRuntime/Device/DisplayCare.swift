@@ -49,7 +49,11 @@ public struct DisplayCare: Equatable, Sendable {
         look.shift = PixelShift.orbit(step: Int((now - origin) / shiftEvery))
       }
       if phase != .running, let dimAfter, idleFor >= dimAfter { look.contrast = dimContrast }
-      if phase == .idle, let blankAfter, idleFor >= blankAfter { look.on = false }
+      if phase == .idle, let blankAfter, idleFor >= blankAfter {
+        // A blank panel has no picture to move: nothing changes until an input.
+        look.on = false
+        look.shift = .zero
+      }
       return look
     }
   }
