@@ -24,11 +24,14 @@ readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirro
 readonly READY_MARK=.pomodoro-check-trixie-ready
 readonly PROG=check-trixie
 
+# shellcheck source=deploy/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
 root=""
 keep=0
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { sed -n '12,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 say() { printf 'check-trixie: %s\n' "$*"; }
 die() {
   printf 'check-trixie: error: %s\n' "$*" >&2
@@ -94,20 +97,19 @@ if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
   phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
-  ok=0
-  for try in 1 2 3; do
+  debootstrap_once() {
     # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
-    if debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1; then
-      ok=1
-      break
-    fi
-    say "debootstrap failed (try $try of 3); last lines of $root.debootstrap.log:"
+    debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1 && return 0
+    say "debootstrap failed; last lines of $root.debootstrap.log:"
     tail -n 5 "$root.debootstrap.log" >&2 || true
+    return 1
+  }
+  debootstrap_wipe() {
     [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
     find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
-    sleep 5
-  done
-  ((ok)) || die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
+  }
+  apt_retry --between debootstrap_wipe debootstrap_once ||
+    die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
   rm -f "$root.debootstrap.log"
   phase_done
 fi
