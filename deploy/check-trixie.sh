@@ -10,11 +10,14 @@
 # path; any failure exits non-zero. Needs root, debootstrap and the Debian archive keyring
 # (bookworm's debootstrap already knows trixie). About 3 GB of disk.
 #
-# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR]
+# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR] [--no-test]
 #   --root DIR    build the root in DIR (default: a new folder under ${TMPDIR:-/var/tmp}), deleted
 #                 afterwards; a DIR kept by an earlier --keep run is reused without debootstrap
 #   --keep        leave the root in place afterwards (its mounts are still undone)
 #   --source DIR  the package to build (default: the repository holding this script)
+#   --no-test     build the release binary only, no swift-test (Tests/system/run.sh, alone)
+# With --keep the release binary stays at DIR/src/pomodoro/.build/release/pomodoro, where
+# Tests/system/run.sh --build-root DIR takes it (one debootstrap and build per CI run).
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
 set -euo pipefail
 
@@ -29,6 +32,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 root=""
 keep=0
+run_tests=1
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() { usage_from_header "${BASH_SOURCE[0]}"; }
@@ -46,6 +50,10 @@ while (($#)); do
     ;;
   --keep)
     keep=1
+    shift
+    ;;
+  --no-test)
+    run_tests=0
     shift
     ;;
   --source)
@@ -151,9 +159,13 @@ if in_root ldd /src/pomodoro/.build/release/pomodoro | grep -q libswiftCore; the
 fi
 say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"
 
-phase "swift-test"
-build swift-test
-phase_done
+if ((run_tests)); then
+  phase "swift-test"
+  build swift-test
+  phase_done
+else
+  say "swift-test skipped (--no-test)"
+fi
 
 say "disk used by the root: $(du -sh --one-file-system "$root" | cut -f1)"
-say "OK: built and tested on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"
+say "OK: built$( ((run_tests)) && echo " and tested") on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"
