@@ -11,6 +11,8 @@
 #                                      host's own apt sources; KEEP_SCRATCH=1 keeps the folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=deploy/lib/common.sh
+. deploy/lib/common.sh
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-gpiod-v2.XXXXXX")
 cleanup() { if [ "${KEEP_SCRATCH:-0}" = 1 ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi; }
@@ -57,14 +59,9 @@ apt_opts=(
   -o "Acquire::Languages=none"
   -o "APT::Sandbox::User=root"
 )
-ok=0
-for i in 1 2 3; do
-  if apt-get "${apt_opts[@]}" -qq --error-on=any update; then ok=1; break; fi
-  sleep 5
-done
-[ "$ok" = 1 ] || fail "apt-get update of trixie failed ($mirror)"
-(cd "$scratch/deb" && for i in 1 2 3; do apt-get "${apt_opts[@]}" -qq download libgpiod-dev && exit 0; sleep 5; done; exit 1) \
-  || fail "apt-get download libgpiod-dev (trixie) failed"
+apt_retry apt-get "${apt_opts[@]}" -qq --error-on=any update || fail "apt-get update of trixie failed ($mirror)"
+(cd "$scratch/deb" && apt_retry apt-get "${apt_opts[@]}" -qq download libgpiod-dev) ||
+  fail "apt-get download libgpiod-dev (trixie) failed"
 deb=$(ls "$scratch"/deb/libgpiod-dev_*.deb)
 echo "check-gpiod-v2: $(basename "$deb")"
 dpkg -x "$deb" "$scratch/root"

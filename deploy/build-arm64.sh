@@ -47,12 +47,14 @@ source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 scenario=""
 compare=""
 
-usage() { sed -n '18,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 say() { printf 'build-arm64: %s\n' "$*"; }
 die() {
   printf 'build-arm64: error: %s\n' "$*" >&2
   exit 1
 }
+# shellcheck source=deploy/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # shellcheck source=deploy/lib/debian-root.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
 
@@ -119,16 +121,10 @@ phase_done() {
 }
 
 # --- 0. the host: debootstrap, qemu-user-static, binfmt_misc --------------------------------
-host_apt() {
-  local try
-  for try in 1 2 3; do
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Acquire::Retries=3 \
-      --no-install-recommends "$@" && return 0
-    say "apt-get install failed (try $try of 3); updating the package lists"
-    apt-get update -qq -o Acquire::Retries=3 || true
-    sleep 5
-  done
-  return 1
+host_apt() { # apt-get install, the package lists updated before each retry
+  apt_retry --between 'apt-get update -qq -o Acquire::Retries=3 >/dev/null 2>&1' \
+    env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Acquire::Retries=3 \
+    --no-install-recommends "$@"
 }
 
 missing=()
@@ -206,20 +202,16 @@ if [[ -f "$root/$READY_MARK" ]]; then
 else
   [[ -z "$(ls -A "$root")" ]] || { say "the root in $root was never finished: starting it again"; wipe_root; }
   phase "debootstrap, first stage" "debootstrap --foreign --arch=$ARCH --variant=minbase $SUITE $root"
-  ok=0
-  for try in 1 2 3; do
+  debootstrap_once() {
     # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
-    if debootstrap --foreign --arch="$ARCH" --variant=minbase "$SUITE" "$root" $MIRROR \
-      >"$root.debootstrap.log" 2>&1; then
-      ok=1
-      break
-    fi
-    say "debootstrap failed (try $try of 3); last lines of $root.debootstrap.log:"
+    debootstrap --foreign --arch="$ARCH" --variant=minbase "$SUITE" "$root" $MIRROR \
+      >"$root.debootstrap.log" 2>&1 && return 0
+    say "debootstrap failed; last lines of $root.debootstrap.log:"
     tail -n 5 "$root.debootstrap.log" >&2 || true
-    wipe_root
-    sleep 5
-  done
-  ((ok)) || die "debootstrap --foreign of $SUITE/$ARCH failed three times (see $root.debootstrap.log)"
+    return 1
+  }
+  apt_retry --between wipe_root debootstrap_once ||
+    die "debootstrap --foreign of $SUITE/$ARCH failed three times (see $root.debootstrap.log)"
   phase_done
 
   phase "debootstrap, second stage" "debootstrap --second-stage (under qemu-aarch64)"

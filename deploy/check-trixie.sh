@@ -10,11 +10,14 @@
 # path; any failure exits non-zero. Needs root, debootstrap and the Debian archive keyring
 # (bookworm's debootstrap already knows trixie). About 3 GB of disk.
 #
-# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR]
+# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR] [--no-test]
 #   --root DIR    build the root in DIR (default: a new folder under ${TMPDIR:-/var/tmp}), deleted
 #                 afterwards; a DIR kept by an earlier --keep run is reused without debootstrap
 #   --keep        leave the root in place afterwards (its mounts are still undone)
 #   --source DIR  the package to build (default: the repository holding this script)
+#   --no-test     build the release binary only, no swift-test (Tests/system/run.sh, alone)
+# With --keep the release binary stays at DIR/src/pomodoro/.build/release/pomodoro, where
+# Tests/system/run.sh --build-root DIR takes it (one debootstrap and build per CI run).
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
 set -euo pipefail
 
@@ -24,11 +27,15 @@ readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirro
 readonly READY_MARK=.pomodoro-check-trixie-ready
 readonly PROG=check-trixie
 
+# shellcheck source=deploy/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
 root=""
 keep=0
+run_tests=1
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { sed -n '12,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 say() { printf 'check-trixie: %s\n' "$*"; }
 die() {
   printf 'check-trixie: error: %s\n' "$*" >&2
@@ -43,6 +50,10 @@ while (($#)); do
     ;;
   --keep)
     keep=1
+    shift
+    ;;
+  --no-test)
+    run_tests=0
     shift
     ;;
   --source)
@@ -94,20 +105,19 @@ if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
   phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
-  ok=0
-  for try in 1 2 3; do
+  debootstrap_once() {
     # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
-    if debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1; then
-      ok=1
-      break
-    fi
-    say "debootstrap failed (try $try of 3); last lines of $root.debootstrap.log:"
+    debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1 && return 0
+    say "debootstrap failed; last lines of $root.debootstrap.log:"
     tail -n 5 "$root.debootstrap.log" >&2 || true
+    return 1
+  }
+  debootstrap_wipe() {
     [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
     find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
-    sleep 5
-  done
-  ((ok)) || die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
+  }
+  apt_retry --between debootstrap_wipe debootstrap_once ||
+    die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
   rm -f "$root.debootstrap.log"
   phase_done
 fi
@@ -149,9 +159,13 @@ if in_root ldd /src/pomodoro/.build/release/pomodoro | grep -q libswiftCore; the
 fi
 say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"
 
-phase "swift-test"
-build swift-test
-phase_done
+if ((run_tests)); then
+  phase "swift-test"
+  build swift-test
+  phase_done
+else
+  say "swift-test skipped (--no-test)"
+fi
 
 say "disk used by the root: $(du -sh --one-file-system "$root" | cut -f1)"
-say "OK: built and tested on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"
+say "OK: built$( ((run_tests)) && echo " and tested") on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"

@@ -39,6 +39,8 @@ readonly TRIXIE_PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++
 readonly BOOKWORM_PACKAGES=(libgpiod-dev libi2c-dev pkg-config libstdc++-12-dev)
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=deploy/lib/common.sh
+source "$repo/deploy/lib/common.sh"
 dry=0
 start=1
 uninstall=0
@@ -51,7 +53,7 @@ die() {
   printf 'install: error: %s\n' "$*" >&2
   exit 1
 }
-usage() { sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 
 while (($#)); do
   case "$1" in
@@ -137,14 +139,9 @@ deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
 
 # --- 1. build dependencies ----------------------------------------------------------------------
 apt_install() {
-  local try
-  for try in 1 2 3; do
-    system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
-      --no-install-recommends "$@" && return 0
-    say "apt-get install failed (try $try of 3)"
-    sleep 5
-  done
-  die "could not install $*: check the network and 'sudo apt-get update'"
+  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
+    --no-install-recommends "$@" ||
+    die "could not install $*: check the network and 'sudo apt-get update'"
 }
 
 install_dependencies() {

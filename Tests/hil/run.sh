@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # Real-kernel test of the `pomodoro` device: boots a Debian kernel under QEMU with a
 # simulated GPIO chip (gpio-sim, lines named as on a Pi header) and I2C adapter (i2c-stub at
 # 0x3C), runs `pomodoro run` against them as a person would, and reports `PASS`/`FAIL` lines

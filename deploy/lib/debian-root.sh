@@ -3,7 +3,7 @@
 # Debian root made with debootstrap: the root folder, its mounts and their cleanup on every
 # exit path, running commands and apt in it, and copying the source in. Sourced, not run.
 #
-# The sourcing script defines say and die (its own message prefix) and sets: root (a folder or
+# The sourcing script sources deploy/lib/common.sh first, defines say and die (its own message prefix) and sets: root (a folder or
 # empty), keep (0/1), READY_MARK (a file name marking a finished root), PROG (its name).
 
 # Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
@@ -80,14 +80,8 @@ in_root() { # in_root COMMAND...: runs a command in the root with a clean enviro
     PATH="$SWIFT_BIN:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$@"
 }
 
-apt_in_root() { # apt-get in the root, three tries with network retries
-  local try
-  for try in 1 2 3; do
-    in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@" && return 0
-    say "apt-get $1 failed (try $try of 3)"
-    sleep 5
-  done
-  return 1
+apt_in_root() { # apt-get in the root, three tries with network retries (common.sh's apt_retry)
+  apt_retry in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@"
 }
 
 # copy_source DIR: the package into the root's /src/pomodoro: tracked and new (not ignored)

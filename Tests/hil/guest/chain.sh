@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Proves the chain with the stock tools before the device runs: line names, inputs driven
 # through `pull`, bias and edges seen through the character device, an output read back
 # through `value`, and I2C block writes reaching i2c-stub and the smbus_write trace.

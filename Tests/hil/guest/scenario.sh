@@ -1,6 +1,9 @@
+# shellcheck shell=dash
 # The device scenario: `pomodoro run` on the simulated chip and bus, driven as a person would.
 # Sourced by /init after sim.sh, trace.sh, report.sh; uses device.sh and display.sh.
+# shellcheck source=Tests/hil/guest/lib/device.sh
 . /hil/lib/device.sh
+# shellcheck source=Tests/hil/guest/lib/display.sh
 . /hil/lib/display.sh
 
 if [ ! -x "$POMODORO" ]; then

@@ -27,15 +27,11 @@ as_root() {
   fi
 }
 
-# apt_retry ARGS...: apt-get ARGS, retried with back-off on a failed download or a held lock.
-apt_retry() {
-  local i
-  for i in 1 2 3 4; do
-    if as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -o Acquire::Retries=3 "$@"; then
-      return 0
-    fi
-    say "apt-get $1 failed (try $i of 4), retrying in $((i * 5)) s"
-    sleep $((i * 5))
-  done
-  return 1
+# The repository's shared helpers (apt_retry, usage_from_header).
+# shellcheck source=deploy/lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../deploy/lib/common.sh"
+
+# host_apt ARGS...: apt-get ARGS as root, retried with back-off on a failed download or a held lock.
+host_apt() {
+  apt_retry --tries 4 as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -o Acquire::Retries=3 "$@"
 }

@@ -14,8 +14,8 @@ HIL_HOST_PACKAGES=(
 
 # install_host_packages: apt-get update and install what the test needs (no-op when present).
 install_host_packages() {
-  apt_retry update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
-  apt_retry install -y -q --no-install-recommends "${HIL_HOST_PACKAGES[@]}" >"$WORK/apt-install.log" ||
+  host_apt update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
+  host_apt install -y -q --no-install-recommends "${HIL_HOST_PACKAGES[@]}" >"$WORK/apt-install.log" ||
     die "apt-get install ${HIL_HOST_PACKAGES[*]} failed; see above"
 }
 
@@ -48,11 +48,11 @@ pick_kernel() {
 fetch_kernel() {
   pick_kernel
   say "kernel $KVER ($KDEB_VERSION)"
-  apt_retry install -y -q --no-install-recommends "linux-headers-$KVER=$KDEB_VERSION" >>"$WORK/apt-install.log" ||
+  host_apt install -y -q --no-install-recommends "linux-headers-$KVER=$KDEB_VERSION" >>"$WORK/apt-install.log" ||
     die "apt-get install linux-headers-$KVER=$KDEB_VERSION failed"
   mkdir -p "$WORK/debs" "$WORK/kernel"
   chmod 755 "$WORK" "$WORK/debs"
-  (cd "$WORK/debs" && apt_retry -o APT::Sandbox::User=root download -q "linux-image-$KVER=$KDEB_VERSION" \
+  (cd "$WORK/debs" && host_apt -o APT::Sandbox::User=root download -q "linux-image-$KVER=$KDEB_VERSION" \
     "linux-source-$HIL_KERNEL_SERIES=$KDEB_VERSION") >&2 ||
     die "apt-get download of linux-image-$KVER and linux-source-$HIL_KERNEL_SERIES $KDEB_VERSION failed"
   dpkg-deb -x "$WORK"/debs/linux-image-"$KVER"_*.deb "$WORK/kernel"

@@ -1,3 +1,4 @@
+# shellcheck shell=dash disable=SC2034 # sourced: the offsets and the PID are read by the scripts that source it
 # The device under test: `pomodoro run`, its log (journald-prefixed lines on stderr), and the
 # state lines it logs on every phase change:
 #   <6>state phase=<idle|running|paused|ringing> mode=<name> remaining_ms=<N> total_ms=<N>

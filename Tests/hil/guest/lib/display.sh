@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Checks of what the display received, from the smbus_write trace (see trace.sh): every
 # transfer to 0x3C an I2C block write with control byte 0x00 (commands) or 0x40 (data) and
 # 1..32 bytes; the SSD1306 init sequence; a whole frame of data.

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # Results of the guest's checks: one `PASS name` or `FAIL name: why` line each, then the summary.
 PASSED=0
 FAILED=0

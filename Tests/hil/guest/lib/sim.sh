@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # The simulated GPIO chip (gpio-sim through configfs) with lines named as on a Raspberry Pi
 # header, and a person's hands on it: each input line is driven through its `pull` attribute.
 

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # The kernel's smbus_write trace events: every SMBus transfer to the simulated I2C adapter,
 # as `i2c-0 a=03c f=0000 c=40 I2C_BLOCK_DATA l=33 [20-...]` (l and the buffer include the
 # block's leading length byte).

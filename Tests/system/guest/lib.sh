@@ -1,0 +1,116 @@
+# shellcheck shell=dash disable=SC2034 # sourced: the offsets and names are read by the scripts that source it
+# What the system test's guest scripts share (sourced; the guest's /bin/sh is dash). Tests/hil's
+# guest libraries come along under /usr/local/lib/systest/hil: report.sh (pass, fail, check,
+# wait_for), sim.sh (sim_create, pin_pull, press, turn), trace.sh and display.sh (the
+# smbus_write trace and the SSD1306 checks). Output goes to the serial console, where the host
+# reads the `PASS name` / `FAIL name: why` and `systest: ...` lines.
+SYSTEST=/usr/local/lib/systest
+# shellcheck source=Tests/hil/guest/lib/report.sh
+. $SYSTEST/hil/report.sh
+# shellcheck source=Tests/hil/guest/lib/sim.sh
+. $SYSTEST/hil/sim.sh
+# shellcheck source=Tests/hil/guest/lib/trace.sh
+. $SYSTEST/hil/trace.sh
+# shellcheck source=Tests/hil/guest/lib/display.sh
+. $SYSTEST/hil/display.sh
+
+# The hil libraries call busybox's usleep; trixie has coreutils' sleep with fractions.
+usleep() { sleep "$(($1 / 1000000)).$(printf '%06d' $(($1 % 1000000)))"; }
+
+# The chip made by systest-sim.service (sim-up.sh): SIM_CHIP and SIM_DIR.
+# shellcheck source=/dev/null # written by sim-up.sh at boot
+[ ! -r /run/systest/sim.env ] || . /run/systest/sim.env
+
+# Input offsets of the default wiring (deploy/pomodoro.conf; offset N is GPIO N).
+ENC_A=17
+ENC_B=27
+ENC_PUSH=22
+BTN_START=23
+BTN_CANCEL=24
+BUZZER=25
+CONF=/etc/pomodoro/pomodoro.conf
+STATE_DIR=/var/lib/pomodoro
+LOG=/run/systest/pomodoro.log
+
+say() { echo "systest: $*"; }
+
+# follow_journal: the service's journal (this boot, message text only: `state phase=...`) in $LOG.
+follow_journal() {
+  journalctl -b -u pomodoro.service -f -o cat -n all >"$LOG" 2>/dev/null &
+  FOLLOW_PID=$!
+  wait_for 10 test -s "$LOG"
+}
+
+log_mark() { wc -l <"$LOG"; }
+log_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -qE "$2"; }
+state_since() { tail -n +"$(($1 + 1))" "$LOG" | grep '^state ' | tail -n 1; }
+
+# expect_state NAME MARK PATTERN SECONDS: a state line after MARK matching PATTERN within SECONDS.
+expect_state() {
+  if wait_for "$4" log_since "$2" "^state .*$3"; then
+    pass "$1"
+  else
+    fail "$1" "no state line matching '$3' within $4 s (last: '$(state_since "$2")')"
+  fi
+}
+
+prop() { systemctl show -P "$1" pomodoro.service; }
+main_pid() { prop MainPID; }
+is_active() { [ "$(systemctl is-active pomodoro.service)" = active ]; }
+
+# pid_changed OLD: the service is active under a main PID other than OLD.
+pid_changed() { is_active && [ "$(main_pid)" != "$1" ] && [ "$(main_pid)" != 0 ]; }
+
+# set_conf KEY VALUE: edits the config as a person would (the key's line, or a new one).
+set_conf() {
+  if grep -qE "^$1 *=" "$CONF"; then
+    sed -i "s|^$1 *=.*|$1 = $2|" "$CONF"
+  else
+    echo "$1 = $2" >>"$CONF"
+  fi
+}
+
+# history_summary: `lines=N completed=C torn=T` of history.jsonl; a torn line is one that is
+# not a whole `{...}` object.
+history_summary() {
+  f=$STATE_DIR/history.jsonl
+  if [ ! -e "$f" ]; then
+    echo "lines=0 completed=0 torn=0"
+    return
+  fi
+  awk '{ n++ } /"outcome":"completed"/ && /^\{.*\}$/ { c++ } !/^\{.*\}$/ { t++ }
+    END { printf "lines=%d completed=%d torn=%d\n", n, c, t }' "$f"
+}
+
+# bouncy_press OFFSET: a contact that bounces: the line toggled down and up five times as
+# fast as the kernel takes it (the bounce helper; a shell takes tens of ms a write under TCG),
+# then held down 150 ms and released cleanly. Sets BOUNCE_US, how long the toggling took.
+bouncy_press() {
+  BOUNCE_US=$($SYSTEST/bounce "$SIM_DIR/sim_gpio$1/pull" 5)
+  usleep 150000
+  pin_pull "$1" up
+}
+
+# after_cut_report NAME: what the host needs after a power cut (run.sh checks the figures):
+# the file system's recovery, the restored timer, the history; then resumes the timer and
+# reports the restored remaining time from the first `running` state line.
+after_cut_report() {
+  wait_for 60 is_active
+  check "$1-service-back" "pomodoro.service is $(systemctl is-active pomodoro.service) after the cut" is_active
+  say "$1 dmesg: $(dmesg | grep -E 'EXT4-fs \(vda\)|EXT4-fs error' | sed 's/^\[[^]]*\] //' | tr '\n' '|')"
+  check "$1-fs-recovered" "root not mounted read-write, or ext4 reported errors: $(findmnt -no OPTIONS /); $(dmesg | grep 'EXT4-fs error' | head -n 2)" \
+    sh -c "findmnt -no OPTIONS / | grep -q '^rw' && ! dmesg | grep -q 'EXT4-fs error'"
+  wait_for 10 sh -c "systemctl show -P StatusText pomodoro.service | grep -q ."
+  say "$1 status: $(prop StatusText)"
+  say "$1 restored: $(grep '^restored a' "$LOG" | tail -n 1)"
+  say "$1 history: $(history_summary) torn_at=$(awk '!/^\{.*\}$/ { printf "%d,", NR }' "$STATE_DIR/history.jsonl" 2>/dev/null)"
+  mark=$(log_mark)
+  RESUME_MARK=$mark
+  n=0
+  while [ $n -lt 4 ] && ! log_since "$mark" '^state phase=running'; do
+    press "$BTN_START"
+    n=$((n + 1))
+    wait_for 3 log_since "$mark" '^state phase=running' || true
+  done
+  say "$1 resumed: $(tail -n +"$((mark + 1))" "$LOG" | grep '^state phase=running' | head -n 1)"
+}

@@ -1,0 +1,250 @@
+# shellcheck shell=dash
+# The first boot of the installed system (sourced by main.sh): the service as installed, its
+# sandbox, the watchdog, a bad config, crashes, install.sh again, the scenario from gpio-sim
+# edges, then `systemctl poweroff` while the alarm rings (sim-down.sh checks the shutdown).
+DROPIN=/run/systemd/system/pomodoro.service.d
+
+# restart_service: a deliberate restart, with the start-rate counter reset first (the unit
+# allows 5 starts in 2 minutes; this part restarts it more often than that on purpose).
+restart_service() {
+  systemctl reset-failed pomodoro.service 2>/dev/null || true
+  systemctl restart pomodoro.service || true
+  wait_for 60 is_active
+}
+
+# --- 1. as installed ---------------------------------------------------------------------------
+wait_for 60 is_active
+check service-active "pomodoro.service is $(systemctl is-active pomodoro.service) ($(prop Result))" is_active
+wait_for 10 log_since 0 '^ready$'
+check service-ready "no 'ready' line in the journal: $(tail -n 3 "$LOG" | tr '\n' '|')" log_since 0 '^ready$'
+status=$(prop StatusText)
+say "STATUS=$status"
+case "$status" in
+idle*focus*) pass service-status-idle ;;
+*) fail service-status-idle "STATUS= is '$status', expected the idle screen ('idle  focus ...')" ;;
+esac
+pid=$(main_pid)
+user=$(stat -c %U "/proc/$pid")
+check service-user "main process $pid runs as '$user', expected pomodoro" [ "$user" = pomodoro ]
+linked=$(ldd /usr/local/bin/pomodoro | grep -o 'libgpiod\.so\.[0-9]*' | sort -u | tr '\n' ' ')
+mapped=$(grep -o 'libgpiod\.so\.[0-9]*' "/proc/$pid/maps" | sort -u | tr '\n' ' ')
+say "ldd: $linked; mapped by PID $pid: $mapped"
+check libgpiod-v2 "ldd shows '$linked', the process maps '$mapped'; expected libgpiod.so.3" \
+  [ "$linked$mapped" = "libgpiod.so.3 libgpiod.so.3 " ]
+info=$(gpioinfo -c "$SIM_CHIP" 2>&1)
+# The encoder's lines are decoded in software (every transition counts); the buttons' lines
+# carry the kernel's debounce period (libgpiod v2's gpiod_line_settings_set_debounce_period_us).
+for name in GPIO17 GPIO27; do
+  line=$(echo "$info" | grep "\"$name\"")
+  case "$line" in
+  *input*active-low*pull-up*edges=both*consumer=\"pomodoro\"*) pass "lines-$name" ;;
+  *) fail "lines-$name" "expected input, active-low, pull-up, both edges, consumer \"pomodoro\"; gpioinfo: $line" ;;
+  esac
+done
+for name in GPIO22 GPIO23 GPIO24; do
+  line=$(echo "$info" | grep "\"$name\"")
+  case "$line" in
+  *input*active-low*pull-up*debounce-period=*consumer=\"pomodoro\"*) pass "lines-$name" ;;
+  *) fail "lines-$name" "expected input, active-low, pull-up, a debounce period, consumer \"pomodoro\"; gpioinfo: $line" ;;
+  esac
+done
+line=$(echo "$info" | grep '"GPIO25"')
+case "$line" in
+*output*consumer=\"pomodoro\"*) pass lines-GPIO25-buzzer ;;
+*) fail lines-GPIO25-buzzer "expected output, consumer \"pomodoro\"; gpioinfo: $line" ;;
+esac
+say "gpioinfo GPIO17: $(echo "$info" | grep '"GPIO17"' | tr -s ' \t' ' ')"
+display_blocks
+check display-init "commands on the smbus_write trace: $(display_commands | cut -c1-120)" display_init_ok
+
+# --- 2. the sandbox, on the live unit ----------------------------------------------------------
+security=$(systemd-analyze security pomodoro.service 2>&1 | tail -n 1)
+level=$(echo "$security" | sed -n 's/.*: \([0-9.]*\) .*/\1/p')
+say "systemd-analyze security pomodoro: $security"
+check security-live "exposure '$level' ($security), expected 1.5 or lower" \
+  awk -v l="$level" 'BEGIN { exit !(l != "" && l <= 1.5) }'
+mkdir -p $DROPIN
+printf '[Service]\nExecStartPost=%s\n' "$SYSTEST/sandbox-probe.sh" >$DROPIN/systest-probe.conf
+say "sandbox: a test-only runtime drop-in adds ExecStartPost=sandbox-probe.sh, which runs in the service's own sandbox"
+systemctl daemon-reload
+mark=$(log_mark)
+restart_service
+wait_for 20 sh -c "tail -n +$((mark + 1)) $LOG | grep -c '^sandbox-probe:' | grep -qx 3"
+probe() { tail -n +"$((mark + 1))" "$LOG" | grep "^sandbox-probe: $1 " | tail -n 1; }
+say "$(probe dev-mem)"
+say "$(probe etc-write)"
+say "$(probe inet-socket)"
+# /dev/mem is root's (0640), so the user's own rights refuse it before DevicePolicy=closed can.
+check sandbox-dev-mem "$(probe dev-mem); expected it refused" \
+  sh -c "echo '$(probe dev-mem)' | grep -q 'denied:.*\(Operation not permitted\|Permission denied\)'"
+check sandbox-etc-readonly "$(probe etc-write); expected a read-only file system" \
+  sh -c "echo '$(probe etc-write)' | grep -q 'denied:.*Read-only file system'"
+check sandbox-no-inet-socket "$(probe inet-socket); expected socket() refused (RestrictAddressFamilies=AF_UNIX)" \
+  sh -c "echo '$(probe inet-socket)' | grep -q 'denied:.*Address family not supported'"
+rm -f $DROPIN/systest-probe.conf
+systemctl daemon-reload
+
+# --- 3. the watchdog ---------------------------------------------------------------------------
+printf '[Service]\nWatchdogSec=4s\n' >$DROPIN/systest-watchdog.conf
+say "watchdog: a test-only runtime drop-in sets WatchdogSec=4s (the unit ships 30s)"
+systemctl daemon-reload
+restart_service
+# Short sessions for the scenario, as a person would set them; a long push of the encoder
+# brings the new preset onto the dial (the dialed duration is part of the saved state).
+set_conf focus 1m
+set_conf short_break 10s
+restart_service
+mark=$(log_mark)
+press "$ENC_PUSH" 1500
+expect_state preset-from-config "$mark" 'phase=idle mode=focus remaining_ms=60000 total_ms=60000$' 10
+mark=$(log_mark)
+started_ms=$(date +%s%3N)
+press "$BTN_START"
+expect_state watchdog-timer-runs "$mark" 'phase=running mode=focus remaining_ms=60000' 10
+sleep 4
+pid=$(main_pid)
+kill -STOP "$pid"
+stopped_ms=$(date +%s%3N)
+stopped_at=$(date +%s)
+say "SIGSTOP to the main process $pid"
+if wait_for 60 pid_changed "$pid"; then
+  pass watchdog-restart
+  say "restarted as PID $(main_pid) $(($(date +%s) - stopped_at)) s after SIGSTOP"
+else
+  fail watchdog-restart "still PID $pid ($(systemctl is-active pomodoro.service)) 60 s after SIGSTOP"
+fi
+check watchdog-timeout-logged "no 'Watchdog timeout' line for the unit" log_since "$mark" 'atchdog timeout'
+wait_for 10 sh -c "systemctl show -P StatusText pomodoro.service | grep -q '^paused'"
+status=$(prop StatusText)
+check watchdog-restored-paused "STATUS= '$status' and '$(grep 'restored a' "$LOG" | tail -n 1)', expected a restored, paused focus" \
+  sh -c "echo '$status' | grep -q '^paused  focus' && tail -n +$((mark + 1)) $LOG | grep -q '^restored a focus timer'"
+mark=$(log_mark)
+press "$BTN_START"
+expect_state watchdog-resumes "$mark" 'phase=running mode=focus' 10
+restored=$(state_since "$mark" | sed -n 's/.*remaining_ms=\([0-9]*\).*/\1/p')
+truth=$((60000 - (stopped_ms - started_ms)))  # from the start press: the truth is at most this
+say "restored remaining_ms=$restored; $truth left when the process was stopped (lost $((${restored:-0} - truth)) ms)"
+check watchdog-time-kept "remaining_ms=$restored after the restart, $truth at SIGSTOP: expected at most 10 s lost, none gained (1 s tolerance)" \
+  sh -c "[ ${restored:-0} -ge $((truth - 1000)) ] && [ ${restored:-0} -le $((truth + 10000)) ]"
+mark=$(log_mark)
+press "$BTN_CANCEL"
+expect_state watchdog-cancel "$mark" 'phase=idle mode=focus' 10
+rm -f $DROPIN/systest-watchdog.conf
+systemctl daemon-reload
+restart_service
+
+# --- 4. a bad config line, crashes -------------------------------------------------------------
+cp "$CONF" /run/systest/pomodoro.conf.good
+echo "no_such_setting = 1" >>"$CONF"
+bad_line=$(wc -l <"$CONF")
+mark=$(log_mark)
+systemctl reset-failed pomodoro.service 2>/dev/null || true
+systemctl restart pomodoro.service 2>/dev/null || true
+wait_for 30 sh -c "[ \"\$(systemctl is-active pomodoro.service)\" = failed ]"
+say "bad config: $(tail -n +$((mark + 1)) "$LOG" | grep -F "$CONF:" | head -n 1)"
+check badconfig-file-line "no '$CONF:$bad_line:' in the journal: $(tail -n 3 "$LOG" | tr '\n' '|')" \
+  log_since "$mark" "$CONF:$bad_line:"
+restarts=$(prop NRestarts)
+sleep 12
+check badconfig-no-restart-loop "after 12 s: $(systemctl is-active pomodoro.service), exit status $(prop ExecMainStatus), restarts $restarts -> $(prop NRestarts); expected failed, 78, no restart" \
+  sh -c "[ \"\$(systemctl is-active pomodoro.service)\" = failed ] && [ \"\$(systemctl show -P ExecMainStatus pomodoro.service)\" = 78 ] && [ \"\$(systemctl show -P NRestarts pomodoro.service)\" = $restarts ]"
+cp /run/systest/pomodoro.conf.good "$CONF"
+restart_service
+
+systemctl reset-failed pomodoro.service 2>/dev/null || true
+for sig in ILL SEGV ABRT; do
+  pid=$(main_pid)
+  kill -"$sig" "$pid"
+  if wait_for 30 pid_changed "$pid"; then pass "crash-SIG$sig-restarted"; else fail "crash-SIG$sig-restarted" "not active under a new PID 30 s after SIG$sig"; fi
+done
+burst=$(prop StartLimitBurst)
+kills=3
+crash_mark=$(log_mark)
+# systemd logs "Start request repeated too quickly" when the start limit refuses a restart.
+gave_up() { [ "$(systemctl is-active pomodoro.service)" = failed ] && log_since "$crash_mark" 'Start request repeated too quickly'; }
+restarted_or_gave_up() { pid_changed "$1" || gave_up; }
+while [ $kills -lt 12 ] && ! gave_up; do
+  pid=$(main_pid)
+  [ "$pid" != 0 ] || break
+  kill -SEGV "$pid"
+  kills=$((kills + 1))
+  wait_for 30 restarted_or_gave_up "$pid"
+done
+say "crashes: $kills, then: $(systemctl is-active pomodoro.service), '$(grep 'Start request repeated' "$LOG" | tail -n 1)'; StartLimitBurst=$burst"
+sleep 8
+check crash-gives-up "after $kills crashes: $(systemctl is-active pomodoro.service) (result $(prop Result)); expected it failed for good (start limit) after $((burst + 1)) crashes" \
+  sh -c "[ \"\$(systemctl is-active pomodoro.service)\" = failed ] && [ $kills = $((burst + 1)) ] && tail -n +$((crash_mark + 1)) $LOG | grep -q 'Start request repeated too quickly'"
+restart_service
+
+# --- 5. install.sh again over the installed system ---------------------------------------------
+status=$(prop StatusText)
+conf_sum=$(md5sum <"$CONF")
+hist_sum=$(md5sum <"$STATE_DIR/history.jsonl" 2>/dev/null)
+say "history before install.sh again: $(history_summary)"
+if bash /root/pomodoro-src/deploy/install.sh --binary /root/pomodoro-src/pomodoro >/run/systest/install.log 2>&1; then
+  pass reinstall-runs
+else
+  fail reinstall-runs "install.sh --binary failed: $(tail -n 3 /run/systest/install.log | tr '\n' '|')"
+fi
+wait_for 60 is_active
+check reinstall-active "pomodoro.service is $(systemctl is-active pomodoro.service) after install.sh" is_active
+check reinstall-keeps-config "the config changed" [ "$(md5sum <"$CONF")" = "$conf_sum" ]
+check reinstall-keeps-history "history.jsonl changed or went ($(history_summary))" \
+  sh -c "[ -n '$hist_sum' ] && [ \"\$(md5sum <$STATE_DIR/history.jsonl)\" = '$hist_sum' ]"
+wait_for 10 sh -c "[ \"\$(systemctl show -P StatusText pomodoro.service)\" = '$status' ]"
+check reinstall-keeps-state "STATUS= '$(prop StatusText)' after, '$status' before; state.json: $(find "$STATE_DIR" | tr '\n' ' ')" \
+  sh -c "[ -s $STATE_DIR/state.json ] && [ \"\$(systemctl show -P StatusText pomodoro.service)\" = '$status' ]"
+
+# --- 6. the scenario, from gpio-sim edges ------------------------------------------------------
+trace_clear
+DIAL_STEPS="55000 50000 45000 40000 35000 30000 25000 20000 15000 10000 5000 10000 "
+dial=$(log_mark)
+turn "$ENC_A" "$ENC_B" 12 ccw
+turn "$ENC_A" "$ENC_B" 1 cw
+dialed() { tail -n +"$((dial + 1))" "$LOG" | sed -n 's/^state phase=idle .* total_ms=\([0-9]*\)$/\1/p' | tr '\n' ' '; }
+dial_complete() { [ "$(dialed)" = "$DIAL_STEPS" ]; }
+wait_for 5 dial_complete
+check dial-detents "dialed durations (ms) '$(dialed)', expected '$DIAL_STEPS'" dial_complete
+mark=$(log_mark)
+press "$BTN_START"
+expect_state start "$mark" 'phase=running mode=focus remaining_ms=10000 total_ms=10000$' 10
+usleep 1500000
+mark=$(log_mark)
+press "$BTN_START"
+expect_state pause "$mark" 'phase=paused mode=focus' 10
+usleep 1000000
+mark=$(log_mark)
+press "$BTN_START"
+expect_state resume "$mark" 'phase=running mode=focus' 10
+expect_state ring "$mark" 'phase=ringing mode=focus' 30
+check ring-buzzer-high "buzzer line GPIO25 never went high within 10 s of ringing" wait_for 10 pin_is "$BUZZER" 1
+mark=$(log_mark)
+press "$BTN_START"
+expect_state acknowledge "$mark" 'phase=idle mode=short' 10
+check acknowledge-silences "buzzer line GPIO25 still high 2 s after the acknowledge" wait_for 2 pin_is "$BUZZER" 0
+check display-transfers-updates "no display data since the scenario began" [ "$(display_data_bytes)" -gt 0 ]
+
+mark=$(log_mark)
+bouncy_press "$BTN_START"
+say "bouncy press: 5 down-up toggles, then down, in ${BOUNCE_US:-?} us"
+check bounce-within-5ms "the toggling took ${BOUNCE_US:-?} us" [ "${BOUNCE_US:-99999}" -lt 5000 ]
+expect_state bounce-starts "$mark" 'phase=running mode=short' 10
+sleep 1
+changes=$(tail -n +"$((mark + 1))" "$LOG" | grep -c '^state ')
+check bounce-counts-once "$changes state changes after one bouncy press: $(tail -n +"$((mark + 1))" "$LOG" | grep '^state ' | tr '\n' '|')" \
+  [ "$changes" = 1 ]
+expect_state break-rings "$mark" 'phase=ringing mode=short' 30
+wait_for 10 pin_is "$BUZZER" 1
+
+# --- 7. power-off while the alarm rings; then the power cuts' settings -------------------------
+# Sessions that end within the power-cut boots (run.sh), set as a person would.
+set_conf focus 30s
+set_conf short_break 10s
+set_conf long_break 10s
+say "history at power-off: $(history_summary)"
+touch /run/systest/shutdown-mark
+trace_clear
+say "systemctl poweroff while ringing ($(prop StatusText))"
+say "part main done: $PASSED passed, $FAILED failed"
+systemctl poweroff
+sleep 600

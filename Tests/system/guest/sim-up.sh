@@ -1,0 +1,32 @@
+#!/bin/sh
+# shellcheck shell=dash
+# ExecStart of systest-sim.service (test-only, ordered before pomodoro.service): what a Pi has
+# at boot and this VM lacks. A GPIO chip with lines GPIO0..GPIO27 (gpio-sim, built for this
+# kernel), inputs pulled up as the Pi's pull-ups hold open contacts; an I2C bus 1 with a
+# device at 0x3C (i2c-stub after QEMU's i2c_piix4 took bus 0); the smbus_write trace on.
+exec >/dev/ttyS0 2>&1
+mkdir -p /run/systest
+# shellcheck source=Tests/hil/guest/lib/report.sh
+. /usr/local/lib/systest/hil/report.sh
+# shellcheck source=Tests/hil/guest/lib/sim.sh
+. /usr/local/lib/systest/hil/sim.sh
+# shellcheck source=Tests/hil/guest/lib/trace.sh
+. /usr/local/lib/systest/hil/trace.sh
+
+
+modprobe i2c_piix4 2>/dev/null || true
+modprobe i2c-stub chip_addr=0x3c || echo "FAIL sim-i2c-stub: modprobe i2c-stub failed"
+modprobe i2c-dev || true
+modprobe configfs || true
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+modprobe gpio-sim || echo "FAIL sim-gpio: modprobe gpio-sim failed"
+trace_start
+if sim_create >/dev/null; then
+  for pin in 17 27 22 23 24; do pin_pull "$pin" up; done
+  printf 'SIM_CHIP=%s\nSIM_DIR=%s\n' "$SIM_CHIP" "$SIM_DIR" >/run/systest/sim.env
+  # The device node's group and mode come from install.sh's udev rule; wait for udev.
+  udevadm settle -t 10 || true
+fi
+bus=$(grep -l 'SMBus stub' /sys/class/i2c-adapter/*/name 2>/dev/null | head -n 1)
+echo "systest: gpio-sim /dev/$SIM_CHIP, i2c-stub on $(basename "$(dirname "$bus")")"
+exit 0

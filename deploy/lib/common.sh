@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# deploy/lib/common.sh: what the scripts under .ci, deploy and Tests share. Sourced, not run.
+#   apt_retry [--tries N] [--between COMMAND] COMMAND...
+#   usage_from_header FILE
+
+# apt_retry [--tries N] [--between COMMAND] COMMAND...: runs COMMAND (an apt-get command line,
+# with whatever runs it: `apt-get update`, `in_root apt-get ...`, `as_root env ... apt-get ...`)
+# until it succeeds, at most N times (default 3), 5 s longer apart after each failure (5, 10,
+# 15 s...). --between COMMAND (a string, eval'd) runs before each retry (e.g. `apt-get update`),
+# its failure ignored. Returns COMMAND's last status.
+apt_retry() {
+  local tries=3 between="" try rc
+  while (($#)); do
+    case "$1" in
+    --tries) tries=$2 && shift 2 ;;
+    --between) between=$2 && shift 2 ;;
+    *) break ;;
+    esac
+  done
+  for ((try = 1; ; try++)); do
+    rc=0
+    "$@" || rc=$?
+    ((rc != 0)) || return 0
+    ((try < tries)) || return "$rc"
+    printf '%s: %s failed with %d (try %d of %d); retrying in %d s\n' \
+      "${0##*/}" "$*" "$rc" "$try" "$tries" $((try * 5)) >&2
+    sleep $((try * 5))
+    if [[ -n "$between" ]]; then eval "$between" || true; fi
+  done
+}
+
+# usage_from_header FILE: the usage text from FILE's leading comment block: the paragraph
+# that starts at its `# Usage:` line and ends at a bare `#` line or the first line that is
+# not a comment, with the `# ` taken off. Without a `# Usage:` line, the whole block (after
+# the #! line). Headers can grow or move without breaking --help.
+usage_from_header() {
+  awk '
+    NR == 1 && /^#!/ { next }
+    !/^#/ { exit }
+    /^# shellcheck / { next }
+    /^#[ \t]*Usage:/ { usage = 1; n = 0 }
+    usage && /^#[ \t]*$/ { exit }
+    { sub(/^# ?/, ""); lines[++n] = $0 }
+    END { for (i = 1; i <= n; i++) print lines[i] }
+  ' "$1"
+}
