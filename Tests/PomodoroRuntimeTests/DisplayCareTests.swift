@@ -1,0 +1,58 @@
+import PomodoroCore
+import PomodoroGraphics
+import XCTest
+
+@testable import PomodoroRuntime
+
+/// OLED care as a table: phase and time since the last input -> lit, contrast, shift.
+final class DisplayCareTests: XCTestCase {
+  let care = DisplayCare(
+    dimAfter: minutes(2), blankAfter: minutes(10), shiftEvery: minutes(3), contrast: 207, dimContrast: 16)
+  let origin = Instant.zero
+
+  func look(_ phase: Phase, idleFor: Nanoseconds, at now: Nanoseconds) -> DisplayCare.Look {
+    care.look(phase: phase, activeAt: origin + (now - idleFor), origin: origin, now: origin + now)
+  }
+
+  func testTheTable() {
+    let rows: [(Phase, Nanoseconds, Nanoseconds, Bool, UInt8, PixelShift.Offset)] = [
+      // phase, idle for, since start, on, contrast, shift
+      (.idle, 0, 0, true, 207, .zero),
+      (.idle, minutes(2) - 1, minutes(2) - 1, true, 207, .zero),
+      (.idle, minutes(2), minutes(2), true, 16, .zero),
+      (.paused, minutes(2), minutes(2), true, 16, .zero),
+      (.running, minutes(20), minutes(20), true, 207, PixelShift.orbit(step: 6)),
+      (.idle, minutes(3), minutes(3), true, 16, PixelShift.orbit(step: 1)),
+      (.idle, minutes(10) - 1, minutes(10) - 1, true, 16, PixelShift.orbit(step: 3)),
+      (.idle, minutes(10), minutes(10), false, 16, .zero),
+      (.paused, minutes(60), minutes(60), true, 16, PixelShift.orbit(step: 20)),
+      (.ringing, minutes(60), minutes(60), true, 207, .zero),
+    ]
+    for (phase, idleFor, now, on, contrast, shift) in rows {
+      let l = look(phase, idleFor: idleFor, at: now)
+      let what = "\(phase) idle \(wholeSeconds(idleFor)) s at \(wholeSeconds(now)) s"
+      XCTAssertEqual(l.on, on, what)
+      XCTAssertEqual(l.contrast, contrast, what)
+      XCTAssertEqual(l.shift, shift, what)
+    }
+  }
+
+  func testNeverSwitchesEachOff() {
+    let never = DisplayCare(dimAfter: nil, blankAfter: nil, shiftEvery: nil, contrast: 207, dimContrast: 16)
+    let l = never.look(phase: .idle, activeAt: origin, origin: origin, now: origin + minutes(600))
+    XCTAssertEqual(l, DisplayCare.Look(on: true, contrast: 207, shift: .zero))
+    XCTAssertNil(never.nextChange(phase: .idle, activeAt: origin, origin: origin, now: origin + minutes(1)))
+  }
+
+  func testNextChangeIsTheNearestOfDimBlankAndShiftAndNothingWhileBlankOrRinging() {
+    let at = { (phase: Phase, now: Nanoseconds) in
+      self.care.nextChange(phase: phase, activeAt: self.origin, origin: self.origin, now: self.origin + now)
+    }
+    XCTAssertEqual(at(.idle, 0), origin + minutes(2))
+    XCTAssertEqual(at(.idle, minutes(2)), origin + minutes(3))
+    XCTAssertEqual(at(.idle, minutes(9)), origin + minutes(10))
+    XCTAssertNil(at(.idle, minutes(10)), "blank: the loop sleeps until an input")
+    XCTAssertEqual(at(.running, minutes(2)), origin + minutes(3), "running never dims")
+    XCTAssertNil(at(.ringing, minutes(2)))
+  }
+}
