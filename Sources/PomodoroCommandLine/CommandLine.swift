@@ -24,6 +24,7 @@ public enum PomodoroCLI {
       simulate   The whole device in this terminal, or a scripted scenario, headless
       snapshot   Write a PNG of every screen into a folder
       history    Print the history of sessions (JSON lines, or CSV)
+      stats      Focus sessions today and this week, streaks, and a heatmap of the last 12 weeks
       help       Help on a command: pomodoro help run
 
     Options:
@@ -78,6 +79,17 @@ public enum PomodoroCLI {
     Prints the completed and cancelled sessions from the state directory's history.jsonl: as stored (JSON
     lines) or, with --csv, as CSV with a header. Damaged lines (a power cut) are skipped and reported.
     """,
+    "stats": """
+    Usage: pomodoro stats [--days N] [--png FILE] [--config FILE]
+
+    Counts the completed focus sessions and focus minutes of today and this week (from Monday), the
+    current streak of days with at least one (up to yesterday while today has none yet) and the longest,
+    and draws a heatmap of focus minutes a day: a row a weekday, a column a week. --days N sets the
+    heatmap's span, the N days ending today (default 84, 12 weeks). --png FILE also writes the heatmap
+    and the counts as an image. Breaks, egg timers and cancelled sessions are counted apart. Days are
+    local dates. Sessions recorded before the wall clock was set are counted on the day of the next one
+    recorded with it set, and said so. Damaged lines of history.jsonl are skipped and reported.
+    """,
   ]
 
   /// Runs the command line `arguments` (without the program name) and returns the exit code.
@@ -103,7 +115,7 @@ public enum PomodoroCLI {
         guard let text = help[topic] else { throw UsageError("no command '\(topic)'; commands: \(commandList)") }
         print(text)
         return ExitCode.ok
-      case "run", "probe", "simulate", "snapshot", "history":
+      case "run", "probe", "simulate", "snapshot", "history", "stats":
         if rest.contains("-h") || rest.contains("--help") {
           print(help[command]!)
           return ExitCode.ok
@@ -113,6 +125,7 @@ public enum PomodoroCLI {
         case "probe": return try ProbeCommand.run(rest)
         case "simulate": return try SimulateCommand.run(rest)
         case "snapshot": return try SnapshotCommand.run(rest)
+        case "stats": return try StatsCommand.run(rest)
         default: return try HistoryCommand.run(rest)
         }
       default:

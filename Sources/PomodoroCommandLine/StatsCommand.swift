@@ -1,0 +1,34 @@
+import PomodoroRuntime
+
+/// `pomodoro stats [--days N] [--png FILE] [--config FILE]`: counts, streaks and a heatmap of the
+/// state directory's history.jsonl.
+enum StatsCommand {
+  static func run(_ words: ArraySlice<String>, now: WallTime = .now()) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config", "--days", "--png"], switches: [])
+    guard args.positional.isEmpty else { throw UsageError("stats takes no arguments, got '\(args.positional[0])'") }
+    var days = 84
+    if let text = args.values["--days"] {
+      guard let n = Int(text), (1...3660).contains(n) else {
+        throw UsageError("--days takes a number of days from 1 to 3660 (84 is 12 weeks), got '\(text)'")
+      }
+      days = n
+    }
+    // No log: a --config FILE that does not exist is an error; a missing default config means the defaults.
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
+    let log = HistoryLog(directory: config.stateDirectory)
+    let (entries, damaged) = try log.read()
+    for line in damaged {
+      PomodoroCLI.fail("pomodoro: \(log.path) line \(line) is damaged (a power cut?); skipped")
+    }
+    let stats = HistoryStats(entries: entries, damagedLines: damaged, today: now.localCivilDay, days: days)
+    print(StatsText.render(stats), terminator: "")
+    if !now.synced {
+      print("The wall clock is not set yet (no network time since boot): \"today\" may be wrong.")
+    }
+    if let file = args.values["--png"] {
+      try Files.writeAtomically(file, StatsPicture.png(stats))
+      print("wrote \(file)")
+    }
+    return ExitCode.ok
+  }
+}

@@ -1,0 +1,147 @@
+import PomodoroCore
+
+/// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an
+/// instant maps to a local day are given).
+///
+/// Focus counts only completed focus sessions; focus minutes are their `actual_ms`. Completed
+/// breaks and egg timers are counted apart; cancelled sessions of any mode apart again. A
+/// session recorded before the wall clock was set (`clock_synced: false`) has a date that
+/// cannot be trusted: it is counted by its order in the file, on the day of the next session
+/// recorded with the clock set; those after the last such session are not placed on any day
+/// (they count only in the all-time totals).
+public struct HistoryStats: Equatable, Sendable {
+  /// A number of sessions and the time they counted down.
+  public struct Count: Equatable, Sendable {
+    public var sessions = 0
+    public var ms: Int64 = 0
+    public init(sessions: Int = 0, ms: Int64 = 0) {
+      self.sessions = sessions
+      self.ms = ms
+    }
+    /// Whole minutes, rounded to the nearest.
+    public var minutes: Int64 { (ms + 30_000) / 60_000 }
+    mutating func add(_ entry: HistoryEntry) {
+      sessions += 1
+      ms += entry.actualMs
+    }
+  }
+
+  /// The sessions of one period, by kind.
+  public struct Tally: Equatable, Sendable {
+    /// Completed focus sessions.
+    public var focus = Count()
+    /// Completed short and long breaks.
+    public var breaks = Count()
+    /// Completed egg timers (soft, medium, hard).
+    public var eggs = Count()
+    /// Cancelled sessions of any mode.
+    public var cancelled = Count()
+    public init() {}
+    mutating func add(_ entry: HistoryEntry) {
+      if entry.outcome == .cancelled {
+        cancelled.add(entry)
+      } else if entry.mode == .focus {
+        focus.add(entry)
+      } else if entry.mode.isEgg {
+        eggs.add(entry)
+      } else {
+        breaks.add(entry)
+      }
+    }
+  }
+
+  public var today: CivilDay
+  /// The Monday of today's week.
+  public var weekStart: CivilDay { today.monday }
+  public var todayTally = Tally()
+  /// Monday to today.
+  public var weekTally = Tally()
+  /// Every readable entry, placed on a day or not.
+  public var allTally = Tally()
+  /// Days in a row with a completed focus session, ending today, or yesterday when today has none yet.
+  public var currentStreak = 0
+  /// The longest such run in the whole history (up to today).
+  public var longestStreak = 0
+  /// Whether `currentStreak` includes today.
+  public var streakIncludesToday = false
+  /// The heatmap's span: `heatmapFocusMs[i]` is the focus time of `heatmapStart.adding(i)`; the last is today.
+  public var heatmapStart: CivilDay
+  public var heatmapFocusMs: [Int64]
+  /// Sessions recorded before the wall clock was set, placed on the next synced session's day.
+  public var unsyncedPlaced = 0
+  /// Sessions recorded before the wall clock was set with no synced session after them: on no day.
+  public var unsyncedUnplaced = 0
+  /// Line numbers of the history lines that could not be read.
+  public var damagedLines: [Int] = []
+
+  /// True when the history holds no readable session.
+  public var isEmpty: Bool { entryCount == 0 }
+  public var entryCount: Int {
+    allTally.focus.sessions + allTally.breaks.sessions + allTally.eggs.sessions + allTally.cancelled.sessions
+  }
+
+  /// The statistics of `entries` (in file order) as of `today`, with a heatmap of the `days`
+  /// days ending today. `dayOf` gives an instant's local calendar day.
+  public init(
+    entries: [HistoryEntry], damagedLines: [Int] = [], today: CivilDay, days: Int = 84,
+    dayOf: (WallTime) -> CivilDay = { $0.localCivilDay }
+  ) {
+    self.today = today
+    self.damagedLines = damagedLines
+    let span = max(1, days)
+    heatmapStart = today.adding(1 - span)
+    heatmapFocusMs = Array(repeating: 0, count: span)
+
+    // Each entry's day: its own when the clock was set, else the next synced entry's.
+    var placed: [(HistoryEntry, CivilDay)] = []
+    var pending: [HistoryEntry] = []
+    for entry in entries {
+      allTally.add(entry)
+      guard entry.ended.synced else {
+        pending.append(entry)
+        continue
+      }
+      let day = dayOf(entry.ended)
+      for p in pending { placed.append((p, day)) }
+      unsyncedPlaced += pending.count
+      pending.removeAll()
+      placed.append((entry, day))
+    }
+    unsyncedUnplaced = pending.count
+
+    let monday = today.monday
+    var focusDays = Set<Int>()
+    for (entry, day) in placed where day <= today {
+      if day == today { todayTally.add(entry) }
+      if day >= monday { weekTally.add(entry) }
+      guard entry.mode == .focus && entry.outcome == .completed else { continue }
+      focusDays.insert(day.ordinal)
+      if day >= heatmapStart { heatmapFocusMs[day.ordinal - heatmapStart.ordinal] += entry.actualMs }
+    }
+
+    streakIncludesToday = focusDays.contains(today.ordinal)
+    var d = streakIncludesToday ? today.ordinal : today.ordinal - 1
+    while focusDays.contains(d) {
+      currentStreak += 1
+      d -= 1
+    }
+    var run = 0
+    var previous = Int.min
+    for day in focusDays.sorted() {
+      run = day == previous + 1 ? run + 1 : 1
+      longestStreak = max(longestStreak, run)
+      previous = day
+    }
+  }
+}
+
+/// The heatmap's shades: by focus minutes a day, a step every 50 minutes (two standard pomodoros).
+public enum FocusShade {
+  /// Minutes a step.
+  public static let step: Int64 = 50
+  /// 0 for none, 1 under 50 minutes, 2 under 100, 3 under 150, 4 for 150 or more.
+  public static func level(ms: Int64) -> Int {
+    guard ms > 0 else { return 0 }
+    return Int(min(4, 1 + ms / 60_000 / step))
+  }
+}
