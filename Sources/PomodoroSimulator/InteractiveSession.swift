@@ -147,7 +147,7 @@ final class InteractiveSession: DeviceObserver {
       panel = (hardware.emulator.transactions, picture, style, TerminalPanel.rows(picture, style: style))
     }
     var view = SimulatorView(
-      image: picture, label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)",
+      image: picture, label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)\(careLabel)",
       status: device.state.statusLine(at: now))
     view.buzzing = buzzing
     view.fastForward = clock.rate > 1
@@ -160,6 +160,13 @@ final class InteractiveSession: DeviceObserver {
     }
     guard !out.isEmpty else { return }
     do { try terminal.write(out) } catch { failure = error }
+  }
+
+  /// What OLED care did to the panel, beside its name: dimmed or off (a key wakes it).
+  var careLabel: String {
+    if !hardware.emulator.isDisplayOn { return "  (off: any key wakes it)" }
+    if hardware.emulator.contrast < config.contrast { return "  (dimmed)" }
+    return ""
   }
 
   // MARK: DeviceObserver
