@@ -72,13 +72,28 @@ public struct HistoryLog {
     return entries.filter { $0.mode == .focus && $0.outcome == .completed && $0.ended.localDay == day }.count
   }
 
-  /// CSV with a header, for spreadsheets.
+  /// CSV with a header, for spreadsheets: the same fields as the JSON lines, in their order.
   public static func csv(_ entries: [HistoryEntry]) -> String {
-    var out = "ended,clock_synced,mode,outcome,planned_ms,actual_ms\n"
+    let blank = HistoryEntry(
+      ended: WallTime(epochSeconds: 0, synced: false),
+      record: SessionRecord(mode: .focus, outcome: .completed, planned: 0, actual: 0, endedAt: .zero))
+    var out = blank.fields.map(\.0).joined(separator: ",") + "\n"
     for e in entries {
-      out +=
-        "\(e.ended.iso8601),\(e.ended.synced),\(e.mode.rawValue),\(e.outcome.rawValue),\(e.plannedMs),\(e.actualMs)\n"
+      out += e.fields.map { csvText($0.1) }.joined(separator: ",") + "\n"
     }
     return out
+  }
+
+  /// A value as a CSV cell: numbers and booleans as JSON writes them, text quoted only when it
+  /// holds a comma, a quote or a line break.
+  static func csvText(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let s):
+      guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+      return "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    case .int(let n): return String(n)
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return ""
+    }
   }
 }
