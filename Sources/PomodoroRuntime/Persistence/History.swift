@@ -53,17 +53,28 @@ public struct HistoryLog {
 
   public func append(_ entry: HistoryEntry) throws { try Files.appendLine(path, entry.jsonLine) }
 
+  /// The longest history line read (a record is about 130 bytes); a longer one is damaged.
+  public static let maxLine = 4096
+
   /// Every readable entry, and the line numbers of those that were not (a line torn by a power
   /// cut): skipped and reported, never fatal.
   public func read() throws -> (entries: [HistoryEntry], damagedLines: [Int]) {
-    guard let text = try Files.readText(path) else { return ([], []) }
     var entries: [HistoryEntry] = []
     var damaged: [Int] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      if line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-      if let entry = HistoryEntry(jsonLine: String(line)) { entries.append(entry) } else { damaged.append(index + 1) }
-    }
+    try scan(entry: { entries.append($0) }, damaged: { damaged.append($0) })
     return (entries, damaged)
+  }
+
+  /// Streams the file: each readable entry to `entry`, each damaged line's number to `damaged`,
+  /// in file order, memory flat in the file's size. Only a regular file is read (a FIFO or a
+  /// link to /dev/zero is a `Files.ReadError`); lines may end in CRLF; a leading BOM is dropped.
+  public func scan(entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void) throws {
+    try Files.forEachLine(path, maxLine: Self.maxLine) { number, text in
+      guard var line = text else { return try damaged(number) }
+      if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+      if let e = HistoryEntry(jsonLine: line) { try entry(e) } else { try damaged(number) }
+    }
   }
 
   /// Completed focus sessions on the local calendar day of `now`.
@@ -74,11 +85,13 @@ public struct HistoryLog {
 
   /// CSV with a header, for spreadsheets.
   public static func csv(_ entries: [HistoryEntry]) -> String {
-    var out = "ended,clock_synced,mode,outcome,planned_ms,actual_ms\n"
-    for e in entries {
-      out +=
-        "\(e.ended.iso8601),\(e.ended.synced),\(e.mode.rawValue),\(e.outcome.rawValue),\(e.plannedMs),\(e.actualMs)\n"
-    }
-    return out
+    ([csvHeader] + entries.map(csvLine)).map { $0 + "\n" }.joined()
+  }
+
+  public static let csvHeader = "ended,clock_synced,mode,outcome,planned_ms,actual_ms"
+
+  /// One entry as a CSV row (no line end).
+  public static func csvLine(_ e: HistoryEntry) -> String {
+    "\(e.ended.iso8601),\(e.ended.synced),\(e.mode.rawValue),\(e.outcome.rawValue),\(e.plannedMs),\(e.actualMs)"
   }
 }
