@@ -162,7 +162,8 @@ public enum PomodoroCLI {
   }
 
   /// Reads the config at `path`; a missing file means the defaults (said once in the log).
-  static func loadConfig(_ path: String?, defaultPath: String?, log: Log?) throws -> DeviceConfig {
+  /// With `pins`, the config must fit that GPIO header (the simulator's).
+  static func loadConfig(_ path: String?, defaultPath: String?, log: Log?, pins: PinSet? = nil) throws -> DeviceConfig {
     guard let file = path ?? defaultPath else { return DeviceConfig() }
     let text: String?
     do {
@@ -177,6 +178,6 @@ public enum PomodoroCLI {
       log?.notice("no config at \(file); using the defaults")
       return DeviceConfig()
     }
-    return try ConfigParser.parse(text, file: file)
+    return try ConfigParser.parse(text, file: file, pins: pins)
   }
 }

@@ -8,15 +8,14 @@ enum HistoryCommand {
     let config = try PomodoroCLI.loadConfig(
       args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: Log(sink: { _, _ in }))
     let log = HistoryLog(directory: config.stateDirectory)
-    let (entries, damaged) = try log.read()
-    for line in damaged {
-      PomodoroCLI.fail("pomodoro: \(log.path) line \(line) is damaged (a power cut?); skipped")
-    }
-    if args.switches.contains("--csv") {
-      print(HistoryLog.csv(entries), terminator: "")
-    } else {
-      for e in entries { print(e.jsonLine) }
-    }
+    let csv = args.switches.contains("--csv")
+    if csv { print(HistoryLog.csvHeader) }
+    // Streamed: memory stays flat however long the history is.
+    try log.scan(
+      entry: { e in print(csv ? HistoryLog.csvLine(e) : e.jsonLine) },
+      damaged: { line in
+        PomodoroCLI.fail("pomodoro: \(log.path) line \(line) is damaged (a power cut?); skipped")
+      })
     return ExitCode.ok
   }
 }

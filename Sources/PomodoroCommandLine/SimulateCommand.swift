@@ -14,7 +14,8 @@ enum SimulateCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config", "--script", "--png"], switches: ["--no-bell"])
     guard args.positional.isEmpty else { throw UsageError("simulate takes no arguments, got '\(args.positional[0])'") }
-    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: nil, log: nil)
+    let config = try PomodoroCLI.loadConfig(
+      args.values["--config"], defaultPath: nil, log: nil, pins: .raspberryPiHeader)
     guard let scriptPath = args.values["--script"] else {
       guard args.values["--png"] == nil else { throw UsageError("--png goes with --script") }
       guard isatty(0) == 1 && isatty(1) == 1 else {
@@ -22,7 +23,13 @@ enum SimulateCommand {
       }
       return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"))
     }
-    guard let text = try Files.readText(scriptPath) else {
+    let read: String?
+    do {
+      read = try Files.readText(scriptPath)
+    } catch {
+      throw ScriptError(file: scriptPath, line: 0, message: "cannot read it: \(error)")
+    }
+    guard let text = read else {
       throw UsageError("no script at \(scriptPath)")
     }
     let script = try ScriptParser.parse(text, file: scriptPath)

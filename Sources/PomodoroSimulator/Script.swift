@@ -37,18 +37,34 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible {
   public var file: String
   public var line: Int
   public var message: String
-  public var description: String { "\(file):\(line): \(message)" }
+
+  public init(file: String, line: Int, message: String) {
+    self.file = file
+    self.line = line
+    self.message = message
+  }
+
+  /// `FILE:LINE: message`, or `FILE: message` when no one line is at fault (line 0).
+  public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 public enum ScriptParser {
   static let usage =
     "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION"
 
-  /// Parses the whole script first: a bad line is an error and nothing runs.
+  /// Parses the whole script first: a bad line is an error and nothing runs. Lines may end in
+  /// CRLF; a leading BOM is dropped; `#` starts a comment at the start of a line or after a
+  /// space; an invisible character (a control or format character) is an error naming it.
   public static func parse(_ text: String, file: String) throws -> Script {
     var script = Script()
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
+      if let bad = line.unicodeScalars.first(where: { $0 != "\t" && TextLines.isInvisible($0) }) {
+        throw ScriptError(
+          file: file, line: index + 1,
+          message: "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(line))'; delete it"
+        )
+      }
       if let expectation = try Expectation.parse(line, file: file, line: index + 1) {
         if script.lines.isEmpty {
           script.opening.append(expectation)
@@ -57,8 +73,8 @@ public enum ScriptParser {
         }
         continue
       }
-      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
       guard let verb = words.first else { continue }
       func fail(_ message: String) -> ScriptError { ScriptError(file: file, line: index + 1, message: message) }
       func button(_ word: String?) throws -> Button {

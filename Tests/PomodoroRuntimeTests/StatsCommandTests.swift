@@ -89,7 +89,7 @@ final class StatsCommandTests: XCTestCase {
     XCTAssertTrue(r.err.contains("stats takes no arguments, got 'week'"), r.err)
     r = captureOutput { PomodoroCLI.main(["stats", "--config", directory + "/none.conf"]) }
     XCTAssertEqual(r.code, ExitCode.config)
-    XCTAssertTrue(r.err.contains("none.conf:0: no such file"), r.err)
+    XCTAssertTrue(r.err.contains("none.conf: no such file"), r.err)
     let bad = directory + "/bad.conf"
     XCTAssertTrue(FileManager.default.createFile(atPath: bad, contents: Data("contrast = 999\n".utf8)))
     r = captureOutput { PomodoroCLI.main(["stats", "--config", bad]) }

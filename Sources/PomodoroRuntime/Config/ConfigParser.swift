@@ -4,18 +4,25 @@ import PomodoroDrivers
 /// Reads the `key = value` config text. Strict: an unknown key, a bad value or a key given
 /// twice is an error naming the file and line, so a typo never silently means a default.
 public enum ConfigParser {
-  public static func parse(_ text: String, file: String) throws -> DeviceConfig {
+  /// Parses a config. `pins`, when given, is the GPIO header the config must fit (the
+  /// simulator's mock Raspberry Pi header): a pin it does not have is an error naming the key's
+  /// line, and two keys on one pin are compared by offset rather than by text.
+  public static func parse(_ text: String, file: String, pins: PinSet? = nil) throws -> DeviceConfig {
     var config = DeviceConfig()
     let setters = Self.setters
     var seen: [String: Int] = [:]
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    for rawLine in TextLines.split(text) {
       lineNumber += 1
       var line = Substring(rawLine)
-      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
       let trimmed = line.trimmingSpaces
       if trimmed.isEmpty { continue }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
+      if let bad = trimmed.unicodeScalars.first(where: { $0 != "\t" && TextLines.isInvisible($0) }) {
+        throw fail(
+          "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(trimmed))'; delete it")
+      }
       guard let eq = trimmed.firstIndex(of: "=") else {
         throw fail("expected `key = value`, found '\(trimmed)'")
       }
@@ -33,8 +40,80 @@ public enum ConfigParser {
         throw fail("bad value '\(value)' for '\(key)'; expected \(setter.expected)")
       }
     }
+    try checkPins(config, lines: seen, file: file, pins: pins)
     return config
   }
+
+  /// Every signal on a pin of its own (and, with `pins`, a pin the header has). The error is on
+  /// the line that made the clash; a key left at its default has no line.
+  static func checkPins(_ config: DeviceConfig, lines: [String: Int], file: String, pins: PinSet?) throws {
+    func line(_ signal: DeviceLine) -> Int? { lines[signal.configKey] }
+    var errors: [ConfigError] = []
+    if let pins {
+      for signal in DeviceLine.allCases where pins.offset(config.pin(signal)) == nil {
+        errors.append(
+          ConfigError(
+            file: file, line: line(signal) ?? 0,
+            message: "bad value '\(config.pin(signal))' for '\(signal.configKey)': \(pins.name) has no such line; "
+              + "expected \(pins.expected)"))
+      }
+    }
+    func same(_ a: DeviceLine, _ b: DeviceLine) -> Bool {
+      if let pins, let x = pins.offset(config.pin(a)), let y = pins.offset(config.pin(b)) { return x == y }
+      return config.pin(a) == config.pin(b)
+    }
+    let all = DeviceLine.allCases
+    for (i, a) in all.enumerated() {
+      for b in all[(i + 1)...] where same(a, b) {
+        // Report on the later line of the two; a default is "before" every line.
+        let (earlier, later) = (line(a) ?? 0) <= (line(b) ?? 0) ? (a, b) : (b, a)
+        let origin = line(earlier).map { "on line \($0)" } ?? "by default"
+        errors.append(
+          ConfigError(
+            file: file, line: line(later) ?? 0,
+            message: "'\(later.configKey)' is on \(config.pin(later)), the pin '\(earlier.configKey)' has (\(origin)); "
+              + "give each signal its own pin"))
+      }
+    }
+    if let first = errors.min(by: { $0.line < $1.line }) { throw first }
+  }
+
+  /// The text of `config` as a config file: every key, one a line, in the order of
+  /// deploy/pomodoro.conf. Parses back to `config`.
+  public static func text(of config: DeviceConfig) -> String {
+    var lines: [(String, String)] = [("chip", config.chip)]
+    for signal in DeviceLine.allCases { lines.append((signal.configKey, config.pin(signal))) }
+    func flag(_ b: Bool) -> String { b ? "true" : "false" }
+    let hexAddress = String(config.i2cAddress, radix: 16)
+    lines += [
+      ("inputs_active_low", flag(config.inputsActiveLow)), ("buzzer_active_high", flag(config.buzzerActiveHigh)),
+      ("debounce", DurationText.format(config.debounce)), ("long_press", DurationText.format(config.longPress)),
+      ("encoder_detent", String(config.encoderDetent)), ("encoder_invert", flag(config.encoderInvert)),
+      ("i2c_bus", String(config.i2cBus)),
+      ("i2c_address", "0x" + (hexAddress.count < 2 ? "0" : "") + hexAddress),
+      ("controller", config.controller.rawValue), ("size", "128x\(config.height)"),
+      ("rotate", config.rotate180 ? "180" : "0"), ("contrast", String(config.contrast)),
+      ("dim_after", DurationText.formatOrNever(config.dimAfter)),
+      ("dim_contrast", String(config.dimContrast)),
+      ("blank_after", DurationText.formatOrNever(config.blankAfter)),
+      ("shift_every", DurationText.formatOrNever(config.shiftEvery)),
+    ]
+    for (key, mode) in presetKeys {
+      if let d = config.engine.presets[mode] { lines.append((key, DurationText.format(d))) }
+    }
+    lines += [
+      ("long_break_every", String(config.engine.longBreakEvery)), ("auto_start", flag(config.engine.autoStart)),
+      ("alarm_timeout", DurationText.formatOrNever(config.engine.alarmTimeout)),
+      ("egg_alarm_timeout", DurationText.formatOrNever(config.engine.eggAlarmTimeout)),
+      ("click", flag(config.click)), ("state_dir", config.stateDirectory),
+    ]
+    return lines.map { "\($0.0) = \($0.1)\n" }.joined()
+  }
+
+  static let presetKeys: [(String, Mode)] = [
+    ("focus", .focus), ("short_break", .shortBreak), ("long_break", .longBreak), ("soft", .soft),
+    ("medium", .medium), ("hard", .hard),
+  ]
 
   struct Setter {
     var expected: String
@@ -70,6 +149,17 @@ public enum ConfigParser {
     }
   }
 
+  static func optionalSpan(
+    _ path: WritableKeyPath<DeviceConfig, Nanoseconds?>, _ range: ClosedRange<Nanoseconds>, _ expected: String
+  ) -> Setter {
+    Setter(expected: expected) { c, v in
+      guard let d = DurationText.parseOrNever(v) else { return false }
+      if let d, !range.contains(d) { return false }
+      c[keyPath: path] = d
+      return true
+    }
+  }
+
   static func preset(_ mode: Mode) -> Setter {
     Setter(expected: "a duration from 5s to 23h59m59s, like 25m or 1m30s") { c, v in
       guard let d = DurationText.parse(v), d >= Dial.shortest, d <= Dial.longest else { return false }
@@ -93,7 +183,7 @@ public enum ConfigParser {
   static var setters: [String: Setter] {
     var all: [String: Setter] = [
       "chip": Setter(expected: "a chip path (/dev/gpiochip0), name (gpiochip0), label (pinctrl-rp1) or auto") { c, v in
-        guard !v.contains(" ") else { return false }
+        guard !v.contains(" "), !v.contains("\t"), !v.hasPrefix("#") else { return false }
         c.chip = v
         return true
       },
@@ -136,20 +226,52 @@ public enum ConfigParser {
       "hard": preset(.hard),
       "long_break_every": integer(1...12, "a number from 1 to 12") { c, n in c.engine.longBreakEvery = n },
       "auto_start": flag(\.engine.autoStart),
-      "alarm_timeout": Setter(expected: "a duration from 5s to 1h, like 60s") { c, v in
-        guard let d = DurationText.parse(v), d >= seconds(5), d <= minutes(60) else { return false }
-        c.engine.alarmTimeout = d
-        return true
-      },
+      "alarm_timeout": optionalSpan(
+        \.engine.alarmTimeout, seconds(5)...minutes(60), "a duration from 5s to 1h, like 60s, or never"),
+      "egg_alarm_timeout": optionalSpan(
+        \.engine.eggAlarmTimeout, seconds(5)...minutes(60), "a duration from 5s to 1h, like 60s, or never"),
+      "dim_after": optionalSpan(
+        \.dimAfter, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 2m, or never"),
+      "blank_after": optionalSpan(
+        \.blankAfter, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 10m, or never"),
+      "shift_every": optionalSpan(
+        \.shiftEvery, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 3m, or never"),
+      "dim_contrast": integer(0...255, "a number from 0 to 255") { c, n in c.dimContrast = UInt8(n) },
       "click": flag(\.click),
       "state_dir": Setter(expected: "an absolute directory path like /var/lib/pomodoro") { c, v in
-        guard v.hasPrefix("/") || v.hasPrefix("~") || v.hasPrefix(".") else { return false }
+        guard v.hasPrefix("/") else { return false }
         c.stateDirectory = v
         return true
       },
     ]
     for signal in DeviceLine.allCases { all[signal.configKey] = line(signal.configField) }
     return all
+  }
+}
+
+/// The GPIO lines a config must fit, for a check before any line is requested.
+public struct PinSet: Sendable {
+  /// What the lines belong to, for messages ("the simulated Raspberry Pi header").
+  public var name: String
+  /// The pins it has, for messages ("GPIO0 to GPIO27, or offsets 0 to 27").
+  public var expected: String
+  /// The offset of a pin given by name or offset; nil when there is no such line.
+  public var offset: @Sendable (String) -> Int?
+
+  public init(name: String, expected: String, offset: @escaping @Sendable (String) -> Int?) {
+    self.name = name
+    self.expected = expected
+    self.offset = offset
+  }
+
+  /// A Raspberry Pi's header chip: lines GPIO0 ... GPIO27, at offsets 0 ... 27.
+  public static let raspberryPiHeader = PinSet(
+    name: "the simulated Raspberry Pi header", expected: "GPIO0 to GPIO27, or an offset from 0 to 27"
+  ) { pin in
+    // As MockGPIOChip.offset(of:) resolves it: a line name, else an offset.
+    if pin.hasPrefix("GPIO"), let n = Int(pin.dropFirst(4)), n >= 0, n < 28, pin == "GPIO\(n)" { return n }
+    if let n = Int(pin), n >= 0, n < 28 { return n }
+    return nil
   }
 }
 

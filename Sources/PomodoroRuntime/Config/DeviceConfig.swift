@@ -25,12 +25,12 @@ public struct DeviceConfig: Equatable, Sendable {
   public var height = 64
   public var rotate180 = false
   public var contrast: UInt8 = 207
-  // OLED care: dim after this long without input (idle, paused), blank (idle), shift the
-  // picture one pixel this often; nil: never.
+  /// OLED care: dim to `dimContrast` after this long without a touch, blank the panel after
+  /// `blankAfter`, move the picture by a pixel every `shiftEvery`; nil: never.
   public var dimAfter: Nanoseconds? = minutes(2)
+  public var dimContrast: UInt8 = 16
   public var blankAfter: Nanoseconds? = minutes(10)
   public var shiftEvery: Nanoseconds? = minutes(3)
-  public var dimContrast: UInt8 = 16
   // Timer
   public var engine = EngineSettings()
   public var click = false
@@ -55,5 +55,6 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String { "\(file):\(line): \(message)" }
+  /// `FILE:LINE: message`, or `FILE: message` when no one line is at fault (line 0).
+  public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }

@@ -130,7 +130,10 @@ public enum FlatJSON {
             else { return nil }
             i += 4
             bytes += Array(String(scalar).utf8)
-          default: bytes.append(e)
+          case UInt8(ascii: "b"): bytes.append(0x08)
+          case UInt8(ascii: "f"): bytes.append(0x0C)
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(e)
+          default: return nil
           }
         } else {
           bytes.append(c)

@@ -53,17 +53,28 @@ public struct HistoryLog {
 
   public func append(_ entry: HistoryEntry) throws { try Files.appendLine(path, entry.jsonLine) }
 
+  /// The longest history line read (a record is about 130 bytes); a longer one is damaged.
+  public static let maxLine = 4096
+
   /// Every readable entry, and the line numbers of those that were not (a line torn by a power
   /// cut): skipped and reported, never fatal.
   public func read() throws -> (entries: [HistoryEntry], damagedLines: [Int]) {
-    guard let text = try Files.readText(path) else { return ([], []) }
     var entries: [HistoryEntry] = []
     var damaged: [Int] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      if line.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-      if let entry = HistoryEntry(jsonLine: String(line)) { entries.append(entry) } else { damaged.append(index + 1) }
-    }
+    try scan(entry: { entries.append($0) }, damaged: { damaged.append($0) })
     return (entries, damaged)
+  }
+
+  /// Streams the file: each readable entry to `entry`, each damaged line's number to `damaged`,
+  /// in file order, memory flat in the file's size. Only a regular file is read (a FIFO or a
+  /// link to /dev/zero is a `Files.ReadError`); lines may end in CRLF; a leading BOM is dropped.
+  public func scan(entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void) throws {
+    try Files.forEachLine(path, maxLine: Self.maxLine) { number, text in
+      guard var line = text else { return try damaged(number) }
+      if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+      if let e = HistoryEntry(jsonLine: line) { try entry(e) } else { try damaged(number) }
+    }
   }
 
   /// Completed focus sessions on the local calendar day of `now`.
@@ -74,14 +85,18 @@ public struct HistoryLog {
 
   /// CSV with a header, for spreadsheets: the same fields as the JSON lines, in their order.
   public static func csv(_ entries: [HistoryEntry]) -> String {
-    let blank = HistoryEntry(
-      ended: WallTime(epochSeconds: 0, synced: false),
-      record: SessionRecord(mode: .focus, outcome: .completed, planned: 0, actual: 0, endedAt: .zero))
-    var out = blank.fields.map(\.0).joined(separator: ",") + "\n"
-    for e in entries {
-      out += e.fields.map { csvText($0.1) }.joined(separator: ",") + "\n"
-    }
-    return out
+    ([csvHeader] + entries.map(csvLine)).map { $0 + "\n" }.joined()
+  }
+
+  /// The CSV header: the JSON lines' keys, in their order.
+  public static let csvHeader = HistoryEntry(
+    ended: WallTime(epochSeconds: 0, synced: false),
+    record: SessionRecord(mode: .focus, outcome: .completed, planned: 0, actual: 0, endedAt: .zero)
+  ).fields.map(\.0).joined(separator: ",")
+
+  /// One entry as a CSV row (no line end), from the same fields as its JSON line.
+  public static func csvLine(_ e: HistoryEntry) -> String {
+    e.fields.map { csvText($0.1) }.joined(separator: ",")
   }
 
   /// A value as a CSV cell: numbers and booleans as JSON writes them, text quoted only when it

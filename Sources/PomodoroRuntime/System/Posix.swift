@@ -27,31 +27,136 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 
 /// Small, careful file operations: whole-file reads, atomic replacement, durable appends.
 public enum Files {
-  /// The whole file as bytes, or nil when it does not exist.
-  public static func read(_ path: String) throws -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  /// What `read` refuses: a path that is not a regular file (a FIFO would block, /dev/zero
+  /// never ends), or a file larger than the reader's cap.
+  public struct ReadError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    public var problem: Problem
+    public enum Problem: Equatable {
+      case notRegular(kind: String)
+      case tooLarge(limit: Int)
+    }
+
+    public var description: String {
+      switch problem {
+      case .notRegular(let kind): return "\(path) is \(kind), not a regular file; give the path of a file"
+      case .tooLarge(let limit): return "\(path) is larger than \(sizeText(limit)); is it the right file?"
+      }
+    }
+  }
+
+  /// The largest config or script `readText` reads by default.
+  public static let textLimit = 1 << 20
+
+  static func sizeText(_ n: Int) -> String { n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\(n) bytes" }
+
+  /// Opens `path` for reading if it is a regular file; nil when it does not exist. O_NONBLOCK:
+  /// opening a FIFO must not wait for a writer; O_NOCTTY: a terminal never becomes ours.
+  static func openRegular(_ path: String) throws -> Int32? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     if fd < 0 {
       if currentErrno() == ENOENT { return nil }
       throw SystemError("cannot open \(path)")
     }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let error = SystemError("cannot stat \(path)")
+      close(fd)
+      throw error
+    }
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFREG else {
+      close(fd)
+      let kind: String
+      switch type {
+      case S_IFDIR: kind = "a directory"
+      case S_IFIFO: kind = "a FIFO"
+      case S_IFCHR: kind = "a character device"
+      case S_IFBLK: kind = "a block device"
+      case S_IFSOCK: kind = "a socket"
+      default: kind = "a special file"
+      }
+      throw ReadError(path: path, problem: .notRegular(kind: kind))
+    }
+    return fd
+  }
+
+  /// Reads up to `buffer.count` bytes, retrying on EINTR.
+  static func readSome(_ fd: Int32, _ buffer: inout [UInt8], path: String) throws -> Int {
+    while true {
+      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n >= 0 { return n }
+      if currentErrno() == EINTR { continue }
+      throw SystemError("cannot read \(path)")
+    }
+  }
+
+  /// The whole file as bytes, or nil when it does not exist. Only a regular file of at most
+  /// `limit` bytes is read; anything else is a `ReadError`.
+  public static func read(_ path: String, limit: Int = textLimit) throws -> [UInt8]? {
+    guard let fd = try openRegular(path) else { return nil }
     defer { close(fd) }
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0 {
-        if currentErrno() == EINTR { continue }
-        throw SystemError("cannot read \(path)")
-      }
+      let n = try readSome(fd, &buffer, path: path)
       if n == 0 { break }
+      guard out.count + n <= limit else { throw ReadError(path: path, problem: .tooLarge(limit: limit)) }
       out += buffer[0..<n]
     }
     return out
   }
 
-  public static func readText(_ path: String) throws -> String? {
-    guard let bytes = try read(path) else { return nil }
+  /// The file as text (invalid UTF-8 becomes U+FFFD), or nil when it does not exist.
+  public static func readText(_ path: String, limit: Int = textLimit) throws -> String? {
+    guard let bytes = try read(path, limit: limit) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Streams the lines of a regular file in 64 KiB chunks, memory flat in the file's size:
+  /// `body` gets each line's number and its text (a trailing CR dropped), or nil for a line
+  /// longer than `maxLine` bytes (skipped without being held). False when there is no file.
+  @discardableResult
+  public static func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
+    guard let fd = try openRegular(path) else { return false }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var line: [UInt8] = []
+    var tooLong = false
+    var number = 0
+    func finish() throws {
+      number += 1
+      if tooLong {
+        try body(number, nil)
+      } else {
+        if line.last == 0x0D { line.removeLast() }
+        try body(number, String(decoding: line, as: UTF8.self))
+      }
+      line.removeAll(keepingCapacity: true)
+      tooLong = false
+    }
+    while true {
+      let n = try readSome(fd, &buffer, path: path)
+      if n == 0 { break }
+      var start = 0
+      while start < n {
+        let newline = buffer[start..<n].firstIndex(of: 0x0A)
+        let end = newline ?? n
+        if !tooLong {
+          if line.count + (end - start) > maxLine {
+            tooLong = true
+            line.removeAll(keepingCapacity: true)
+          } else {
+            line += buffer[start..<end]
+          }
+        }
+        guard newline != nil else { break }
+        try finish()
+        start = end + 1
+      }
+    }
+    if !line.isEmpty || tooLong { try finish() }
+    return true
   }
 
   /// Replaces `path` atomically: write a temporary file, fsync it, rename it over `path`,

@@ -48,17 +48,35 @@ public struct WallTime: Equatable, Sendable {
     return Int(parts.tm_year + 1900) * 10000 + Int(parts.tm_mon + 1) * 100 + Int(parts.tm_mday)
   }
 
-  /// Parses what `iso8601` writes.
+  /// Parses what `iso8601` writes, exactly `YYYY-MM-DDTHH:MM:SSZ`; an impossible date or time
+  /// (`2026-13-45T99:99:99Z`, February 30th) is refused, never rolled over.
   public init?(iso8601 text: String, synced: Bool) {
-    let digits = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int32($0) }
-    guard digits.count == 6, text.hasSuffix("Z") else { return nil }
+    let b = Array(text.utf8)
+    guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+      b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(_ from: Int, _ count: Int) -> Int32? {
+      var n: Int32 = 0
+      for c in b[from..<from + count] {
+        guard c >= 0x30, c <= 0x39 else { return nil }
+        n = n * 10 + Int32(c - 0x30)
+      }
+      return n
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), year >= 1970, (1...12).contains(month),
+      (1...31).contains(day), hour < 24, minute < 60, second < 60
+    else { return nil }
     var parts = tm()
-    parts.tm_year = digits[0] - 1900
-    parts.tm_mon = digits[1] - 1
-    parts.tm_mday = digits[2]
-    parts.tm_hour = digits[3]
-    parts.tm_min = digits[4]
-    parts.tm_sec = digits[5]
-    self.init(epochSeconds: Int64(timegm(&parts)), synced: synced)
+    parts.tm_year = year - 1900
+    parts.tm_mon = month - 1
+    parts.tm_mday = day
+    parts.tm_hour = hour
+    parts.tm_min = minute
+    parts.tm_sec = second
+    let epoch = Int64(timegm(&parts))
+    // timegm normalises 30 February to 2 March: a date that moved did not exist.
+    guard parts.tm_mday == day, parts.tm_mon == month - 1 else { return nil }
+    self.init(epochSeconds: epoch, synced: synced)
   }
 }
