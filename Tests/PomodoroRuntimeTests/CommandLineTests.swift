@@ -1,4 +1,5 @@
 import Foundation
+import PomodoroCore
 import XCTest
 
 @testable import PomodoroCommandLine
@@ -65,18 +66,42 @@ final class CommandLineTests: XCTestCase {
 
   func testHistoryCommandReadsTheStateDirectory() throws {
     let log = HistoryLog(directory: directory)
-    try log.append(
-      HistoryEntry(
-        ended: WallTime(epochSeconds: 1_796_050_805, synced: true),
-        record: .init(mode: .focus, outcome: .completed, planned: 1_000_000, actual: 1_000_000, endedAt: .zero)))
+    let entry = HistoryEntry(
+      ended: WallTime(epochSeconds: 1_796_050_805, synced: true),
+      record: .init(
+        mode: .focus, outcome: .completed, planned: minutes(25), actual: minutes(26), extended: minutes(1),
+        endedAt: .zero))
+    try log.append(entry)
     let conf = write("p.conf", "state_dir = \(directory)\n")
-    XCTAssertEqual(PomodoroCLI.main(["history", "--config", conf]), 0)
-    XCTAssertEqual(PomodoroCLI.main(["history", "--csv", "--config", conf]), 0)
+    let json = captureOutput { PomodoroCLI.main(["history", "--config", conf]) }
+    XCTAssertEqual(json.code, 0)
+    XCTAssertEqual(
+      json.out,
+      #"{"ended":"2026-11-30T15:00:05Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":1500000,"actual_ms":1560000,"extended_ms":60000}"#
+        + "\n")
+    let csv = captureOutput { PomodoroCLI.main(["history", "--csv", "--config", conf]) }
+    XCTAssertEqual(csv.code, 0)
+    XCTAssertEqual(
+      csv.out,
+      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms\n"
+        + "2026-11-30T15:00:05Z,true,focus,completed,1500000,1560000,60000\n")
   }
 
   func testRunWithoutHardwareExits69NamingTheChip() {
     let conf = write("p.conf", "chip = /dev/gpiochip-none\nstate_dir = \(directory)\n")
     XCTAssertEqual(PomodoroCLI.main(["run", "--config", conf]), ExitCode.hardware)
+  }
+
+  /// Finding: `pomodoro snapshot DIR` wrote through a planted `DIR/01-idle-focus.png.tmp` link.
+  func testSnapshotNeverWritesThroughAPlantedLink() throws {
+    let shots = directory + "/shots"
+    try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+    let victim = write("victim", "precious\n")
+    XCTAssertEqual(symlink(victim, shots + "/01-idle-focus.png.tmp"), 0)
+    XCTAssertEqual(captureOutput { PomodoroCLI.main(["snapshot", shots]) }.code, 0)
+    XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n")
+    let png = try Data(contentsOf: URL(fileURLWithPath: shots + "/01-idle-focus.png"))
+    XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
   }
 
   func testSnapshotWritesEveryScreen() throws {

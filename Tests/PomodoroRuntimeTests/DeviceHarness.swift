@@ -17,8 +17,14 @@ final class DeviceHarness {
 
   init(
     directory: String, config: DeviceConfig = DeviceConfig(),
-    wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) }
+    wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) },
+    fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false
   ) throws {
+    let clock = self.clock
+    let fixedWall = wall
+    let wall =
+      wallFollowsClock
+      ? { WallTime(epochSeconds: 1_796_040_000 + clock.now.nanoseconds / 1_000_000_000, synced: true) } : fixedWall
     var config = config
     config.stateDirectory = directory
     self.config = config
@@ -26,8 +32,8 @@ final class DeviceHarness {
     hardware = try MockHardware(config: config, clock: clock)
     let log = Log()
     device = Device(
-      config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height),
-      storage: Storage(directory: directory), log: log, wallClock: wall)
+      config: config, parts: hardware.parts, clock: clock, screen: screen ?? .standard(height: config.height),
+      storage: Storage(directory: directory, fileSystem: fileSystem), log: log, wallClock: wall)
     log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
   }
 

@@ -3,6 +3,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 final class PersistenceTests: XCTestCase {
   var directory = ""
@@ -19,11 +20,135 @@ final class PersistenceTests: XCTestCase {
   func testStateRoundTripsAndIsReplacedAtomically() throws {
     let store = StateStore(directory: directory)
     XCTAssertNil(try store.load())
+    let old = SavedTimer(
+      phase: .paused, mode: .focus, duration: minutes(25), remaining: minutes(3), focusDoneInCycle: 1)
+    try store.save(old)
+    // A second name for the old file: replacing means a new file renamed over the name, so the
+    // old one is never opened for writing (an in-place rewrite would change it under this link).
+    let second = directory + "/old-state"
+    XCTAssertEqual(link(store.path, second), 0)
+    let oldText = try Files.readText(second)
     let saved = SavedTimer(
-      phase: .running, mode: .soft, duration: minutes(5), remaining: 123_456_789, focusDoneInCycle: 2)
+      phase: .running, mode: .soft, duration: minutes(5), remaining: 123_456_789, focusDoneInCycle: 2,
+      extended: seconds(90))
     try store.save(saved)
-    XCTAssertEqual(try store.load(), saved)
+    XCTAssertEqual(try store.load(), saved, "extended included")
+    XCTAssertEqual(try StateStore(directory: directory).load(), saved)
+    XCTAssertEqual(try Files.readText(second), oldText, "the old file was not written")
+    XCTAssertNotEqual(try Files.readText(store.path), oldText)
     XCTAssertFalse(Files.exists(store.path + ".tmp"), "no temporary left behind")
+  }
+
+  /// A power cut after every step of a save, on the fault-injecting file system: the state
+  /// file is always the old state or the new one, never torn, empty or missing.
+  func testAPowerCutAtAnyStepOfASaveLeavesTheOldStateOrTheNew() throws {
+    let fs = FaultyFileSystem()
+    try Files.makeDirectories("/state", in: fs)
+    let store = StateStore(directory: "/state", fileSystem: fs)
+    let old = SavedTimer(
+      phase: .running, mode: .focus, duration: minutes(25), remaining: minutes(20), focusDoneInCycle: 0)
+    let new = SavedTimer(
+      phase: .paused, mode: .focus, duration: minutes(25), remaining: minutes(19), focusDoneInCycle: 0)
+    try store.save(old)
+    var images = 0
+    var survivors: [Bool] = []
+    fs.onStep = { step in
+      for seed in 0..<UInt64(40) {
+        let image = fs.crashImage(seed: seed &* 7919 &+ UInt64(step))
+        let loaded = try? StateStore(directory: "/state", fileSystem: image).load()
+        XCTAssertTrue(loaded == old || loaded == new, "step \(step) seed \(seed): \(String(describing: loaded))")
+        survivors.append(loaded == new)
+        images += 1
+      }
+    }
+    try store.save(new)
+    fs.onStep = nil
+    XCTAssertGreaterThanOrEqual(images, 4 * 40, "create, write, fsync, rename, directory fsync")
+    XCTAssertTrue(survivors.contains(true) && survivors.contains(false), "the cuts leave the old state or the new")
+    for seed in 0..<UInt64(40) {
+      let image = fs.crashImage(seed: seed)
+      XCTAssertEqual(try StateStore(directory: "/state", fileSystem: image).load(), new, "durable once saved")
+    }
+  }
+
+  /// Finding: a planted `state.json.tmp` symlink made the save write through it.
+  func testWritesNeverFollowAPlantedSymbolicLink() throws {
+    let victim = directory + "/victim"
+    try Files.writeAtomically(victim, Array("precious\n".utf8))
+    let store = StateStore(directory: directory)
+    XCTAssertEqual(symlink(victim, store.path + ".tmp"), 0)
+    let saved = SavedTimer(
+      phase: .paused, mode: .focus, duration: minutes(25), remaining: minutes(7), focusDoneInCycle: 0)
+    try store.save(saved)
+    XCTAssertEqual(try Files.readText(victim), "precious\n", "the link's target is untouched")
+    XCTAssertEqual(try store.load(), saved)
+    XCTAssertEqual(try PosixFileSystem.shared.kind(store.path), .regular)
+    XCTAssertNil(try PosixFileSystem.shared.kind(store.path + ".tmp"), "the planted link is gone")
+
+    // The state file or the history itself a link, or a history that is not a regular file: refused.
+    try FileManager.default.removeItem(atPath: store.path)
+    XCTAssertEqual(symlink(victim, store.path), 0)
+    XCTAssertThrowsError(try store.save(saved)) { XCTAssertTrue("\($0)".contains("symbolic link"), "\($0)") }
+    let history = HistoryLog(directory: directory)
+    XCTAssertEqual(symlink(victim, history.path), 0)
+    let entry = HistoryEntry(
+      ended: WallTime(epochSeconds: 1_796_000_000, synced: true),
+      record: SessionRecord(
+        mode: .focus, outcome: .completed, planned: minutes(25), actual: minutes(25), endedAt: .zero))
+    XCTAssertThrowsError(try history.append(entry)) { XCTAssertTrue("\($0)".contains("symbolic link"), "\($0)") }
+    XCTAssertEqual(try Files.readText(victim), "precious\n")
+    try FileManager.default.removeItem(atPath: history.path)
+    XCTAssertEqual(mkfifo(history.path, 0o600), 0)
+    XCTAssertThrowsError(try history.append(entry)) { XCTAssertTrue("\($0)".contains("not a regular file"), "\($0)") }
+  }
+
+  func testDirectoriesAreCreatedPrivate() throws {
+    let nested = directory + "/a/b"
+    try Files.makeDirectories(nested)
+    for path in [directory + "/a", nested] {
+      var info = stat()
+      XCTAssertEqual(lstat(path, &info), 0)
+      XCTAssertEqual(info.st_mode & 0o777, 0o700, path)
+    }
+  }
+
+  /// Finding: a full disk left 35 bytes of a record as a torn line, reported forever after as
+  /// a power cut. The append is cut back to the old size and says the disk is full.
+  func testAFullDiskLeavesNoTornLine() throws {
+    let fs = FaultyFileSystem()
+    try Files.makeDirectories("/state", in: fs)
+    let log = HistoryLog(directory: "/state", fileSystem: fs)
+    let entry = HistoryEntry(
+      ended: WallTime(epochSeconds: 1_796_000_000, synced: true),
+      record: SessionRecord(
+        mode: .focus, outcome: .completed, planned: minutes(25), actual: minutes(26), extended: minutes(1),
+        endedAt: .zero))
+    try log.append(entry)
+    let before = try XCTUnwrap(fs.read(log.path))
+    fs.capacity = fs.used + 35
+    XCTAssertThrowsError(try log.append(entry)) { XCTAssertTrue("\($0)".contains("No space left"), "\($0)") }
+    XCTAssertEqual(try fs.read(log.path), before, "the 35 bytes that fitted are cut back")
+    fs.capacity = nil
+    try log.append(entry)
+    let (entries, damaged) = try log.read()
+    XCTAssertEqual(entries, [entry, entry])
+    XCTAssertEqual(damaged, [])
+  }
+
+  func testHistoryLinesCarryExtendedAfterActual() throws {
+    let entry = HistoryEntry(
+      ended: WallTime(epochSeconds: 1_796_050_805, synced: true),
+      record: SessionRecord(
+        mode: .focus, outcome: .completed, planned: minutes(25), actual: minutes(27), extended: minutes(2),
+        endedAt: .zero))
+    XCTAssertEqual(
+      entry.jsonLine,
+      #"{"ended":"2026-11-30T15:00:05Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":1500000,"actual_ms":1620000,"extended_ms":120000}"#
+    )
+    XCTAssertEqual(HistoryEntry(jsonLine: entry.jsonLine), entry)
+    let old =
+      #"{"ended":"2026-11-30T15:00:05Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":1,"actual_ms":1}"#
+    XCTAssertEqual(HistoryEntry(jsonLine: old)?.extendedMs, 0, "lines written before extended_ms read as 0")
   }
 
   func testDamagedStateFileIsAnErrorNamingIt() throws {
@@ -85,7 +210,8 @@ final class PersistenceTests: XCTestCase {
     )
     XCTAssertEqual(
       HistoryLog.csv([e]),
-      "ended,clock_synced,mode,outcome,planned_ms,actual_ms\n2026-11-30T15:00:05Z,false,hard,completed,720000,720000\n")
+      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms\n2026-11-30T15:00:05Z,false,hard,completed,720000,720000,0\n"
+    )
   }
 
   func testFlatJSONRoundTripsAndRefusesTornText() {

@@ -19,14 +19,15 @@ public struct DeviceParts {
   }
 }
 
-/// Where the timer state and the history are kept.
+/// Where the timer state and the history are kept, and the file system they are written on
+/// (the real one, or a fault-injecting twin in tests).
 public struct Storage {
   public var state: StateStore
   public var history: HistoryLog
 
-  public init(directory: String) {
-    state = StateStore(directory: directory)
-    history = HistoryLog(directory: directory)
+  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
+    state = StateStore(directory: directory, fileSystem: fileSystem)
+    history = HistoryLog(directory: directory, fileSystem: fileSystem)
   }
 }
 
@@ -92,6 +93,14 @@ public final class Device {
   let startedAt: Instant
   var activeAt: Instant
   public private(set) var look: DisplayCare.Look
+  /// History lines not yet in the history file (the disk was full): kept, saved with the
+  /// state, and appended at the next state save that can write them.
+  public internal(set) var pendingHistory: [String] = []
+  /// The state file may still hold a timer whose session has since been recorded: if the next
+  /// save fails, the file is removed rather than left to bring that timer back.
+  var stateOnDiskEnded = false
+  /// At most this many records are kept in memory while the history cannot be written.
+  static let pendingLimit = 500
 
   /// - Parameter wallClock: labels history records (scripted runs pass a virtual one).
   public init(
@@ -125,6 +134,7 @@ public final class Device {
   public func start() {
     let now = clock.now
     if let storage {
+      recover(storage)
       do {
         if let saved = try storage.state.load() {
           let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
@@ -260,15 +270,41 @@ public final class Device {
     }
   }
 
+  /// Saves the state with the history lines still pending, then appends those lines. A save
+  /// that fails after a session ended removes the state file (a restart then starts fresh
+  /// rather than bringing back a timer that already rang); the lines stay in memory and are
+  /// tried again at the next save.
   func save(_ storage: Storage, at now: Instant) {
     do {
-      try storage.state.save(state.saved(at: now))
+      try storage.state.save(state.saved(at: now), pendingHistory: pendingHistory)
+      stateOnDiskEnded = false
       log.forget("state-save")
     } catch {
       log.once(
         "state-save", .error,
-        "saving the timer state failed: \(error); check that \(storage.state.path)'s directory exists and is writable")
+        "saving the timer state failed: \(error); \(Storage.advice(error, path: storage.state.path))")
+      if stateOnDiskEnded {
+        do {
+          try storage.state.remove()
+          stateOnDiskEnded = false
+        } catch {
+          log.once("state-remove", .error, "removing the outdated \(storage.state.path) failed: \(error)")
+        }
+      }
     }
+    while let line = pendingHistory.first {
+      do {
+        try storage.history.appendLine(line)
+        pendingHistory.removeFirst()
+      } catch {
+        log.once(
+          "history-append", .error,
+          "appending to the history failed: \(error); \(pendingHistory.count) record(s) kept in memory and written at the next save; \(Storage.advice(error, path: storage.history.path))"
+        )
+        return
+      }
+    }
+    log.forget("history-append")
   }
 
   func append(_ record: SessionRecord, at now: Instant) {
@@ -276,13 +312,25 @@ public final class Device {
     wall.epochSeconds -= (now - record.endedAt) / nanosecondsPerSecond
     let entry = HistoryEntry(ended: wall, record: record)
     if let storage {
-      do {
-        try storage.history.append(entry)
-      } catch {
-        log.error("appending to the history failed: \(error); check that \(storage.history.path) is writable")
+      if pendingHistory.count >= Self.pendingLimit {
+        log.error("the history could not be written for \(Self.pendingLimit) records; the oldest is dropped")
+        pendingHistory.removeFirst()
       }
+      pendingHistory.append(entry.jsonLine)
+      stateOnDiskEnded = true
     }
     observer?.recorded(entry, at: now)
+    if let storage { save(storage, at: now) }
+  }
+
+  /// After a restart: history lines saved with the state that did not reach the history file
+  /// are appended now (or kept pending).
+  func recover(_ storage: Storage) {
+    do {
+      pendingHistory = try storage.recover()
+    } catch {
+      log.warning("recovering the history kept with the state failed: \(error)")
+    }
   }
 
   func driveBuzzer(at now: Instant) {
@@ -308,7 +356,8 @@ public final class Device {
       for line in damaged {
         log.once("history-\(line)", .warning, "\(storage.history.path) line \(line) is damaged (a power cut?); skipped")
       }
-      feed(.setCompletedToday(HistoryLog.completedFocus(in: entries, onDayOf: wall)), at: now)
+      let pending = pendingHistory.compactMap { HistoryEntry(jsonLine: $0) }
+      feed(.setCompletedToday(HistoryLog.completedFocus(in: entries + pending, onDayOf: wall)), at: now)
     } catch {
       log.warning("reading the history failed: \(error)")
     }

@@ -7,6 +7,8 @@ public struct HistoryEntry: Equatable, Sendable {
   public var outcome: SessionRecord.Outcome
   public var plannedMs: Int64
   public var actualMs: Int64
+  /// Time added by snoozes after the timer first reached zero (included in `actualMs`).
+  public var extendedMs: Int64
 
   public init(ended: WallTime, record: SessionRecord) {
     self.ended = ended
@@ -14,14 +16,19 @@ public struct HistoryEntry: Equatable, Sendable {
     outcome = record.outcome
     plannedMs = record.planned / 1_000_000
     actualMs = record.actual / 1_000_000
+    extendedMs = record.extended / 1_000_000
   }
 
-  init(ended: WallTime, mode: Mode, outcome: SessionRecord.Outcome, plannedMs: Int64, actualMs: Int64) {
+  init(
+    ended: WallTime, mode: Mode, outcome: SessionRecord.Outcome, plannedMs: Int64, actualMs: Int64,
+    extendedMs: Int64 = 0
+  ) {
     self.ended = ended
     self.mode = mode
     self.outcome = outcome
     self.plannedMs = plannedMs
     self.actualMs = actualMs
+    self.extendedMs = extendedMs
   }
 
   /// The fields in the order they are written, for JSON lines, the transcript and CSV alike.
@@ -29,6 +36,7 @@ public struct HistoryEntry: Equatable, Sendable {
     [
       ("ended", .string(ended.iso8601)), ("clock_synced", .bool(ended.synced)), ("mode", .string(mode.rawValue)),
       ("outcome", .string(outcome.rawValue)), ("planned_ms", .int(plannedMs)), ("actual_ms", .int(actualMs)),
+      ("extended_ms", .int(extendedMs)),
     ]
   }
 
@@ -41,17 +49,27 @@ public struct HistoryEntry: Equatable, Sendable {
       let outcome = o["outcome"]?.string.flatMap(SessionRecord.Outcome.init(rawValue:)),
       let planned = o["planned_ms"]?.int, let actual = o["actual_ms"]?.int
     else { return nil }
-    self.init(ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual)
+    self.init(
+      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual,
+      extendedMs: o["extended_ms"]?.int ?? 0)
   }
 }
 
 /// The history file, `history.jsonl`: one JSON object a line, appended and fsynced per record.
 public struct HistoryLog {
   public let path: String
+  public let fileSystem: FileSystem
 
-  public init(directory: String) { path = directory + "/history.jsonl" }
+  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
+    path = directory + "/history.jsonl"
+    self.fileSystem = fileSystem
+  }
 
-  public func append(_ entry: HistoryEntry) throws { try Files.appendLine(path, entry.jsonLine) }
+  /// Appends the entry's line and fsyncs it; on failure nothing of it is left in the file.
+  public func append(_ entry: HistoryEntry) throws { try appendLine(entry.jsonLine) }
+
+  /// Appends a line as written by `HistoryEntry.jsonLine` (a record kept while the disk was full).
+  public func appendLine(_ line: String) throws { try Files.appendLine(path, line, in: fileSystem) }
 
   /// The longest history line read (a record is about 130 bytes); a longer one is damaged.
   public static let maxLine = 4096
@@ -69,7 +87,7 @@ public struct HistoryLog {
   /// in file order, memory flat in the file's size. Only a regular file is read (a FIFO or a
   /// link to /dev/zero is a `Files.ReadError`); lines may end in CRLF; a leading BOM is dropped.
   public func scan(entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void) throws {
-    try Files.forEachLine(path, maxLine: Self.maxLine) { number, text in
+    try fileSystem.forEachLine(path, maxLine: Self.maxLine) { number, text in
       guard var line = text else { return try damaged(number) }
       if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
       if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }

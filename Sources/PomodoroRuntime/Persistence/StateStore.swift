@@ -4,25 +4,50 @@ import PomodoroCore
 /// a power cut at any instant leaves a readable file: the old state or the new one.
 public struct StateStore {
   public let path: String
+  public let fileSystem: FileSystem
 
-  public init(directory: String) { path = directory + "/state.json" }
+  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
+    path = directory + "/state.json"
+    self.fileSystem = fileSystem
+  }
 
-  public func save(_ saved: SavedTimer) throws {
-    let json = FlatJSON.encode([
-      "version": .int(1),
-      "phase": .string(saved.phase.rawValue),
-      "mode": .string(saved.mode.rawValue),
-      "duration_ns": .int(saved.duration),
-      "remaining_ns": .int(saved.remaining),
-      "focus_done_in_cycle": .int(Int64(saved.focusDoneInCycle)),
-    ])
-    try Files.writeAtomically(path, Array((json + "\n").utf8))
+  /// Replaces the state file. `pendingHistory` holds history lines not yet known to be in the
+  /// history file (a session that just ended, or records kept while the disk was full): they
+  /// are saved with the state that follows them, so that a restart finds the session either
+  /// still running or recorded (`Storage.recover`), never both and never neither.
+  public func save(_ saved: SavedTimer, pendingHistory: [String] = []) throws {
+    var pairs: [(String, JSONValue)] = [
+      ("version", .int(1)),
+      ("phase", .string(saved.phase.rawValue)),
+      ("mode", .string(saved.mode.rawValue)),
+      ("duration_ns", .int(saved.duration)),
+      ("remaining_ns", .int(saved.remaining)),
+      ("focus_done_in_cycle", .int(Int64(saved.focusDoneInCycle))),
+      ("extended_ns", .int(saved.extended)),
+    ]
+    if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
+    try Files.writeAtomically(path, Array((FlatJSON.encode(pairs) + "\n").utf8), in: fileSystem)
+  }
+
+  /// Removes the state file (a restart then starts fresh): what a failed save does when the
+  /// file on disk still holds a timer that has since ended. unlink needs no free space.
+  public func remove() throws {
+    try fileSystem.remove(path)
+    try fileSystem.syncDirectory(Files.directory(of: path))
+  }
+
+  /// The history lines saved with the state (see `save`); none when there is no state file.
+  public func loadPendingHistory() throws -> [String] {
+    guard let text = try fileSystem.readText(path), let o = FlatJSON.decode(text),
+      let pending = o["pending_history"]?.string
+    else { return [] }
+    return pending.split(separator: "\n").map(String.init)
   }
 
   /// The saved state; nil when there is none. A damaged file is an error naming it (the caller
   /// logs it and starts fresh).
   public func load() throws -> SavedTimer? {
-    guard let text = try Files.readText(path, limit: 64 * 1024) else { return nil }
+    guard let text = try fileSystem.readText(path) else { return nil }
     return try Self.decode(text, path: path)
   }
 
