@@ -142,20 +142,3 @@ enum TerminalResize {
 /// The write end of the resize pipe, read by the signal handler (which cannot capture).
 /// Set once, before the handler is installed, and never changed: safe to share.
 nonisolated(unsafe) private var resizePipeWriteEnd: Int32 = -1
-
-// write(2) and read(2), named apart from the session's own methods.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(fd, bytes, count)
-  #else
-    return Darwin.write(fd, bytes, count)
-  #endif
-}
-
-private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.read(fd, bytes, count)
-  #else
-    return Darwin.read(fd, bytes, count)
-  #endif
-}

@@ -186,16 +186,6 @@ public final class PosixFileSystem: FileSystem, Sendable {
 
 }
 
-#if canImport(Glibc)
-  private func systemClose(_ fd: Int32) -> Int32 { Glibc.close(fd) }
-  private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Glibc.write(fd, p, n) }
-  private func systemRename(_ a: String, _ b: String) -> Int32 { Glibc.rename(a, b) }
-#else
-  private func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
-  private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int) -> Int { Darwin.write(fd, p, n) }
-  private func systemRename(_ a: String, _ b: String) -> Int32 { Darwin.rename(a, b) }
-#endif
-
 /// A state or history path that holds something other than a regular file (a directory, a
 /// FIFO, a device): refused rather than written through.
 public struct NotARegularFile: Error, CustomStringConvertible, Equatable {

@@ -17,14 +17,6 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
   public var description: String { "\(what): \(String(cString: strerror(errno)))" }
 }
 
-@inline(__always) public func currentErrno() -> Int32 {
-  #if canImport(Glibc)
-    return Glibc.errno
-  #else
-    return Darwin.errno
-  #endif
-}
-
 /// Small, careful file operations: whole-file reads, atomic replacement, durable appends.
 public enum Files {
   /// What `read` refuses: a path that is not a regular file (a FIFO would block, /dev/zero
@@ -84,7 +76,7 @@ public enum Files {
   /// Reads up to `buffer.count` bytes, retrying on EINTR.
   static func readSome(_ fd: Int32, _ buffer: inout [UInt8], path: String) throws -> Int {
     while true {
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
       if n >= 0 { return n }
       if currentErrno() == EINTR { continue }
       throw SystemError("cannot read \(path)")

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// The one platform shim: the C library calls whose Swift module differs between Linux (Glibc)
+// and macOS (Darwin), and whose plain names the types here shadow with methods of their own
+// (read, write, close, rename). Everything else the runtime calls is the same on both.
+
+/// errno of the calling thread.
+@inline(__always) public func currentErrno() -> Int32 {
+  #if canImport(Glibc)
+    return Glibc.errno
+  #else
+    return Darwin.errno
+  #endif
+}
+
+/// read(2).
+@inline(__always) public func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.read(fd, bytes, count)
+  #else
+    return Darwin.read(fd, bytes, count)
+  #endif
+}
+
+/// write(2).
+@inline(__always) public func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, bytes, count)
+  #else
+    return Darwin.write(fd, bytes, count)
+  #endif
+}
+
+/// close(2).
+@inline(__always) @discardableResult public func systemClose(_ fd: Int32) -> Int32 {
+  #if canImport(Glibc)
+    return Glibc.close(fd)
+  #else
+    return Darwin.close(fd)
+  #endif
+}
+
+/// rename(2).
+@inline(__always) public func systemRename(_ from: String, _ to: String) -> Int32 {
+  #if canImport(Glibc)
+    return Glibc.rename(from, to)
+  #else
+    return Darwin.rename(from, to)
+  #endif
+}
