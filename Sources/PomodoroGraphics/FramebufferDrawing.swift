@@ -103,20 +103,38 @@ extension Framebuffer {
   }
 
   /// Draws `bitmap` with its top-left corner at (x, y).
+  ///
+  /// Column by column, a page byte at a time: the bitmap's pixels of one column in one page are
+  /// gathered into a byte and combined with the picture's byte under the page's row mask.
   public mutating func blit(_ bitmap: Bitmap, x: Int, y: Int, mode: BlitMode = .or) {
-    guard clipped(x, y, bitmap.width, bitmap.height) != nil else { return }
-    for by in 0..<bitmap.height {
-      let py = y + by
-      if py < 0 || py >= height { continue }
-      for bx in 0..<bitmap.width {
-        let px = x + bx
-        if px < 0 || px >= width { continue }
-        let lit = bitmap[bx, by]
-        switch mode {
-        case .or: if lit { setPixel(px, py, true) }
-        case .clear: if lit { setPixel(px, py, false) }
-        case .xor: if lit { flipPixel(px, py) }
-        case .copy: setPixel(px, py, lit)
+    guard let r = clipped(x, y, bitmap.width, bitmap.height) else { return }
+    let stride = bitmap.width
+    let width = self.width
+    bitmap.pixels.withUnsafeBufferPointer { source in
+      bytes.withUnsafeMutableBufferPointer { picture in
+        for px in r.x0..<r.x1 {
+          var row = r.y0
+          while row < r.y1 {
+            let page = row >> 3
+            let pageEnd = min(r.y1, (page + 1) << 3)
+            var bits: UInt8 = 0
+            var mask: UInt8 = 0
+            var sourceIndex = (row - y) * stride + (px - x)
+            for py in row..<pageEnd {
+              let bit = UInt8(1) << UInt8(py & 7)
+              mask |= bit
+              if source[sourceIndex] { bits |= bit }
+              sourceIndex += stride
+            }
+            let index = page * width + px
+            switch mode {
+            case .or: picture[index] |= bits
+            case .clear: picture[index] &= ~bits
+            case .xor: picture[index] ^= bits
+            case .copy: picture[index] = (picture[index] & ~mask) | bits
+            }
+            row = pageEnd
+          }
         }
       }
     }

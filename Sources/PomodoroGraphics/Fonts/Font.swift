@@ -7,6 +7,9 @@ public struct Font: Sendable {
   /// Dark columns between two glyphs.
   public let spacing: Int
   private let glyphs: [Character: Bitmap]
+  /// The glyph drawn for each printable ASCII character (0x20...0x7E), by code; the `?` fallback
+  /// included. Most text on the panel is ASCII: this spares hashing a `Character` per glyph.
+  private let ascii: [Bitmap?]
 
   /// A font from drawn glyphs: for each glyph a line `-- c` naming its character, then its rows
   /// (`#` lit, `.` dark), all glyphs with the same number of rows.
@@ -14,6 +17,10 @@ public struct Font: Sendable {
     var glyphs: [Character: Bitmap] = [:]
     for (name, bitmap) in Art.parse(art) { glyphs[name.first ?? " "] = bitmap }
     self.glyphs = glyphs
+    self.ascii = (0..<128).map { code in
+      guard code >= 0x20 && code < 0x7F else { return nil }
+      return glyphs[Character(Unicode.Scalar(UInt8(code)))] ?? glyphs["?"]
+    }
     self.spacing = spacing
     self.height = glyphs.values.map(\.height).max() ?? 0
   }
@@ -21,12 +28,22 @@ public struct Font: Sendable {
   /// The glyph drawn for `c`.
   public func glyph(_ c: Character) -> Bitmap? { glyphs[c] ?? glyphs["?"] }
 
+  /// Calls `body` with the glyph of each character of `text` that has one (or a `?`), in order.
+  @inline(__always)
+  func forEachGlyph(_ text: String, _ body: (Bitmap) -> Void) {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      // Printable ASCII: one character a byte.
+      for code in text.utf8 { if let g = ascii[Int(code)] { body(g) } }
+    } else {
+      for c in text { if let g = glyph(c) { body(g) } }
+    }
+  }
+
   /// Width in pixels of `text` drawn in this font (no trailing spacing).
   public func width(_ text: String) -> Int {
     var w = 0
     var count = 0
-    for c in text {
-      guard let g = glyph(c) else { continue }
+    forEachGlyph(text) { g in
       w += g.width
       count += 1
     }
@@ -66,8 +83,7 @@ extension Framebuffer {
   @discardableResult
   public mutating func draw(_ text: String, font: Font, x: Int, y: Int, mode: BlitMode = .or) -> Int {
     var cx = x
-    for c in text {
-      guard let g = font.glyph(c) else { continue }
+    font.forEachGlyph(text) { g in
       blit(g, x: cx, y: y, mode: mode)
       cx += g.width + font.spacing
     }

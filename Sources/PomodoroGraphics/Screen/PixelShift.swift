@@ -35,13 +35,17 @@ extension Framebuffer {
     guard abs(dx) < width, abs(dy) < height else { return out }
     if height <= 64 {
       // Column by column: the column's pages as one 64-bit word, shifted down by dy.
-      for x in 0..<width {
-        let source = x - dx
-        guard source >= 0, source < width else { continue }
-        var column: UInt64 = 0
-        for page in 0..<pages { column |= UInt64(bytes[page * width + source]) << UInt64(page * 8) }
-        column = dy >= 0 ? column << UInt64(dy) : column >> UInt64(-dy)
-        for page in 0..<pages { out.bytes[page * width + x] = UInt8(truncatingIfNeeded: column >> UInt64(page * 8)) }
+      let (width, pages) = (self.width, self.pages)
+      bytes.withUnsafeBufferPointer { from in
+        out.bytes.withUnsafeMutableBufferPointer { to in
+          for x in max(0, dx)..<min(width, width + dx) {
+            let source = x - dx
+            var column: UInt64 = 0
+            for page in 0..<pages { column |= UInt64(from[page * width + source]) << UInt64(page * 8) }
+            column = dy >= 0 ? column << UInt64(dy) : column >> UInt64(-dy)
+            for page in 0..<pages { to[page * width + x] = UInt8(truncatingIfNeeded: column >> UInt64(page * 8)) }
+          }
+        }
       }
     } else {
       for y in 0..<height {
