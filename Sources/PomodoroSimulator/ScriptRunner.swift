@@ -32,28 +32,33 @@ public final class ScriptRunner {
   public func run(_ script: Script, file: String = "script", afterLine: (ScriptLine) -> Void = { _ in })
     -> UnmetExpectation?
   {
-    var buckets: [[[String: JSONValue]]] = [[]]
-    transcript.onObject = { buckets[buckets.count - 1].append($0) }
+    // Each step's transcript objects are kept only while that step has expectations, and
+    // checked as soon as it is over (the last one after the summary): memory stays flat in
+    // the length of the script.
+    var current: [[String: JSONValue]] = []
+    var firstUnmet: UnmetExpectation?
+    func collect(for expectations: [Expectation]) {
+      current = []
+      transcript.onObject = expectations.isEmpty ? nil : { current.append($0) }
+    }
+    func check(_ expectations: [Expectation], step: String) {
+      guard firstUnmet == nil, !expectations.isEmpty else { return }
+      firstUnmet = ExpectationCheck.check(expectations, against: current, file: file, step: step)
+    }
     defer { transcript.onObject = nil }
+    collect(for: script.opening)
     device.start()
-    for line in script.lines {
-      buckets.append([])
+    check(script.opening, step: "start-up")
+    for (index, line) in script.lines.enumerated() {
+      collect(for: line.expectations)
       let end = schedule(line.step, at: clock.now)
       EventLoop.runVirtual(device, clock: clock, until: end)
       afterLine(line)
+      if index == script.lines.count - 1 { transcript.summary(at: clock.now) }
+      check(line.expectations, step: "line \(line.number) (`\(line.text)`)")
     }
-    transcript.summary(at: clock.now)
-    if let unmet = ExpectationCheck.check(script.opening, against: buckets[0], file: file, step: "start-up") {
-      return unmet
-    }
-    for (line, objects) in zip(script.lines, buckets.dropFirst()) {
-      if let unmet = ExpectationCheck.check(
-        line.expectations, against: objects, file: file, step: "line \(line.number) (`\(line.text)`)")
-      {
-        return unmet
-      }
-    }
-    return nil
+    if script.lines.isEmpty { transcript.summary(at: clock.now) }
+    return firstUnmet
   }
 
   /// Schedules the edges of `step` from `start` and returns when the step is over.
