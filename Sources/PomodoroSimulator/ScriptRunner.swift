@@ -25,35 +25,91 @@ public final class ScriptRunner {
     device.observer = transcript
   }
 
+  /// Detents of a long turn scheduled at a time: the mock chip holds only the edges of the
+  /// chunk being run and the next, so a `turn +100000` costs no more memory than a `turn +100`.
+  var turnChunk = 64
+
+  /// What stopped the last `run` early (a signal's name), or nil when it ran every line.
+  public private(set) var interruptedBy: String?
+
   /// Runs every line; `afterLine` sees each line once the device has run to its end (PNGs).
   /// Returns the first of the script's expectations not met (every line runs regardless, so
-  /// the transcript is whole).
+  /// the transcript is whole). `interruption` is asked after every device step: a non-nil
+  /// answer (a signal's name) stops the run there, and the summary says `interrupted`;
+  /// expectations are then not checked.
   @discardableResult
-  public func run(_ script: Script, file: String = "script", afterLine: (ScriptLine) -> Void = { _ in })
-    -> UnmetExpectation?
-  {
-    var buckets: [[[String: JSONValue]]] = [[]]
-    transcript.onObject = { buckets[buckets.count - 1].append($0) }
+  public func run(
+    _ script: Script, file: String = "script", interruption: () -> String? = { nil },
+    afterLine: (ScriptLine) -> Void = { _ in }
+  ) -> UnmetExpectation? {
+    // Only the transcript lines of the step whose expectations are pending are kept: memory
+    // stays flat however long the script is.
+    var objects: [[String: JSONValue]] = []
+    var collecting = !script.opening.isEmpty
+    var pending: (expectations: [Expectation], step: String)? = (script.opening, "start-up")
+    var unmet: UnmetExpectation?
+    var interrupted: String?
+    func checkPending() {
+      if let (expectations, step) = pending, unmet == nil, !expectations.isEmpty {
+        unmet = ExpectationCheck.check(expectations, against: objects, file: file, step: step)
+      }
+      objects.removeAll(keepingCapacity: true)
+      pending = nil
+    }
+    transcript.onObject = { if collecting { objects.append($0) } }
     defer { transcript.onObject = nil }
+    let stop = {
+      if interrupted == nil { interrupted = interruption() }
+      return interrupted != nil
+    }
     device.start()
     for line in script.lines {
-      buckets.append([])
-      let end = schedule(line.step, at: clock.now)
-      EventLoop.runVirtual(device, clock: clock, until: end)
+      // A line's expectations see the lines written during its run (the summary too, for the last).
+      checkPending()
+      pending = (line.expectations, "line \(line.number) (`\(line.text)`)")
+      collecting = !line.expectations.isEmpty
+      guard run(line.step, from: clock.now, stop: stop) else { break }
       afterLine(line)
     }
-    transcript.summary(at: clock.now)
-    if let unmet = ExpectationCheck.check(script.opening, against: buckets[0], file: file, step: "start-up") {
-      return unmet
+    interruptedBy = interrupted
+    transcript.summary(at: clock.now, interrupted: interrupted)
+    if interrupted != nil { return nil }
+    checkPending()
+    return unmet
+  }
+
+  /// Runs one step from `start` to its end; false when `stop` said stop.
+  func run(_ step: ScriptStep, from start: Instant, stop: () -> Bool) -> Bool {
+    guard case .turn(let detents, let fast, let bounce) = step, abs(detents) > turnChunk else {
+      return EventLoop.runVirtual(device, clock: clock, until: schedule(step, at: start), stop: stop)
     }
-    for (line, objects) in zip(script.lines, buckets.dropFirst()) {
-      if let unmet = ExpectationCheck.check(
-        line.expectations, against: objects, file: file, step: "line \(line.number) (`\(line.text)`)")
-      {
-        return unmet
-      }
+    // A long turn is fed to the chip a chunk ahead of the clock.
+    let spacing = fast ? MockHardware.fastDetentSpacing : MockHardware.detentSpacing
+    let direction = detents < 0 ? -1 : 1
+    let total = abs(detents)
+    var done = 0
+    func scheduleChunk() {
+      let n = min(turnChunk, total - done)
+      hardware.turn(direction * n, fast: fast, bounce: bounce, at: start + Int64(done) * spacing)
+      done += n
     }
-    return nil
+    scheduleChunk()
+    device.step()
+    if stop() { return false }
+    while done < total {
+      // Everything before the next chunk's first edge, then that chunk.
+      let next = start + Int64(done) * spacing
+      guard EventLoop.runDeadlines(device, clock: clock, through: next - 1, stop: stop) else { return false }
+      scheduleChunk()
+    }
+    let end = start + Int64(total) * spacing
+    guard EventLoop.runDeadlines(device, clock: clock, through: end, stop: stop) else { return false }
+    if clock.now < end {
+      clock.advance(to: end)
+      device.step()
+      if stop() { return false }
+    }
+    return true
   }
 
   /// Schedules the edges of `step` from `start` and returns when the step is over.

@@ -57,7 +57,7 @@ public protocol DeviceObserver: AnyObject {
 /// out. `step()` does everything due at the clock's now; `nextDeadline` says when it must run
 /// again if no input arrives. The same code runs the real device, the simulator and scripts.
 public final class Device {
-  public let config: DeviceConfig
+  public private(set) var config: DeviceConfig
   public let clock: MonotonicClock
   public private(set) var state: EngineState
   public weak var observer: DeviceObserver?
@@ -167,6 +167,13 @@ public final class Device {
       Engine.nextWake(state, now: now), screen.nextFrame(state, now), mapper.nextDeadline,
       player.nextChange(after: now), display.nextRetry, parts.inputs.nextEdgeTime,
     ].compactMap { $0 }.min()
+  }
+
+  /// Takes a config read again on SIGHUP whose hardware keys are unchanged (`ConfigReload`):
+  /// the timer settings and the click apply from now on; the timer itself is kept as it is.
+  public func reconfigure(_ config: DeviceConfig) {
+    self.config = config
+    state.settings = config.engine
   }
 
   /// Buzzer off, state saved, panel parked, lines released.
