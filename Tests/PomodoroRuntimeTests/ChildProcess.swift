@@ -111,13 +111,21 @@ final class Pipe2 {
   init() throws {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
+    // Not inherited by children: a child holding the ends itself would never see EOF or EPIPE.
+    for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     readEnd = ends[0]
     writeEnd = ends[1]
   }
 
   deinit {
-    close(readEnd)
+    closeReadEnd()
     closeWriteEnd()
+  }
+
+  private var readClosed = false
+  func closeReadEnd() {
+    if !readClosed { close(readEnd) }
+    readClosed = true
   }
 
   private var writeClosed = false

@@ -21,6 +21,10 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(PomodoroCLI.main(["--help"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["--version"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["help", "simulate"]), 0)
+    let simulate = PomodoroCLI.help["simulate"]!
+    XCTAssertTrue(simulate.contains("128 + n: 130 SIGINT, 143 SIGTERM, 129 SIGHUP"), simulate)
+    XCTAssertTrue(simulate.contains("\"interrupted\":\"SIGTERM\""), simulate)
+    XCTAssertTrue(PomodoroCLI.help["run"]!.contains("SIGHUP reads the config again"))
     XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
     XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
   }

@@ -50,6 +50,26 @@ final class ScriptSignalTests: XCTestCase {
     }
   }
 
+  /// The reader goes away (`| head`): the run stops quietly with 141, as SIGPIPE's default would.
+  func testAClosedOutputStopsTheRunQuietly() throws {
+    let script = directory + "/long.pomo"
+    try String(repeating: "press start\nwait 3s\n", count: 50_000).write(
+      toFile: script, atomically: true, encoding: .utf8)
+    let out = try Pipe2()
+    let err = try Pipe2()
+    let null = open("/dev/null", O_RDONLY)
+    defer { close(null) }
+    let child = try ChildProcess(
+      ["simulate", "--script", script], stdin: null, stdout: out.writeEnd, stderr: err.writeEnd)
+    out.closeWriteEnd()
+    err.closeWriteEnd()
+    var byte: UInt8 = 0
+    XCTAssertEqual(read(out.readEnd, &byte, 1), 1, "the transcript started")
+    out.closeReadEnd()
+    XCTAssertEqual(try child.waitForExit(), 141)
+    XCTAssertEqual(err.read(), "", "quietly")
+  }
+
   /// In-process: the runner stops after the step in progress and says so in the summary;
   /// expectations are not checked on a cut run.
   func testAnInterruptionStopsTheRunAndTheSummarySaysSo() throws {
