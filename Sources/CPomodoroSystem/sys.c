@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -45,13 +46,24 @@ int pomo_timer_clear(int fd) {
 }
 
 static int signal_pipe[2] = {-1, -1};
+static volatile sig_atomic_t first_signal = 0;
 
 static void on_signal(int signo) {
   int saved = errno;
+  if (first_signal == 0) first_signal = signo;
   unsigned char byte = (unsigned char)signo;
   ssize_t ignored = write(signal_pipe[1], &byte, 1);
   (void)ignored;
   errno = saved;
+}
+
+static void install(int signo) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(signo, &action, NULL);
 }
 
 int pomo_signal_pipe(void) {
@@ -61,16 +73,33 @@ int pomo_signal_pipe(void) {
     fcntl(signal_pipe[i], F_SETFL, fcntl(signal_pipe[i], F_GETFL) | O_NONBLOCK);
     fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
   }
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &action, NULL);
-  sigaction(SIGTERM, &action, NULL);
-  sigaction(SIGHUP, &action, NULL);
+  install(SIGINT);
+  install(SIGTERM);
+  install(SIGHUP);
   signal(SIGPIPE, SIG_IGN);
   return signal_pipe[0];
+}
+
+int pomo_signal_watch(int signo) {
+  if (pomo_signal_pipe() < 0) return -1;
+  install(signo);
+  return 0;
+}
+
+void pomo_signal_unwatch(int signo) { signal(signo, SIG_DFL); }
+
+int pomo_signal_first(void) { return first_signal; }
+
+void pomo_signal_default_action(int signo) {
+  signal(signo, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, signo);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  raise(signo);
+  // Still here: the signal stopped the process and SIGCONT resumed it (or it was discarded,
+  // as a stop signal is in an orphaned process group). Watch it again.
+  install(signo);
 }
 
 int pomo_signal_next(int fd) {

@@ -31,7 +31,8 @@ public enum PomodoroCLI {
       -h, --help      Show this help
       -V, --version   Show the version and the hardware support compiled in
 
-    Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error, 78 config error.
+    Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error, 78 config error;
+    128 + n when signal n stops a script (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     Try it without hardware: pomodoro simulate
     """
 
@@ -40,8 +41,10 @@ public enum PomodoroCLI {
     Usage: pomodoro run [--config FILE]
 
     Runs the device: reads the config (default \(DeviceConfig.defaultPath); a missing file means the
-    defaults), opens the GPIO chip, lines and I2C bus, shows the idle screen and serves until SIGTERM or
-    SIGINT, which turn the buzzer off, save the state, switch the panel off, release the lines and exit 0.
+    defaults), opens the GPIO chip, lines and I2C bus, shows the idle screen and serves until SIGTERM,
+    SIGINT or SIGQUIT, which turn the buzzer off, save the state, switch the panel off, release the lines
+    and exit 0. SIGHUP reads the config again: timer settings and click apply at once, the timer carries on;
+    a bad config or a changed hardware key is logged (FILE:LINE) and the running config kept.
     Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and STATUS=. Logs go to stderr with
     journald priority prefixes.
     """,
@@ -58,7 +61,7 @@ public enum PomodoroCLI {
 
     Without --script: the whole device in this terminal on emulated hardware with the real clock.
     Keys: Left/Right or j/k turn the encoder (Shift or capitals: a fast spin), Enter or e push it,
-    Space start/pause, c or Backspace cancel, f time runs 60x, q or Ctrl-C quit.
+    Space start/pause, c or Backspace cancel, f time runs 60x, q or Ctrl-C quit, Ctrl-Z suspend (fg resumes).
 
     With --script: runs a scenario headless on a virtual clock, as fast as the CPU allows, and prints a
     transcript, one JSON object a line. Steps, one a line (# comments):
@@ -67,6 +70,10 @@ public enum PomodoroCLI {
       hold start|cancel|encoder DURATION   a long press
       wait DURATION                        units ms, s, m, h, combinable: 1m30s, 2.5s
     --png DIR writes a PNG of the emulated panel after each line, named by line number.
+
+    Exit codes: 0 ok, 1 an `# expect` not met, 65 bad script, 78 config error. SIGINT, SIGTERM, SIGHUP or
+    SIGQUIT stop a script after the step in progress; the transcript ends with its summary marked
+    "interrupted":"SIGTERM" and the exit code is 128 + n: 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT.
     """,
     "snapshot": """
     Usage: pomodoro snapshot DIR [--config FILE]

@@ -8,14 +8,14 @@ import PomodoroRuntime
   import Darwin
 #endif
 
-/// `pomodoro run`: the real device, until SIGTERM or SIGINT.
+/// `pomodoro run`: the real device, until SIGTERM, SIGINT or SIGQUIT; SIGHUP reloads the config.
 enum RunCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("run takes no arguments, got '\(args.positional[0])'") }
     let log = Log()
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
-    let parts = try LinuxHardware.open(config)
+    let parts = try openHardware(config)
     let clock = SystemClock()
     var storage: Storage? = Storage(directory: config.stateDirectory)
     do {
@@ -29,8 +29,15 @@ enum RunCommand {
       config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
     let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
     let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
-    return DeviceService(device: device, notify: notify, log: log).serve(waiter: waiter)
+    // SIGQUIT is a clean stop like SIGTERM (not the runtime's crash report); SIGHUP reloads.
+    try Signals.watch([SIGQUIT])
+    return DeviceService(
+      device: device, notify: notify, log: log, configFile: args.values["--config"] ?? DeviceConfig.defaultPath
+    ).serve(waiter: waiter)
   }
+
+  /// Opens the hardware the config names (tests put the mock hardware here).
+  nonisolated(unsafe) static var openHardware: (DeviceConfig) throws -> DeviceParts = LinuxHardware.open
 
   static func environment(_ names: [String]) -> [String: String] {
     var out: [String: String] = [:]

@@ -35,16 +35,36 @@ enum SimulateCommand {
     let script = try ScriptParser.parse(text, file: scriptPath)
     let pngDirectory = args.values["--png"]
     if let pngDirectory { try Files.makeDirectories(pngDirectory) }
+    // A signal ends the run after the step in progress, with a summary saying so (exit 128+n);
+    // the transcript leaves in whole lines only, so nothing is ever torn.
+    try Signals.watch([SIGQUIT])
+    let output = LineOutput()
     let runner = try ScriptRunner(
       config: config, screen: .standard(height: config.height), log: Log(sink: { _, _ in }),
-      write: { print($0) })
+      write: { output.line($0) })
     var pngError: Error?
-    let unmet = runner.run(script, file: scriptPath) { line in
+    let interruption: () -> String? = {
+      if let signo = Signals.first { return Signals.name(signo) }
+      return output.failed != nil ? Signals.name(SIGPIPE) : nil
+    }
+    let unmet = runner.run(script, file: scriptPath, interruption: interruption) { line in
       guard let pngDirectory, pngError == nil else { return }
       let image = runner.hardware.visibleImage()
       let look = PanelLook(contrast: runner.hardware.emulator.contrast)
       let name = "\(pngDirectory)/line-\(pad(line.number)).png"
       do { try Files.writeAtomically(name, PNGEncoder.encode(image, look: look)) } catch { pngError = error }
+    }
+    output.flush()
+    if let failed = output.failed {
+      // The reader went away (`| head`): stop quietly, as the default SIGPIPE would.
+      if failed.errno == EPIPE { return Signals.exitCode(SIGPIPE) }
+      throw failed
+    }
+    if let signo = Signals.first {
+      PomodoroCLI.fail(
+        "pomodoro: \(Signals.name(signo)) stopped the script; the transcript ends with a summary marked \"interrupted\""
+      )
+      return Signals.exitCode(signo)
     }
     if let pngError { throw pngError }
     if let unmet {

@@ -26,8 +26,12 @@ public final class MockGPIOChip: GPIOChip {
 
   final class Line {
     let name: String
+    /// The edges not yet dropped, oldest first: those already read (before `cursor`) are
+    /// dropped in batches, so a long script keeps memory flat (see `dropRead`).
     var scheduled: [ScriptedLevel] = []
     var initialHigh = true
+    /// The level before `scheduled[0]`: the last dropped edge's, or `initialHigh`.
+    var droppedHigh = true
     /// Index in `scheduled` of the first edge not yet read by the holder.
     var cursor = 0
     var holder: String?
@@ -35,8 +39,9 @@ public final class MockGPIOChip: GPIOChip {
 
     init(name: String) { self.name = name }
 
+    /// The physical level at `now` (the clock's now or later: dropped edges are gone).
     func high(at now: Instant) -> Bool {
-      var level = initialHigh
+      var level = droppedHigh
       for edge in scheduled {
         if edge.time > now { break }
         level = edge.high
@@ -44,9 +49,34 @@ public final class MockGPIOChip: GPIOChip {
       return level
     }
 
+    /// The level of the last edge read (or the level before every kept edge).
+    var levelBeforeCursor: Bool { cursor > 0 ? scheduled[cursor - 1].high : droppedHigh }
+
     /// The physical level the line will have once everything scheduled so far has happened.
-    var finalHigh: Bool { scheduled.last?.high ?? initialHigh }
+    var finalHigh: Bool { scheduled.last?.high ?? droppedHigh }
+
+    /// Forgets the edges already read once they are at least half of what is kept (and at
+    /// least `MockGPIOChip.dropBatch`): amortised constant time per edge, memory bounded by
+    /// the edges still to come.
+    func dropRead() {
+      guard cursor >= MockGPIOChip.dropBatch, cursor * 2 >= scheduled.count else { return }
+      droppedHigh = scheduled[cursor - 1].high
+      scheduled.removeFirst(cursor)
+      cursor = 0
+    }
+
+    func record(_ output: OutputRecord) {
+      if outputs.count >= MockGPIOChip.outputHistoryLimit {
+        outputs.removeFirst(MockGPIOChip.outputHistoryLimit / 2)
+      }
+      outputs.append(output)
+    }
   }
+
+  /// Read edges are dropped in batches of at least this many.
+  static let dropBatch = 256
+  /// Output writes kept per line; past it, the older half is forgotten (a long script's clicks).
+  public static let outputHistoryLimit = 65_536
 
   public let clock: MonotonicClock
   public let displayName: String
@@ -110,6 +140,7 @@ public final class MockGPIOChip: GPIOChip {
   public func setInitialLevel(_ line: String, high: Bool) {
     guard let offset = offset(of: line) else { preconditionFailure("no line \(line) on \(displayName)") }
     lines[offset].initialHigh = high
+    lines[offset].droppedHigh = high
   }
 
   /// Schedules `line` to go to the physical level `high` at `time`, with `bounce` of contact
@@ -177,6 +208,12 @@ public final class MockGPIOChip: GPIOChip {
     schedulePress(line, at: time, holding: holding, bounce: bounce)
   }
 
+  /// How many scheduled edges of `line` the chip still holds: those to come, and read ones
+  /// not yet dropped (at most about as many again, and `dropBatch`).
+  public func keptEdgeCount(_ line: String) -> Int {
+    offset(of: line).map { lines[$0].scheduled.count } ?? 0
+  }
+
   /// The physical level of `line` now.
   public func physicalLevel(_ line: String) -> Bool {
     guard let offset = offset(of: line) else { preconditionFailure("no line \(line) on \(displayName)") }
@@ -186,7 +223,7 @@ public final class MockGPIOChip: GPIOChip {
 
   // MARK: Outputs
 
-  /// Everything written to output `line`, oldest first.
+  /// What was written to output `line`, oldest first (the last `outputHistoryLimit` writes at least).
   public func outputHistory(_ line: String) -> [OutputRecord] {
     offset(of: line).map { lines[$0].outputs } ?? []
   }

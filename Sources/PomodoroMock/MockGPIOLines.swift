@@ -33,7 +33,7 @@ final class MockInputLines: InputLines {
     let now = chip.clock.now
     var edges: [LineEdge] = []
     for (index, line) in lines.enumerated() {
-      var previous = line.cursor > 0 ? line.scheduled[line.cursor - 1].high : line.initialHigh
+      var previous = line.levelBeforeCursor
       while line.cursor < line.scheduled.count, line.scheduled[line.cursor].time <= now {
         let edge = line.scheduled[line.cursor]
         line.cursor += 1
@@ -42,6 +42,7 @@ final class MockInputLines: InputLines {
         previous = edge.high
         edges.append(LineEdge(index: index, active: edge.high != activeLow[index], timestamp: edge.time))
       }
+      line.dropRead()
     }
     // Oldest first across lines; ties keep request order (the sort is stable by index).
     edges.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
@@ -76,8 +77,7 @@ final class MockOutputLine: OutputLine {
 
   func set(_ active: Bool) throws {
     guard !released else { throw GPIOError.io("\(line.name) on \(chip.displayName) was already released") }
-    line.outputs.append(
-      MockGPIOChip.OutputRecord(time: chip.clock.now, active: active, high: active == activeHigh))
+    line.record(MockGPIOChip.OutputRecord(time: chip.clock.now, active: active, high: active == activeHigh))
   }
 
   func release() {

@@ -4,6 +4,12 @@ import PomodoroLinux
 import PomodoroMock
 import PomodoroRuntime
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One run of the interactive simulator: the device on mock hardware with a scaled real
 /// clock, the terminal it draws on, and the keys it turns into GPIO edges.
 final class InteractiveSession: DeviceObserver {
@@ -35,6 +41,8 @@ final class InteractiveSession: DeviceObserver {
   var drawDue: Instant?
   /// When each mock input (by line name, "encoder" for A/B) is free for the next key's edges.
   var busyUntil: [String: Instant] = [:]
+  /// Set while stopping for Ctrl-Z/SIGTSTP, until the SIGCONT that follows has been seen.
+  var stoppedOurselves = false
   /// An I/O failure met inside the loop's callbacks, rethrown once the loop has stopped.
   var failure: Error?
 
@@ -55,6 +63,11 @@ final class InteractiveSession: DeviceObserver {
   func run() throws -> Int32 {
     // Signal handlers first: a Ctrl-C from here on ends the loop and restores the terminal.
     let waiter = try PollWaiter(clock: realClock, inputs: hardware.parts.inputs.pollDescriptor)
+    // Job control and every other signal that would end the process come through the loop too,
+    // so that the terminal is given back first.
+    let watched = [SIGTSTP, SIGCONT] + Signals.otherTerminating
+    try Signals.watch(watched)
+    defer { Signals.unwatch(watched) }
     let resize = TerminalResize.descriptor
     defer { terminal.restore() }
     try terminal.enter()
@@ -67,6 +80,30 @@ final class InteractiveSession: DeviceObserver {
         return [device.nextDeadline.map(clock.baseInstant(for:)), drawDue].compactMap { $0 }.min()
       },
       watching: [terminal.io.input] + (resize.map { [$0] } ?? []),
+      onSignal: { [self] signal in
+        switch signal {
+        case SIGTSTP:
+          suspend()
+          return failure == nil
+        case SIGCONT:
+          // After our own stop, `suspend` has taken the terminal back already; after a SIGSTOP
+          // (which cannot be caught) it is taken back here.
+          if stoppedOurselves {
+            stoppedOurselves = false
+          } else {
+            resume()
+          }
+          return failure == nil
+        case _ where Signals.otherTerminating.contains(signal):
+          // The terminal first, then the signal's own default action (the process ends there).
+          device.shutdown()
+          terminal.restore()
+          Signals.defaultAction(signal)
+          return false
+        default:
+          return false
+        }
+      },
       onWake: { [self] wake in
         if let resize, wake.readable.contains(resize) {
           TerminalResize.drain()
@@ -76,7 +113,14 @@ final class InteractiveSession: DeviceObserver {
         guard wake.readable.contains(terminal.io.input) else { return true }
         do {
           guard let bytes = try terminal.read() else { return false }
-          return clock.pinned { handle(decoder.feed(bytes)) }
+          let keys = decoder.feed(bytes)
+          if let cut = keys.firstIndex(of: .suspend) {
+            // Ctrl-Z in raw mode is a key: the keys before it act, then the job stops.
+            guard clock.pinned({ handle(Array(keys[..<cut])) }) else { return false }
+            suspend()
+            return failure == nil && clock.pinned { handle(Array(keys[(cut + 1)...])) }
+          }
+          return clock.pinned { handle(keys) }
         } catch {
           failure = error
           return false
@@ -88,11 +132,35 @@ final class InteractiveSession: DeviceObserver {
     return 0
   }
 
+  /// Ctrl-Z or SIGTSTP: gives the terminal back (cooked modes, the normal screen, the cursor),
+  /// stops as SIGTSTP would, and on `fg` (SIGCONT) takes it again and redraws everything.
+  func suspend() {
+    terminal.restore()
+    stoppedOurselves = true
+    Signals.defaultAction(SIGTSTP)
+    resume()
+  }
+
+  /// Raw mode and the alternate screen again, and a whole redraw.
+  func resume() {
+    do {
+      try terminal.reenter()
+    } catch {
+      failure = error
+      return
+    }
+    canvas.invalidate()
+    shownSize = nil
+    lastDraw = nil
+    draw()
+  }
+
   /// Acts on keys; false to quit.
   func handle(_ keys: [SimulatorKey]) -> Bool {
     for key in keys {
       switch key {
       case .quit: return false
+      case .suspend: break  // handled before the keys reach here (it stops the process)
       case .fastForward: clock.setRate(clock.rate == 1 ? InteractiveSimulator.fastForwardRate : 1)
       case .turn(let detents, let fast): turn(fast ? detents * InteractiveSimulator.spinDetents : detents, fast: fast)
       case .push: press(.encoder)

@@ -25,40 +25,92 @@ public final class ScriptRunner {
     device.observer = transcript
   }
 
+  /// Detents of a long turn scheduled at a time: the mock chip holds only the edges of the
+  /// chunk being run and the next, so a `turn +100000` costs no more memory than a `turn +100`.
+  var turnChunk = 64
+
+  /// What stopped the last `run` early (a signal's name), or nil when it ran every line.
+  public private(set) var interruptedBy: String?
+
   /// Runs every line; `afterLine` sees each line once the device has run to its end (PNGs).
   /// Returns the first of the script's expectations not met (every line runs regardless, so
-  /// the transcript is whole).
+  /// the transcript is whole). `interruption` is asked after every device step: a non-nil
+  /// answer (a signal's name) stops the run there, and the summary says `interrupted`;
+  /// expectations are then not checked.
   @discardableResult
-  public func run(_ script: Script, file: String = "script", afterLine: (ScriptLine) -> Void = { _ in })
-    -> UnmetExpectation?
-  {
-    // Each step's transcript objects are kept only while that step has expectations, and
-    // checked as soon as it is over (the last one after the summary): memory stays flat in
-    // the length of the script.
-    var current: [[String: JSONValue]] = []
-    var firstUnmet: UnmetExpectation?
-    func collect(for expectations: [Expectation]) {
-      current = []
-      transcript.onObject = expectations.isEmpty ? nil : { current.append($0) }
-    }
-    func check(_ expectations: [Expectation], step: String) {
-      guard firstUnmet == nil, !expectations.isEmpty else { return }
-      firstUnmet = ExpectationCheck.check(expectations, against: current, file: file, step: step)
+  public func run(
+    _ script: Script, file: String = "script", interruption: () -> String? = { nil },
+    afterLine: (ScriptLine) -> Void = { _ in }
+  ) -> UnmetExpectation? {
+    // Only the transcript lines of the step whose expectations are pending are kept: memory
+    // stays flat however long the script is.
+    var objects: [[String: JSONValue]] = []
+    // The transcript builds an object only for a step that has expectations.
+    func collect(_ on: Bool) { transcript.onObject = on ? { objects.append($0) } : nil }
+    collect(!script.opening.isEmpty)
+    var pending: (expectations: [Expectation], step: String)? = (script.opening, "start-up")
+    var unmet: UnmetExpectation?
+    var interrupted: String?
+    func checkPending() {
+      if let (expectations, step) = pending, unmet == nil, !expectations.isEmpty {
+        unmet = ExpectationCheck.check(expectations, against: objects, file: file, step: step)
+      }
+      objects.removeAll(keepingCapacity: true)
+      pending = nil
     }
     defer { transcript.onObject = nil }
-    collect(for: script.opening)
-    device.start()
-    check(script.opening, step: "start-up")
-    for (index, line) in script.lines.enumerated() {
-      collect(for: line.expectations)
-      let end = schedule(line.step, at: clock.now)
-      EventLoop.runVirtual(device, clock: clock, until: end)
-      afterLine(line)
-      if index == script.lines.count - 1 { transcript.summary(at: clock.now) }
-      check(line.expectations, step: "line \(line.number) (`\(line.text)`)")
+    let stop = {
+      if interrupted == nil { interrupted = interruption() }
+      return interrupted != nil
     }
-    if script.lines.isEmpty { transcript.summary(at: clock.now) }
-    return firstUnmet
+    device.start()
+    for line in script.lines {
+      // A line's expectations see the lines written during its run (the summary too, for the last).
+      checkPending()
+      pending = (line.expectations, "line \(line.number) (`\(line.text)`)")
+      collect(!line.expectations.isEmpty)
+      guard run(line.step, from: clock.now, stop: stop) else { break }
+      afterLine(line)
+    }
+    interruptedBy = interrupted
+    transcript.summary(at: clock.now, interrupted: interrupted)
+    if interrupted != nil { return nil }
+    checkPending()
+    return unmet
+  }
+
+  /// Runs one step from `start` to its end; false when `stop` said stop.
+  func run(_ step: ScriptStep, from start: Instant, stop: () -> Bool) -> Bool {
+    guard case .turn(let detents, let fast, let bounce) = step, abs(detents) > turnChunk else {
+      return EventLoop.runVirtual(device, clock: clock, until: schedule(step, at: start), stop: stop)
+    }
+    // A long turn is fed to the chip a chunk ahead of the clock.
+    let spacing = fast ? MockHardware.fastDetentSpacing : MockHardware.detentSpacing
+    let direction = detents < 0 ? -1 : 1
+    let total = abs(detents)
+    var done = 0
+    func scheduleChunk() {
+      let n = min(turnChunk, total - done)
+      hardware.turn(direction * n, fast: fast, bounce: bounce, at: start + Int64(done) * spacing)
+      done += n
+    }
+    scheduleChunk()
+    device.step()
+    if stop() { return false }
+    while done < total {
+      // Everything before the next chunk's first edge, then that chunk.
+      let next = start + Int64(done) * spacing
+      guard EventLoop.runDeadlines(device, clock: clock, through: next - 1, stop: stop) else { return false }
+      scheduleChunk()
+    }
+    let end = start + Int64(total) * spacing
+    guard EventLoop.runDeadlines(device, clock: clock, through: end, stop: stop) else { return false }
+    if clock.now < end {
+      clock.advance(to: end)
+      device.step()
+      if stop() { return false }
+    }
+    return true
   }
 
   /// Schedules the edges of `step` from `start` and returns when the step is over.

@@ -13,6 +13,8 @@ public enum SimulatorKey: Equatable, Sendable {
   /// Toggle 60x fast-forward.
   case fastForward
   case quit
+  /// Ctrl-Z (raw mode delivers it as a key): suspend like SIGTSTP, back on `fg`.
+  case suspend
 }
 
 /// Decodes the bytes a terminal in raw mode sends into simulator keys. Escape sequences split
@@ -118,6 +120,7 @@ public struct TerminalKeyDecoder {
     case UInt8(ascii: "c"), UInt8(ascii: "C"), 0x7F, 0x08: return .cancel
     case UInt8(ascii: "f"), UInt8(ascii: "F"): return .fastForward
     case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03: return .quit
+    case 0x1A: return .suspend
     default: return nil
     }
   }

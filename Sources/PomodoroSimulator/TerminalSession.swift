@@ -51,6 +51,18 @@ final class TerminalSession {
     try write(Self.enterSequence)
   }
 
+  /// After a stop the shell had the terminal: raw mode and the alternate screen again (the
+  /// modes to restore are re-read: they are the shell's now). Harmless when already in them.
+  func reenter() throws {
+    if isActive, var modes = savedModes {
+      // Stopped by SIGSTOP (no chance to restore): the modes were never given back.
+      tcsetattr(io.input, TCSANOW, &modes)
+    }
+    isActive = false
+    savedModes = nil
+    try enter()
+  }
+
   /// Back to the modes and screen the simulator found.
   func restore() {
     guard isActive else { return }

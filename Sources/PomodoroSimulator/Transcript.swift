@@ -65,14 +65,15 @@ public final class Transcript: DeviceObserver {
     ])
   }
 
-  /// The last line.
-  public func summary(at end: Instant) {
+  /// The last line; `interrupted` (a signal's name, `SIGTERM`) is added when the run was cut short.
+  public func summary(at end: Instant, interrupted: String? = nil) {
     var onTime = buzzerOnTime
     if let since = buzzerOnSince { onTime += end - since }
-    emit(
-      [
-        ("event", .string("summary")), ("t", t(end)), ("frames", .int(Int64(frames))),
-        ("i2c_bytes", .int(Int64(i2cBytes))), ("buzzer_on_ms", .int(onTime / 1_000_000)),
-      ])
+    var pairs: [(String, JSONValue)] = [
+      ("event", .string("summary")), ("t", t(end)), ("frames", .int(Int64(frames))),
+      ("i2c_bytes", .int(Int64(i2cBytes))), ("buzzer_on_ms", .int(onTime / 1_000_000)),
+    ]
+    if let interrupted { pairs.append(("interrupted", .string(interrupted))) }
+    emit(pairs)
   }
 }

@@ -140,3 +140,41 @@ final class MockGPIOChipTests: XCTestCase {
     XCTAssertTrue(chip.physicalLevel("GPIO27"))
   }
 }
+
+/// A long script must not cost memory in its length: read edges are dropped.
+final class MockGPIOChipMemoryTests: XCTestCase {
+  func testReadEdgesAreDroppedAndLevelsStayRight() throws {
+    let clock = VirtualClock(start: Instant(nanoseconds: 1_000_000))
+    let chip = MockGPIOChip.raspberryPiHeader(clock: clock)
+    let lines = try chip.requestInputs([InputLineSpec(line: "GPIO23")], consumer: "pomodoro")
+    var most = 0
+    var presses = 0
+    for _ in 0..<10_000 {
+      let release = chip.schedulePress("GPIO23", at: clock.now + ms(1), holding: ms(5))
+      clock.advance(to: release - ms(1))
+      presses += try lines.readEdges().filter(\.active).count
+      XCTAssertFalse(chip.physicalLevel("GPIO23"), "held down (physically low)")
+      clock.advance(to: release + ms(1))
+      _ = try lines.readEdges()
+      most = max(most, chip.keptEdgeCount("GPIO23"))
+    }
+    XCTAssertEqual(presses, 10_000, "every press delivered")
+    XCTAssertTrue(chip.physicalLevel("GPIO23"), "released (pulled up)")
+    XCTAssertEqual(try lines.levels(), [false])
+    XCTAssertLessThanOrEqual(most, 2 * 256 + 2, "20,000 edges scheduled, a few hundred kept at most")
+  }
+
+  func testOutputHistoryIsBounded() throws {
+    let clock = VirtualClock()
+    let chip = MockGPIOChip.raspberryPiHeader(clock: clock)
+    let buzzer = try chip.requestOutput(line: "GPIO25", activeHigh: true, consumer: "pomodoro")
+    for i in 0..<(MockGPIOChip.outputHistoryLimit + 10) {
+      clock.advance(by: 1)
+      try buzzer.set(i % 2 == 0)
+    }
+    let history = chip.outputHistory("GPIO25")
+    XCTAssertLessThanOrEqual(history.count, MockGPIOChip.outputHistoryLimit)
+    XCTAssertEqual(history.last?.time, clock.now, "the newest write is kept")
+    XCTAssertEqual(history.last?.active, (MockGPIOChip.outputHistoryLimit + 9) % 2 == 0)
+  }
+}

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroCommandLine
 @testable import PomodoroRuntime
+@testable import PomodoroSimulator
 
 /// The command line's exit codes and messages (stdout/stderr go to the test log).
 final class CommandLineTests: XCTestCase {
@@ -21,6 +22,10 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(PomodoroCLI.main(["--help"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["--version"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["help", "simulate"]), 0)
+    let simulate = PomodoroCLI.help["simulate"]!
+    XCTAssertTrue(simulate.contains("128 + n: 130 SIGINT, 143 SIGTERM, 129 SIGHUP"), simulate)
+    XCTAssertTrue(simulate.contains("\"interrupted\":\"SIGTERM\""), simulate)
+    XCTAssertTrue(PomodoroCLI.help["run"]!.contains("SIGHUP reads the config again"))
     XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
     XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
   }
@@ -89,7 +94,38 @@ final class CommandLineTests: XCTestCase {
 
   func testRunWithoutHardwareExits69NamingTheChip() {
     let conf = write("p.conf", "chip = /dev/gpiochip-none\nstate_dir = \(directory)\n")
-    XCTAssertEqual(PomodoroCLI.main(["run", "--config", conf]), ExitCode.hardware)
+    let (code, _, err) = captureOutput { PomodoroCLI.main(["run", "--config", conf]) }
+    XCTAssertEqual(code, ExitCode.hardware)
+    if PomodoroCLI.versionText.contains("no libgpiod") {
+      XCTAssertEqual(
+        err,
+        "pomodoro: GPIO chip /dev/gpiochip-none: GPIO support was not compiled in: libgpiod is not installed. "
+          + "Install it (sudo apt install libgpiod-dev pkg-config) and rebuild, or use `pomodoro simulate`.\n")
+    } else {
+      XCTAssertEqual(
+        err,
+        "pomodoro: GPIO chip '/dev/gpiochip-none' not found. Check the `chip` key in the config (a path like "
+          + "/dev/gpiochip0, a name like gpiochip0, a label like pinctrl-rp1, or auto); `gpiodetect` lists the chips.\n"
+      )
+    }
+  }
+
+  /// A line held by another program at start-up, through `pomodoro run`'s own start-up path
+  /// (config, lines requested as the device does, the error mapped to its exit code): the user
+  /// reads the line, the chip, the holder and the fix.
+  func testRunWithALineBusyNamesTheLineTheChipItsHolderAndTheFix() {
+    let conf = write("p.conf", "state_dir = \(directory)\n")
+    let saved = RunCommand.openHardware
+    defer { RunCommand.openHardware = saved }
+    RunCommand.openHardware = { config in
+      try MockHardware(config: config, clock: SystemClock(), busy: [("GPIO23", "gpioset")]).parts
+    }
+    let (code, _, err) = captureOutput { PomodoroCLI.main(["run", "--config", conf]) }
+    XCTAssertEqual(code, ExitCode.hardware)
+    XCTAssertEqual(
+      err,
+      "pomodoro: GPIO line 'GPIO23' on mock-gpiochip0 is busy: held by 'gpioset'. Stop that program (or service) "
+        + "first; `gpioinfo` shows who holds each line.\n")
   }
 
   /// Finding: `pomodoro snapshot DIR` wrote through a planted `DIR/01-idle-focus.png.tmp` link.

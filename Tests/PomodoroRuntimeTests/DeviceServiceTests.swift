@@ -33,6 +33,85 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertTrue(h.logLines.contains { $0.1.hasPrefix("state phase=running mode=focus remaining_ms=1500000") })
   }
 
+  /// SIGHUP re-reads the config: timer settings and the click apply at once, the running timer
+  /// carries on untouched, and the service keeps serving.
+  func testSIGHUPAppliesTimerSettingsLiveAndKeepsTheTimer() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.press(h.config.buttonStart, at: ms(500))
+    let start = h.clock.now
+    let file = directory + "/pomodoro.conf"
+    var reads: [String] = []
+    let service = DeviceService(
+      device: h.device, notify: SystemdNotify(environment: [:]), log: h.device.log, configFile: file,
+      readConfig: { path in
+        reads.append(path)
+        return "focus = 50m\nclick = true\nalarm_timeout = 30s\nstate_dir = \(self.directory)\n"
+      })
+    let waiter = VirtualWaiter(
+      clock: h.clock, signals: [(start + seconds(10), SIGHUP), (start + seconds(20), SIGTERM)])
+    XCTAssertEqual(service.serve(waiter: waiter), 0)
+    XCTAssertEqual(h.clock.now, start + seconds(20), "served on after SIGHUP, until SIGTERM")
+    XCTAssertEqual(reads, [file])
+    XCTAssertEqual(h.device.state.phase, .running, "the timer kept running")
+    XCTAssertEqual(h.device.state.duration, minutes(25), "the running timer keeps its length")
+    XCTAssertEqual(
+      h.device.state.remaining(at: h.clock.now), minutes(25) - (seconds(20) - ms(500)), "from the press-down")
+    XCTAssertEqual(h.device.state.settings.presets[.focus], minutes(50), "the next focus is 50 minutes")
+    XCTAssertEqual(h.device.state.settings.alarmTimeout, seconds(30))
+    XCTAssertTrue(h.device.config.click)
+    XCTAssertTrue(
+      h.logLines.contains {
+        $0 == (.notice, "reloaded \(file) on SIGHUP: applied focus, alarm_timeout, click; the timer carries on")
+      }, "\(h.logLines)")
+  }
+
+  /// A config that does not parse, or that changes the hardware, is logged with FILE:LINE and the
+  /// device keeps the config it has; SIGHUP never stops it.
+  func testSIGHUPWithABadConfigOrAHardwareChangeKeepsTheOldConfig() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.press(h.config.buttonStart, at: ms(500))
+    let start = h.clock.now
+    let file = directory + "/pomodoro.conf"
+    var texts = [
+      "# comment\nfocus = 25m\nfocus = 30m\n",
+      "focus = 50m\n\nencoder_a = GPIO5\ncontrast = 10\nstate_dir = \(directory)\n",
+    ]
+    let service = DeviceService(
+      device: h.device, notify: SystemdNotify(environment: [:]), log: h.device.log, configFile: file,
+      readConfig: { _ in texts.removeFirst() })
+    let waiter = VirtualWaiter(
+      clock: h.clock,
+      signals: [(start + seconds(5), SIGHUP), (start + seconds(10), SIGHUP), (start + seconds(20), SIGTERM)])
+    XCTAssertEqual(service.serve(waiter: waiter), 0)
+    XCTAssertEqual(h.clock.now, start + seconds(20), "two SIGHUPs, still serving until SIGTERM")
+    XCTAssertEqual(h.device.state.phase, .running)
+    XCTAssertEqual(h.device.config, h.config, "still the config it started with")
+    XCTAssertEqual(h.device.state.settings.presets[.focus], minutes(25))
+    let errors = h.logLines.filter { $0.0 == .error }.map(\.1)
+    XCTAssertEqual(
+      errors,
+      [
+        "\(file):3: 'focus' is set twice (first on line 2); keep one; still running on the config it had (fix it and send SIGHUP again)",
+        "\(file):3: 'encoder_a' changed; it takes effect at restart (sudo systemctl restart pomodoro); still running on the config it had",
+        "\(file):4: 'contrast' changed; it takes effect at restart (sudo systemctl restart pomodoro); still running on the config it had",
+      ])
+  }
+
+  /// SIGQUIT is a clean stop like SIGTERM: state saved, lines released, exit 0.
+  func testSIGQUITStopsCleanlyLikeSIGTERM() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.press(h.config.buttonStart, at: ms(500))
+    let start = h.clock.now
+    let waiter = VirtualWaiter(clock: h.clock, signals: [(start + seconds(30), SIGQUIT)])
+    let code = DeviceService(device: h.device, notify: SystemdNotify(environment: [:]), log: h.device.log).serve(
+      waiter: waiter)
+    XCTAssertEqual(code, 0)
+    XCTAssertEqual(h.clock.now, start + seconds(30))
+    XCTAssertNil(h.hardware.chip.holder(of: h.config.buttonStart), "lines released")
+    XCTAssertEqual(try XCTUnwrap(StateStore(directory: directory).load()).phase, .running, "state saved")
+    XCTAssertTrue(h.logLines.contains { $0.1 == "stopping on SIGQUIT" })
+  }
+
   func testRestartComesBackPausedAndSaysSoOnTheLog() throws {
     do {
       let h = try DeviceHarness(directory: directory)
@@ -49,17 +128,25 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertTrue(h.logLines.contains { $0.1.contains("restored a focus timer with 23:25 left, paused") })
   }
 
+  /// The device's own start-up request (`LineRequests`, as `pomodoro run` makes it) on a chip
+  /// whose start line another program holds: a hardware error (exit 69) whose text names the
+  /// line, the chip, the holder and the fix. (CommandLineTests checks it on `pomodoro run`'s
+  /// stderr; LinuxGPIOErrorsTests the Linux backend's words.)
   func testLineBusyAtStartUpNamesTheLineAndItsHolder() throws {
     let clock = VirtualClock()
+    let chip = MockGPIOChip.raspberryPiHeader(clock: clock)
+    chip.markBusy("GPIO23", consumer: "gpioset")
     var config = DeviceConfig()
     config.stateDirectory = directory
-    // A fresh mock hardware whose start line is held by another program.
-    XCTAssertThrowsError(try MockHardware(config: config, clock: clock, busy: [("GPIO23", "gpioset")])) { e in
-      let text = "\(e)"
-      XCTAssertTrue(text.contains("GPIO23"), text)
-      XCTAssertTrue(text.contains("gpioset"), text)
-      XCTAssertTrue(text.contains("busy"), text)
+    XCTAssertThrowsError(try LineRequests.request(on: chip, config: config)) { error in
+      XCTAssertTrue(error is HardwareError, "exits 69: \(type(of: error))")
+      XCTAssertEqual(
+        "\(error)",
+        "GPIO line 'GPIO23' on mock-gpiochip0 is busy: held by 'gpioset'. Stop that program (or service) first; "
+          + "`gpioinfo` shows who holds each line.")
     }
+    XCTAssertEqual(chip.holder(of: "GPIO17"), nil, "nothing left half-requested")
+    XCTAssertEqual(chip.holder(of: "GPIO25"), nil)
   }
 
   func testDisplayUnpluggedForThirtySecondsMidRun() throws {

@@ -124,6 +124,56 @@ final class InteractiveSimulatorTests: XCTestCase {
   }
 }
 
+/// Job control and stray signals, on `pomodoro simulate` run as a child process on a
+/// pseudo-terminal (a stop or a death by signal would take the test process with it).
+final class InteractiveSignalTests: XCTestCase {
+  func testCtrlZAndSIGTSTPGiveTheTerminalBackAndFgTakesItAgain() throws {
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let shell = pty.slaveModes()
+    let null = open("/dev/null", O_WRONLY)
+    defer { close(null) }
+    let child = try ChildProcess(
+      ["simulate", "--no-bell"], stdin: pty.slave, stdout: pty.slave, stderr: null, ownGroup: true)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    for (how, stop) in [("SIGTSTP", { child.signal(SIGTSTP) }), ("Ctrl-Z", { pty.send("\u{1A}") })] {
+      stop()
+      try pty.waitFor("\(how): the terminal given back") { !$0.alternate && $0.cursorVisible }
+      let status = try child.waitForChange()
+      XCTAssertTrue(isStopped(status), "\(how): the job stopped")
+      XCTAssertEqual(stopSignal(status), SIGTSTP, how)
+      XCTAssertEqual(pty.slaveModes().c_lflag, shell.c_lflag, "\(how): the shell's modes while stopped")
+      pty.screen.resize(columns: 150, rows: 45)  // forget what was drawn before
+      child.signal(SIGCONT)
+      try pty.waitFor("\(how) then fg: the alternate screen again, redrawn whole") {
+        $0.alternate && !$0.cursorVisible && $0.statusLine == "idle  focus 1/4  25:00"
+      }
+      XCTAssertEqual(pty.slaveModes().c_lflag & tcflag_t(ICANON | ECHO), 0, "\(how): raw mode again")
+    }
+    pty.send(" ")
+    try pty.waitFor("Space acts at once, no Enter needed") { $0.statusLine?.hasPrefix("running  ") == true }
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try child.waitForExit(), 0)
+    XCTAssertEqual(pty.slaveModes().c_lflag, shell.c_lflag)
+  }
+
+  func testOtherSignalsRestoreTheTerminalThenEndTheProcessAsTheyWould() throws {
+    for signo in [SIGUSR1, SIGALRM] {
+      let pty = try PseudoTerminal(columns: 150, rows: 45)
+      let shell = pty.slaveModes()
+      let null = open("/dev/null", O_WRONLY)
+      defer { close(null) }
+      let child = try ChildProcess(
+        ["simulate", "--no-bell"], stdin: pty.slave, stdout: pty.slave, stderr: null, ownGroup: true)
+      try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+      child.signal(signo)
+      try pty.waitFor("signal \(signo): the terminal restored") { !$0.alternate && $0.cursorVisible }
+      XCTAssertEqual(try child.waitForExit(), 128 + signo, "ended by the signal itself")
+      XCTAssertEqual(pty.slaveModes().c_lflag, shell.c_lflag, "signal \(signo): the modes are back")
+    }
+  }
+}
+
 // MARK: - Support
 
 /// Runs the simulator on a thread against a pseudo-terminal's slave side.

@@ -15,6 +15,17 @@ int pomo_timer_clear(int fd);
 /// to a pipe, and returns the pipe's read end (non-blocking), or -1 with errno set.
 /// SIGPIPE is ignored. Calling it again returns the same descriptor.
 int pomo_signal_pipe(void);
+/// Sends `signo` to the same pipe too (SIGQUIT, SIGTSTP, SIGCONT, SIGUSR1...); sets the pipe up
+/// first if needed. 0, or -1 with errno set.
+int pomo_signal_watch(int signo);
+/// Puts `signo` back to its default action (undoes pomo_signal_watch).
+void pomo_signal_unwatch(int signo);
+/// The first signal the pipe's handler caught (0: none yet): a cheap check for a tight loop.
+int pomo_signal_first(void);
+/// Carries out `signo`'s default action now: the process stops (SIGTSTP) or dies (SIGUSR1,
+/// SIGQUIT...) as if the signal had never been caught. If the process lives on (stopped, then
+/// continued), the pipe's handler is installed again before it returns.
+void pomo_signal_default_action(int signo);
 /// Reads one pending signal number from the pipe, or 0 when none is pending.
 int pomo_signal_next(int fd);
 

@@ -64,7 +64,7 @@ extension DeviceObserver {
 /// out. `step()` does everything due at the clock's now; `nextDeadline` says when it must run
 /// again if no input arrives. The same code runs the real device, the simulator and scripts.
 public final class Device {
-  public let config: DeviceConfig
+  public private(set) var config: DeviceConfig
   public let clock: MonotonicClock
   public private(set) var state: EngineState
   public weak var observer: DeviceObserver?
@@ -89,7 +89,7 @@ public final class Device {
   var pressHandled: Set<Button> = []
   /// OLED care: when the device started (shift steps count from it), the last input or phase
   /// change, and the look the panel was last given.
-  let care: DisplayCare
+  var care: DisplayCare
   let startedAt: Instant
   var activeAt: Instant
   public private(set) var look: DisplayCare.Look
@@ -120,9 +120,7 @@ public final class Device {
     dayCheckedAt = now
     startedAt = now
     activeAt = now
-    care = DisplayCare(
-      dimAfter: config.dimAfter, blankAfter: config.blankAfter, shiftEvery: config.shiftEvery,
-      contrast: config.contrast, dimContrast: config.dimContrast)
+    care = DisplayCare(config)
     look = DisplayCare.Look(on: true, contrast: config.contrast, shift: .zero)
     display = DisplayKeeper(driver: parts.display, description: parts.displayName, log: log)
     let levels = (try? parts.inputs.levels()) ?? []
@@ -233,6 +231,14 @@ public final class Device {
       player.nextChange(after: now), display.nextRetry, parts.inputs.nextEdgeTime,
       care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now),
     ].compactMap { $0 }.min()
+  }
+
+  /// Takes a config read again on SIGHUP whose hardware keys are unchanged (`ConfigReload`):
+  /// the timer settings and the click apply from now on; the timer itself is kept as it is.
+  public func reconfigure(_ config: DeviceConfig) {
+    self.config = config
+    state.settings = config.engine
+    care = DisplayCare(config)
   }
 
   /// Buzzer off, state saved, panel parked, lines released.

@@ -22,6 +22,13 @@ public struct DisplayCare: Equatable, Sendable {
     self.dimContrast = dimContrast
   }
 
+  /// The care the config asks for.
+  public init(_ config: DeviceConfig) {
+    self.init(
+      dimAfter: config.dimAfter, blankAfter: config.blankAfter, shiftEvery: config.shiftEvery,
+      contrast: config.contrast, dimContrast: config.dimContrast)
+  }
+
   /// What the panel shows: lit or not, its contrast, the picture's offset.
   public struct Look: Equatable, Sendable {
     public var on: Bool

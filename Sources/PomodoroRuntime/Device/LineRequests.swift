@@ -4,8 +4,19 @@ import PomodoroDrivers
 public enum LineRequests {
   public static let consumer = "pomodoro"
 
-  /// The inputs in `DeviceLine.inputs` order, and the buzzer.
+  /// The inputs in `DeviceLine.inputs` order, and the buzzer. A refusal (busy, missing,
+  /// permission) is a `HardwareError` (exit 69) naming the line, the chip, the holder and the fix.
   public static func request(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
+    do {
+      return try requestLines(on: chip, config: config)
+    } catch let error as HardwareError {
+      throw error
+    } catch {
+      throw HardwareError(error)
+    }
+  }
+
+  static func requestLines(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
     let debounceUs = UInt32(config.debounce / 1000)
     func spec(_ line: String, button: Bool) -> InputLineSpec {
       InputLineSpec(

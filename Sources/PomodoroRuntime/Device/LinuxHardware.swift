@@ -10,10 +10,10 @@ public enum LinuxHardware {
     let buzzer: OutputLine
     do {
       chip = try LinuxGPIOChip(spec: config.chip, lineHint: config.encoderA)
-      (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     } catch {
-      throw HardwareError(error)
+      throw HardwareError(error, about: "GPIO chip \(config.chip)", named: config.chip)
     }
+    (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     do {
       let bus = try LinuxI2CBus(bus: config.i2cBus)
       let driver = OLEDDriver(

@@ -1,5 +1,11 @@
 import PomodoroCore
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The device as a service: the loop until a terminating signal, with systemd's notify
 /// protocol (READY=1 after the first frame, WATCHDOG=1 at half of WATCHDOG_USEC, STATUS= with
 /// the phase and time left, STOPPING=1), then an orderly shutdown.
@@ -7,14 +13,30 @@ public final class DeviceService {
   let device: Device
   let notify: SystemdNotify
   let log: Log
+  /// The config file SIGHUP reads again (nil: SIGHUP only says it has nothing to reload).
+  let configFile: String?
+  let readConfig: (String) throws -> String?
 
-  public init(device: Device, notify: SystemdNotify, log: Log) {
+  /// - Parameters:
+  ///   - configFile: the file the running config came from, read again on SIGHUP.
+  ///   - readConfig: reads it (nil: no such file, meaning the defaults).
+  public init(
+    device: Device, notify: SystemdNotify, log: Log, configFile: String? = nil,
+    readConfig: @escaping (String) throws -> String? = { try Files.readText($0) }
+  ) {
     self.device = device
     self.notify = notify
     self.log = log
+    self.configFile = configFile
+    self.readConfig = readConfig
   }
 
-  /// Serves until SIGTERM/SIGINT/SIGHUP and returns the exit code.
+  /// The signals that end the service; each is an orderly shutdown (state saved, exit 0).
+  /// SIGHUP reloads the config instead (`ConfigReload`). The caller watches SIGQUIT
+  /// (`Signals.watch`) so that it reaches the loop rather than the runtime's crash reporter.
+  public static let stopSignals: [Int32] = [SIGTERM, SIGINT, SIGQUIT]
+
+  /// Serves until SIGTERM, SIGINT or SIGQUIT and returns the exit code.
   public func serve(waiter: Waiter) -> Int32 {
     let clock = device.clock
     device.start()
@@ -26,6 +48,11 @@ public final class DeviceService {
     do {
       let signal = try EventLoop.serve(
         device, waiter: waiter, extraDeadline: { nextWatchdog },
+        onSignal: { [self] signal in
+          guard signal == SIGHUP else { return !Self.stopSignals.contains(signal) }
+          reload()
+          return true
+        },
         onStep: {
           let now = clock.now
           if let interval = notify.watchdogInterval, let due = nextWatchdog, now >= due {
@@ -40,7 +67,7 @@ public final class DeviceService {
             }
           }
         })
-      log.info("stopping on signal \(signal)")
+      log.info("stopping on \(Signals.name(signal))")
     } catch {
       log.error("the event loop failed: \(error); stopping")
       code = ExitCode.failure
@@ -48,5 +75,28 @@ public final class DeviceService {
     notify.stopping()
     device.shutdown()
     return code
+  }
+
+  /// SIGHUP: reads the config again and applies what can change while running.
+  func reload() {
+    guard let file = configFile else {
+      log.notice("SIGHUP: no config file to reload; carrying on")
+      return
+    }
+    let text: String?
+    do {
+      text = try readConfig(file)
+    } catch {
+      log.error("\(file):0: cannot read it on SIGHUP: \(error); still running on the config it had")
+      return
+    }
+    switch ConfigReload.reload(text, file: file, running: device.config) {
+    case .apply(let config, let changed):
+      device.reconfigure(config)
+      let what = changed.isEmpty ? "nothing changed" : "applied " + changed.joined(separator: ", ")
+      log.notice("reloaded \(file) on SIGHUP: \(what); the timer carries on")
+    case .kept(let reasons):
+      for reason in reasons { log.error(reason) }
+    }
   }
 }

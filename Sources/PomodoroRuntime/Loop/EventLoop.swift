@@ -4,34 +4,55 @@ import PomodoroCore
 /// device and the interactive simulator use `serve` (real clock, poll); scripts use
 /// `runVirtual` (virtual clock, jumping straight to each deadline).
 public enum EventLoop {
-  /// Serves until a terminating signal; returns it. `onWake` sees keyboard input and the like;
-  /// `onStep` runs after each step (watchdog, STATUS=).
+  /// Serves until a terminating signal; returns it. `onSignal` sees each signal in the order
+  /// they came and says whether to carry on (SIGHUP's reload, SIGTSTP's stop); by default every
+  /// signal ends the loop. `onWake` sees keyboard input and the like; `onStep` runs after each
+  /// step (watchdog, STATUS=).
   public static func serve(
     _ device: Device, waiter: Waiter, extraDeadline: () -> Instant? = { nil }, watching: [Int32] = [],
-    onWake: (Wake) -> Bool = { _ in true }, onStep: () -> Void = {}
+    onSignal: (Int32) -> Bool = { _ in false }, onWake: (Wake) -> Bool = { _ in true }, onStep: () -> Void = {}
   ) throws -> Int32 {
     while true {
       device.step()
       onStep()
       let deadline = [device.nextDeadline, extraDeadline()].compactMap { $0 }.min()
       let wake = try waiter.wait(until: deadline, watching: watching)
-      if let signal = wake.signals.first { return signal }
+      for signal in wake.signals where !onSignal(signal) { return signal }
       if !onWake(wake) { return 0 }
     }
   }
 
   /// Runs on a virtual clock up to `end`, as fast as the CPU allows: every deadline the device
-  /// asks for is visited exactly, nothing in between.
-  public static func runVirtual(_ device: Device, clock: AdvanceableClock, until end: Instant) {
+  /// asks for is visited exactly, nothing in between. `stop` is asked after every step (a
+  /// signal, a closed output); returns false when it said stop, true at `end`.
+  @discardableResult
+  public static func runVirtual(
+    _ device: Device, clock: AdvanceableClock, until end: Instant, stop: () -> Bool = { false }
+  ) -> Bool {
     device.step()
-    while let deadline = device.nextDeadline, deadline <= end {
-      // A deadline that did not move after a step would spin: step past it by a nanosecond.
-      clock.advance(to: deadline > clock.now ? deadline : clock.now + 1)
-      device.step()
-    }
+    if stop() { return false }
+    guard runDeadlines(device, clock: clock, through: end, stop: stop) else { return false }
     if clock.now < end {
       clock.advance(to: end)
       device.step()
+      if stop() { return false }
     }
+    return true
+  }
+
+  /// Visits every deadline up to `limit` and steps at each, without the step at `limit` that
+  /// `runVirtual` ends with: a caller that schedules more input edges from just after `limit`
+  /// (a long turn fed in chunks) sees exactly the steps one long run would. Returns false when
+  /// `stop` said stop.
+  public static func runDeadlines(
+    _ device: Device, clock: AdvanceableClock, through limit: Instant, stop: () -> Bool = { false }
+  ) -> Bool {
+    while let deadline = device.nextDeadline, deadline <= limit {
+      // A deadline that did not move after a step would spin: step past it by a nanosecond.
+      clock.advance(to: deadline > clock.now ? deadline : clock.now + 1)
+      device.step()
+      if stop() { return false }
+    }
+    return true
   }
 }

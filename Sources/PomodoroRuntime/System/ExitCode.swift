@@ -12,4 +12,11 @@ public enum ExitCode {
 public struct HardwareError: Error, CustomStringConvertible {
   public var description: String
   public init(_ underlying: Error) { description = "\(underlying)" }
+
+  /// `underlying`'s words, led by `thing` ("GPIO chip /dev/gpiochip9") when they do not name
+  /// `name` themselves: every hardware message says which device it is about.
+  public init(_ underlying: Error, about thing: String, named name: String) {
+    let text = "\(underlying)"
+    description = text.contains(name) ? text : "\(thing): \(text)"
+  }
 }

@@ -1,0 +1,56 @@
+import PomodoroRuntime
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The transcript's way out: whole lines only, buffered and written with write(2) in runs of
+/// whole lines, so that whatever ends the process (a signal, a crash) never leaves a line torn,
+/// and a signal's summary follows the last whole line.
+public final class LineOutput {
+  let fd: Int32
+  let limit: Int
+  var buffer: [UInt8] = []
+  /// Set when the reader went away (EPIPE) or the output failed; nothing more is written.
+  public private(set) var failed: SystemError?
+
+  public init(fd: Int32 = STDOUT_FILENO, bufferSize: Int = 65_536) {
+    self.fd = fd
+    limit = bufferSize
+    buffer.reserveCapacity(bufferSize)
+  }
+
+  deinit { flush() }
+
+  /// Adds `text` and a newline; writes the buffer out when it is full.
+  public func line(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= limit { flush() }
+  }
+
+  /// Writes every whole line buffered so far.
+  public func flush() {
+    defer { buffer.removeAll(keepingCapacity: true) }
+    guard failed == nil else { return }
+    var offset = 0
+    while offset < buffer.count {
+      let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      if n >= 0 {
+        offset += n
+        continue
+      }
+      switch currentErrno() {
+      case EINTR: continue
+      case EAGAIN:
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&p, 1, -1)
+      default:
+        failed = SystemError("cannot write the transcript to the output")
+        return
+      }
+    }
+  }
+}
