@@ -29,7 +29,19 @@ enum RunCommand {
       config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
     let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
     let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
-    return DeviceService(device: device, notify: notify, log: log).serve(waiter: waiter)
+    let service = DeviceService(device: device, notify: notify, log: log)
+    if let path = config.controlSocket {
+      do {
+        service.control = try ControlServer(path: path, device: device, log: log)
+        log.info("control socket at \(path)")
+      } catch {
+        // The device works without it: buttons and the display do not depend on scripts.
+        log.error(
+          "\(error); the device runs without its control socket (set control_socket, or RuntimeDirectory=pomodoro in the unit)"
+        )
+      }
+    }
+    return service.serve(waiter: waiter)
   }
 
   static func environment(_ names: [String]) -> [String: String] {

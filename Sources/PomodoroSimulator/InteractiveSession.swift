@@ -37,6 +37,9 @@ final class InteractiveSession: DeviceObserver {
   var busyUntil: [String: Instant] = [:]
   /// An I/O failure met inside the loop's callbacks, rethrown once the loop has stopped.
   var failure: Error?
+  /// Where to serve the control socket (nil: not at all), and the server once it listens.
+  var controlPath: String?
+  var control: ControlServer?
 
   init(config: DeviceConfig, bell: Bool, io: TerminalIO, screen: Screen) throws {
     self.config = config
@@ -56,6 +59,15 @@ final class InteractiveSession: DeviceObserver {
     // Signal handlers first: a Ctrl-C from here on ends the loop and restores the terminal.
     let waiter = try PollWaiter(clock: realClock, inputs: hardware.parts.inputs.pollDescriptor)
     let resize = TerminalResize.descriptor
+    if let controlPath {
+      let tail = logTail
+      let log = Log(sink: { level, message in
+        if level.rawValue <= Log.Level.warning.rawValue { tail.message = message }
+      })
+      control = try ControlServer(path: controlPath, device: device, log: log)
+      logTail.message = "control socket: \(controlPath)  (pomodoro ctl --socket \(controlPath) status)"
+    }
+    defer { control?.close() }
     defer { terminal.restore() }
     try terminal.enter()
     device.start()
@@ -66,7 +78,7 @@ final class InteractiveSession: DeviceObserver {
         if failure != nil { return realClock.now }
         return [device.nextDeadline.map(clock.baseInstant(for:)), drawDue].compactMap { $0 }.min()
       },
-      watching: [terminal.io.input] + (resize.map { [$0] } ?? []),
+      watching: [terminal.io.input] + (resize.map { [$0] } ?? []), sources: control.map { [$0] } ?? [],
       onWake: { [self] wake in
         if let resize, wake.readable.contains(resize) {
           TerminalResize.drain()

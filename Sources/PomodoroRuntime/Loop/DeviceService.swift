@@ -7,6 +7,8 @@ public final class DeviceService {
   let device: Device
   let notify: SystemdNotify
   let log: Log
+  /// The control socket, served in the same loop; its counts join STATUS=.
+  public var control: ControlServer?
 
   public init(device: Device, notify: SystemdNotify, log: Log) {
     self.device = device
@@ -25,7 +27,7 @@ public final class DeviceService {
     var code = ExitCode.ok
     do {
       let signal = try EventLoop.serve(
-        device, waiter: waiter, extraDeadline: { nextWatchdog },
+        device, waiter: waiter, extraDeadline: { nextWatchdog }, sources: control.map { [$0] } ?? [],
         onStep: {
           let now = clock.now
           if let interval = notify.watchdogInterval, let due = nextWatchdog, now >= due {
@@ -33,7 +35,8 @@ public final class DeviceService {
             nextWatchdog = now + interval
           }
           if notify.enabled {
-            let status = device.state.statusLine(at: now)
+            var status = device.state.statusLine(at: now)
+            if let control { status += "  " + control.summary }
             if status != lastStatus {
               notify.status(status)
               lastStatus = status
@@ -46,6 +49,7 @@ public final class DeviceService {
       code = ExitCode.failure
     }
     notify.stopping()
+    control?.close()
     device.shutdown()
     return code
   }
