@@ -12,9 +12,11 @@ import PackageDescription
   let forceMock = ProcessInfo.processInfo.environment["POMODORO_NO_HARDWARE"] == "1"
   let hasGPIOD = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/gpiod.h")
   let hasI2C = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/i2c/smbus.h")
+  let hasMosquitto = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/mosquitto.h")
 #else
   let hasGPIOD = false
   let hasI2C = false
+  let hasMosquitto = false
 #endif
 
 var shimDefines: [CSetting] = []
@@ -26,6 +28,14 @@ if hasGPIOD {
 if hasI2C {
   shimDefines.append(.define("POMODORO_HAVE_I2C"))
   shimLinks.append(.linkedLibrary("i2c"))
+}
+
+// libmosquitto for the MQTT bridge, the same way: compiled in only where its header is installed.
+var mqttDefines: [CSetting] = []
+var mqttLinks: [LinkerSetting] = []
+if hasMosquitto {
+  mqttDefines.append(.define("POMODORO_HAVE_MOSQUITTO"))
+  mqttLinks.append(.linkedLibrary("mosquitto"))
 }
 
 let package = Package(
@@ -56,6 +66,11 @@ let package = Package(
       name: "PomodoroRuntime",
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"]
     ),
+    // The one C shim over libmosquitto (or its "not installed" body).
+    .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
+    // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
+    .target(
+      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroRuntime", "CPomodoroMQTT", "CPomodoroSystem"]),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
@@ -67,6 +82,7 @@ let package = Package(
       name: "PomodoroCommandLine",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroMQTT",
       ]
     ),
     .executableTarget(name: "pomodoro", dependencies: ["PomodoroCommandLine"]),
@@ -91,7 +107,7 @@ let package = Package(
       name: "PomodoroRuntimeTests",
       dependencies: [
         "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroCore", "PomodoroMock",
-        "PomodoroDrivers", "PomodoroGraphics",
+        "PomodoroDrivers", "PomodoroGraphics", "PomodoroMQTT",
       ]
     ),
   ]

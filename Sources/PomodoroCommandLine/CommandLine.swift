@@ -25,14 +25,17 @@ public enum PomodoroCLI {
       snapshot   Write a PNG of every screen into a folder
       history    Print the history of sessions (JSON lines, or CSV)
       stats      Focus sessions today and this week, streaks, and a heatmap of the last 12 weeks
+      ctl        Status and control of the running device: pomodoro ctl status
+      mqtt       The MQTT bridge: the device's state and commands on a broker, for Home Assistant
       help       Help on a command: pomodoro help run
 
     Options:
       -h, --help      Show this help
       -V, --version   Show the version and the hardware support compiled in
 
-    Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error, 78 config error;
-    128 + n when signal n stops a script (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+    Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error (ctl: no device),
+    75 no reply in time, 76 bad reply, 77 no permission, 78 config error; 128 + n when signal n
+    stops a script (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     Try it without hardware: pomodoro simulate
     """
 
@@ -97,6 +100,34 @@ public enum PomodoroCLI {
     local dates. Sessions recorded before the wall clock was set are counted on the day of the next one
     recorded with it set, and said so. Damaged lines of history.jsonl are skipped and reported.
     """,
+    "ctl": """
+    Usage: pomodoro ctl COMMAND [--json] [--socket PATH] [--config FILE]
+
+    Talks to the running device (pomodoro run, or the interactive simulator) through its control socket:
+    --socket PATH, else control_socket from the config (default /run/pomodoro/control.sock), else the
+    simulator's per-user socket. Commands act as the buttons would, so the device's rules hold:
+      status                 the state: running  focus 2/4  17:42 left, ends 14:32
+      start | pause | resume | toggle | cancel
+      ack                    silence a ringing alarm
+      skip                   to the next mode (a running timer is cancelled)
+      extend DURATION        more time (or snooze a ringing alarm): extend 5m
+      set [MODE] [DURATION]  idle only: set focus 50m, set soft, set 10m
+                             (modes: focus, short, long, soft, medium, hard)
+      watch                  the state now and on every change, a line each, until the device stops
+    --json prints the device's JSON replies as they are. Exit codes: 0 ok, 1 refused (the reason on
+    stderr), 64 usage, 69 no device at the socket, 75 no reply within 5 s, 76 bad reply, 77 permission
+    denied (join the group pomodoro).
+    """,
+    "mqtt": """
+    Usage: pomodoro mqtt [--config FILE]
+
+    The MQTT bridge, a process of its own: watches the device's control socket and publishes its state
+    (retained JSON on <mqtt_topic_prefix>/<device>/state, availability online/offline with a last will),
+    takes commands on <mqtt_topic_prefix>/<device>/command (the ctl commands, as text or JSON) and
+    announces itself to Home Assistant (MQTT discovery under mqtt_discovery_prefix). Reconnects with
+    back-off to the broker and to the device. Keys: mqtt_host, mqtt_port, mqtt_device_id, mqtt_topic_prefix,
+    mqtt_discovery_prefix, mqtt_user, mqtt_password_file, mqtt_cafile, control_socket.
+    """,
   ]
 
   /// Runs the command line `arguments` (without the program name) and returns the exit code.
@@ -122,7 +153,7 @@ public enum PomodoroCLI {
         guard let text = help[topic] else { throw UsageError("no command '\(topic)'; commands: \(commandList)") }
         print(text)
         return ExitCode.ok
-      case "run", "probe", "simulate", "snapshot", "history", "stats":
+      case "run", "probe", "simulate", "snapshot", "history", "stats", "ctl", "mqtt":
         if rest.contains("-h") || rest.contains("--help") {
           print(help[command]!)
           return ExitCode.ok
@@ -133,6 +164,8 @@ public enum PomodoroCLI {
         case "simulate": return try SimulateCommand.run(rest)
         case "snapshot": return try SnapshotCommand.run(rest)
         case "stats": return try StatsCommand.run(rest)
+        case "ctl": return try CtlCommand.run(rest)
+        case "mqtt": return try MqttCommand.run(rest)
         default: return try HistoryCommand.run(rest)
         }
       default:

@@ -31,9 +31,20 @@ enum RunCommand {
     let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
     // SIGQUIT is a clean stop like SIGTERM (not the runtime's crash report); SIGHUP reloads.
     try Signals.watch([SIGQUIT])
-    return DeviceService(
-      device: device, notify: notify, log: log, configFile: args.values["--config"] ?? DeviceConfig.defaultPath
-    ).serve(waiter: waiter)
+    let service = DeviceService(
+      device: device, notify: notify, log: log, configFile: args.values["--config"] ?? DeviceConfig.defaultPath)
+    if let path = config.controlSocket {
+      do {
+        service.control = try ControlServer(path: path, device: device, log: log)
+        log.info("control socket at \(path)")
+      } catch {
+        // The device works without it: buttons and the display do not depend on scripts.
+        log.error(
+          "\(error); the device runs without its control socket (set control_socket, or RuntimeDirectory=pomodoro in the unit)"
+        )
+      }
+    }
+    return service.serve(waiter: waiter)
   }
 
   /// Opens the hardware the config names (tests put the mock hardware here).

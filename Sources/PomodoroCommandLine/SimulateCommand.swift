@@ -12,16 +12,23 @@ import PomodoroSimulator
 /// `pomodoro simulate`: the device in the terminal, or a script run headless with a transcript.
 enum SimulateCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
-    let args = try Arguments(words, valued: ["--config", "--script", "--png"], switches: ["--no-bell"])
+    let args = try Arguments(words, valued: ["--config", "--script", "--png", "--control"], switches: ["--no-bell"])
     guard args.positional.isEmpty else { throw UsageError("simulate takes no arguments, got '\(args.positional[0])'") }
     let config = try PomodoroCLI.loadConfig(
       args.values["--config"], defaultPath: nil, log: nil, pins: .raspberryPiHeader)
     guard let scriptPath = args.values["--script"] else {
       guard args.values["--png"] == nil else { throw UsageError("--png goes with --script") }
+      if let control = args.values["--control"], control != "off", !control.hasPrefix("/") {
+        throw UsageError("--control takes an absolute socket path or off, got '\(control)'")
+      }
       guard isatty(0) == 1 && isatty(1) == 1 else {
         throw UsageError("the interactive simulator needs a terminal; for a run without one use --script FILE")
       }
-      return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"))
+      // The per-user control socket (or --control PATH, or --control off), said before the screen takes over.
+      let control = args.values["--control"] ?? ControlPaths.simulator
+      let path = control == "off" ? nil : control
+      if let path { PomodoroCLI.fail("pomodoro simulate: control socket at \(path)") }
+      return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"), control: path)
     }
     let read: String?
     do {

@@ -33,6 +33,14 @@ public enum Engine {
       press(&s, meaning(of: button, long: false, in: s.phase), now: now, effects: &effects)
     case .longPress(let button):
       press(&s, meaning(of: button, long: true, in: s.phase), now: now, effects: &effects)
+    case .skip:
+      skip(&s, now: now, effects: &effects)
+    case .extend(let by):
+      extend(&s, by: by, now: now, effects: &effects)
+    case .select(let mode):
+      choose(&s, mode: mode, duration: nil)
+    case .setDuration(let duration):
+      choose(&s, mode: nil, duration: duration)
     }
     return (s, effects)
   }
@@ -181,29 +189,96 @@ public enum Engine {
     case .ringing(let session):
       // Snooze: clockwise adds time and counts on at once; counter-clockwise is ignored.
       guard detents > 0 else { return }
-      snooze(&s, session, from: now, detents: detents, multiplier: 1, now: now, effects: &effects)
+      snooze(&s, session, from: now, adding: Int64(detents) * minutes(1), spin: true, now: now, effects: &effects)
     case .running(let session, let deadline, _, let snoozedAt):
       // Only the spin that snoozed goes on adding; any other turn leaves a running timer alone.
       guard detents > 0, let snoozedAt, now - snoozedAt < snoozeTurnWindow else { return }
       let multiplier = Dial.multiplier(sincePrevious: now - snoozedAt)
-      snooze(&s, session, from: deadline, detents: detents, multiplier: multiplier, now: now, effects: &effects)
+      snooze(
+        &s, session, from: deadline, adding: Int64(detents) * multiplier * minutes(1), spin: true, now: now,
+        effects: &effects)
     }
   }
 
-  /// Adds a minute per detent (times the dial's acceleration) to the session's total, counting
-  /// to `from` plus that; the total stays within the dial's range.
+  /// Adds `amount` (a minute per detent times the dial's acceleration, or a command's
+  /// extension) to the session's total, counting to `from` plus that; the total stays within
+  /// the dial's range. `spin`: later detents of the same spin go on adding.
   static func snooze(
-    _ s: inout EngineState, _ session: Session, from: Instant, detents: Int, multiplier: Int64, now: Instant,
+    _ s: inout EngineState, _ session: Session, from: Instant, adding amount: Nanoseconds, spin: Bool, now: Instant,
     effects: inout [Effect]
   ) {
-    let added = min(Dial.longest - s.duration, Int64(detents) * multiplier * minutes(1))
+    let added = min(Dial.longest - s.duration, amount)
     guard added > 0 else { return }
     var session = session
     session.extended += added
     s.duration += added
     if s.phase == .ringing { effects.append(.alarm(false)) }
     enter(
-      &s, .running(session, deadline: from + added, lastPersistAt: now, snoozedAt: now), at: now, effects: &effects)
+      &s, .running(session, deadline: from + added, lastPersistAt: now, snoozedAt: spin ? now : nil), at: now,
+      effects: &effects)
+  }
+
+  // MARK: - Commands (the control socket)
+
+  /// `.extend`: more time on a running or paused timer; a snooze of that length while ringing;
+  /// nothing while idle. Time added after the first zero counts as extended.
+  static func extend(_ s: inout EngineState, by amount: Nanoseconds, now: Instant, effects: inout [Effect]) {
+    let added = min(Dial.longest - s.duration, max(0, amount))
+    switch s.phaseState {
+    case .idle:
+      return  // Nothing to extend; the dial sets the duration.
+    case .running(var session, let deadline, _, _):
+      guard added > 0 else { return }
+      s.restored = false
+      s.duration += added
+      if session.completed { session.extended += added }
+      s.phaseState = .running(session, deadline: deadline + added, lastPersistAt: now, snoozedAt: nil)
+      effects.append(.persist)
+    case .paused(var session, let remaining, let lastDetentAt):
+      guard added > 0 else { return }
+      s.restored = false
+      s.duration += added
+      if session.completed { session.extended += added }
+      s.phaseState = .paused(session, remaining: remaining + added, lastDetentAt: lastDetentAt)
+      effects.append(.persist)
+    case .ringing(let session):
+      snooze(&s, session, from: now, adding: added, spin: false, now: now, effects: &effects)
+    }
+  }
+
+  /// `.skip`: to the mode that follows the current one; a timer ends as a cancel ends it, an
+  /// alarm as an acknowledgement does (never auto-starting what follows).
+  static func skip(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
+    switch s.phaseState {
+    case .idle:
+      s.restored = false
+      if s.mode.isEgg {
+        select(&s, s.mode.next)
+      } else {
+        let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+        select(&s, mode)
+        s.focusDoneInCycle = done
+      }
+    case .running, .paused:
+      press(&s, .cancel, now: now, effects: &effects)
+      skip(&s, now: now, effects: &effects)
+    case .ringing:
+      acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)
+    }
+  }
+
+  /// `.select` and `.setDuration`: only while idle (the mode and the time cannot change under
+  /// a timer; the engine ignores them there).
+  static func choose(_ s: inout EngineState, mode: Mode?, duration: Nanoseconds?) {
+    switch s.phaseState {
+    case .idle:
+      s.restored = false
+      if let mode { select(&s, mode) }
+      if let duration { s.duration = min(Dial.longest, max(Dial.shortest, duration)) }
+      s.phaseState = .idle(lastDetentAt: nil)
+    case .running, .paused, .ringing:
+      return
+    }
   }
 
   // MARK: - Transitions

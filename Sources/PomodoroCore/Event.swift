@@ -10,6 +10,17 @@ public enum Event: Equatable, Sendable {
   case tick
   /// The shell counted today's completed focus sessions (at start-up, at midnight).
   case setCompletedToday(Int)
+  /// A command from outside (the control socket): leave the current mode for the one that
+  /// follows it in the cycle (egg presets: the next preset); a timer is ended as a cancel
+  /// would, a ringing alarm as an acknowledgement would, without auto-start.
+  case skip
+  /// A command: add time to the timer (running or paused), or snooze a ringing alarm by it.
+  /// Ignored while idle. The total stays within the dial's range.
+  case extend(Nanoseconds)
+  /// A command: preselect a mode with its preset duration. Idle only; ignored otherwise.
+  case select(Mode)
+  /// A command: set the dialed duration, clamped to the dial's range. Idle only.
+  case setDuration(Nanoseconds)
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.

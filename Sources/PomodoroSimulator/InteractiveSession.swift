@@ -45,6 +45,9 @@ final class InteractiveSession: DeviceObserver {
   var stoppedOurselves = false
   /// An I/O failure met inside the loop's callbacks, rethrown once the loop has stopped.
   var failure: Error?
+  /// Where to serve the control socket (nil: not at all), and the server once it listens.
+  var controlPath: String?
+  var control: ControlServer?
 
   init(config: DeviceConfig, bell: Bool, io: TerminalIO, screen: Screen) throws {
     self.config = config
@@ -69,6 +72,15 @@ final class InteractiveSession: DeviceObserver {
     try Signals.watch(watched)
     defer { Signals.unwatch(watched) }
     let resize = TerminalResize.descriptor
+    if let controlPath {
+      let tail = logTail
+      let log = Log(sink: { level, message in
+        if level.rawValue <= Log.Level.warning.rawValue { tail.message = message }
+      })
+      control = try ControlServer(path: controlPath, device: device, log: log)
+      logTail.message = "control socket: \(controlPath)  (pomodoro ctl --socket \(controlPath) status)"
+    }
+    defer { control?.close() }
     defer { terminal.restore() }
     try terminal.enter()
     device.start()
@@ -79,7 +91,7 @@ final class InteractiveSession: DeviceObserver {
         if failure != nil { return realClock.now }
         return [device.nextDeadline.map(clock.baseInstant(for:)), drawDue].compactMap { $0 }.min()
       },
-      watching: [terminal.io.input] + (resize.map { [$0] } ?? []),
+      watching: [terminal.io.input] + (resize.map { [$0] } ?? []), sources: control.map { [$0] } ?? [],
       onSignal: { [self] signal in
         switch signal {
         case SIGTSTP:

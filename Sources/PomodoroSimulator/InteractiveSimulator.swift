@@ -17,17 +17,19 @@ public enum InteractiveSimulator {
   /// Runs on the process's terminal (stdin, stdout) until `q`, Ctrl-C, end of input or
   /// SIGINT/SIGTERM/SIGHUP, and returns the exit code (0). The terminal is restored on every
   /// way out, errors included. `bell: false` keeps the terminal bell quiet while the buzzer sounds.
-  public static func run(config: DeviceConfig, bell: Bool) throws -> Int32 {
-    try run(config: config, bell: bell, terminal: .standard)
+  public static func run(config: DeviceConfig, bell: Bool, control: String? = nil) throws -> Int32 {
+    try run(config: config, bell: bell, terminal: .standard, control: control)
   }
 
   /// As `run(config:bell:)`, on the given terminal descriptors (a pseudo-terminal in tests)
   /// and with the given screen (the device's own by default).
+  /// `control`: where to serve the control socket (nil: none).
   public static func run(
-    config: DeviceConfig, bell: Bool, terminal: TerminalIO, screen: Screen? = nil
+    config: DeviceConfig, bell: Bool, terminal: TerminalIO, screen: Screen? = nil, control: String? = nil
   ) throws -> Int32 {
     let session = try InteractiveSession(
       config: config, bell: bell, io: terminal, screen: screen ?? Screen.standard(height: config.height))
+    session.controlPath = control
     return try session.run()
   }
 }

@@ -243,6 +243,56 @@ public enum ConfigParser {
         c.stateDirectory = v
         return true
       },
+      "control_socket": Setter(expected: "an absolute socket path like /run/pomodoro/control.sock, or off") { c, v in
+        if v == "off" {
+          c.controlSocket = nil
+          return true
+        }
+        guard v.hasPrefix("/"), v.utf8.count < 108, !v.contains(" ") else { return false }
+        c.controlSocket = v
+        return true
+      },
+      "mqtt_host": Setter(expected: "a host name or address like localhost or 192.168.1.10") { c, v in
+        guard !v.contains(" "), !v.contains("/") else { return false }
+        c.mqttHost = v
+        return true
+      },
+      "mqtt_port": integer(1...65535, "a TCP port like 1883 (8883 for TLS)") { c, n in c.mqttPort = n },
+      "mqtt_device_id": Setter(expected: "letters, digits, - and _ (a topic level), like desk-1") { c, v in
+        guard v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { return false }
+        c.mqttDeviceId = v
+        return true
+      },
+      "mqtt_topic_prefix": Setter(expected: "topic levels without wildcards, like pomodoro or office/pomodoro") {
+        c, v in
+        guard !v.contains("+"), !v.contains("#"), !v.contains(" "), !v.hasPrefix("/"), !v.hasSuffix("/") else {
+          return false
+        }
+        c.mqttTopicPrefix = v
+        return true
+      },
+      "mqtt_discovery_prefix": Setter(expected: "Home Assistant's discovery prefix, like homeassistant") { c, v in
+        guard !v.contains("+"), !v.contains("#"), !v.contains(" "), !v.hasPrefix("/"), !v.hasSuffix("/") else {
+          return false
+        }
+        c.mqttDiscoveryPrefix = v
+        return true
+      },
+      "mqtt_user": Setter(expected: "the broker's user name") { c, v in
+        guard !v.contains(" ") else { return false }
+        c.mqttUser = v
+        return true
+      },
+      "mqtt_password_file": Setter(expected: "an absolute path to a file holding the password") { c, v in
+        guard v.hasPrefix("/") else { return false }
+        c.mqttPasswordFile = v
+        return true
+      },
+      "mqtt_cafile": Setter(expected: "an absolute path to the CA certificate (PEM) for TLS") { c, v in
+        guard v.hasPrefix("/") else { return false }
+        c.mqttCafile = v
+        return true
+      },
     ]
     for signal in DeviceLine.allCases { all[signal.configKey] = line(signal.configField) }
     return all

@@ -36,6 +36,18 @@ public struct DeviceConfig: Equatable, Sendable {
   public var click = false
   // Files
   public var stateDirectory = "/var/lib/pomodoro"
+  // Control socket (nil: `off`) and the MQTT bridge (`pomodoro mqtt`)
+  public var controlSocket: String? = "/run/pomodoro/control.sock"
+  public var mqttHost = "localhost"
+  public var mqttPort = 1883
+  /// nil: the host name.
+  public var mqttDeviceId: String?
+  public var mqttTopicPrefix = "pomodoro"
+  public var mqttDiscoveryPrefix = "homeassistant"
+  public var mqttUser: String?
+  public var mqttPasswordFile: String?
+  /// TLS to the broker when set.
+  public var mqttCafile: String?
 
   public init() {}
 

@@ -222,6 +222,15 @@ public final class Device {
     observer?.displayChanged(want, at: now)
   }
 
+  /// Feeds an event from outside (a control socket command) at the clock's now, as a button
+  /// would; the next `step()` drives the buzzer and the panel. Returns the state it leaves.
+  @discardableResult
+  public func perform(_ event: Event) -> EngineState {
+    activeAt = max(activeAt, clock.now)  // a command is a touch too: it wakes a dimmed panel
+    feed(event, at: clock.now)
+    return state
+  }
+
   /// When `step()` must run next if no input arrives: the engine's next wake, an animation
   /// frame, a button settling, the buzzer pattern's next change, a display retry, a scripted edge.
   public var nextDeadline: Instant? {

@@ -16,6 +16,8 @@ public final class DeviceService {
   /// The config file SIGHUP reads again (nil: SIGHUP only says it has nothing to reload).
   let configFile: String?
   let readConfig: (String) throws -> String?
+  /// The control socket, served in the same loop; its counts join STATUS=.
+  public var control: ControlServer?
 
   /// - Parameters:
   ///   - configFile: the file the running config came from, read again on SIGHUP.
@@ -47,7 +49,7 @@ public final class DeviceService {
     var code = ExitCode.ok
     do {
       let signal = try EventLoop.serve(
-        device, waiter: waiter, extraDeadline: { nextWatchdog },
+        device, waiter: waiter, extraDeadline: { nextWatchdog }, sources: control.map { [$0] } ?? [],
         onSignal: { [self] signal in
           guard signal == SIGHUP else { return !Self.stopSignals.contains(signal) }
           reload()
@@ -60,7 +62,8 @@ public final class DeviceService {
             nextWatchdog = now + interval
           }
           if notify.enabled {
-            let status = device.state.statusLine(at: now)
+            var status = device.state.statusLine(at: now)
+            if let control { status += "  " + control.summary }
             if status != lastStatus {
               notify.status(status)
               lastStatus = status
@@ -73,6 +76,7 @@ public final class DeviceService {
       code = ExitCode.failure
     }
     notify.stopping()
+    control?.close()
     device.shutdown()
     return code
   }

@@ -1,23 +1,39 @@
 import PomodoroCore
 
+/// Descriptors the loop serves besides the device's own: the control socket's listener and
+/// clients. Asked before every sleep; told what woke the loop.
+public protocol LoopSource: AnyObject {
+  /// Descriptors to wake on when readable.
+  var readDescriptors: [Int32] { get }
+  /// Descriptors to wake on when writable (those with bytes waiting to go out).
+  var writeDescriptors: [Int32] { get }
+  /// Acts on what the wake found readable or writable; must never block.
+  func handle(_ wake: Wake)
+}
+
 /// The one loop: step the device, then sleep until its next deadline or an input. The real
 /// device and the interactive simulator use `serve` (real clock, poll); scripts use
 /// `runVirtual` (virtual clock, jumping straight to each deadline).
 public enum EventLoop {
   /// Serves until a terminating signal; returns it. `onSignal` sees each signal in the order
   /// they came and says whether to carry on (SIGHUP's reload, SIGTSTP's stop); by default every
-  /// signal ends the loop. `onWake` sees keyboard input and the like; `onStep` runs after each
-  /// step (watchdog, STATUS=).
+  /// signal ends the loop. `sources` (the control socket) are served in the same poll, before
+  /// `onWake`. `onWake` sees keyboard input and the like; `onStep` runs after each step
+  /// (watchdog, STATUS=).
   public static func serve(
     _ device: Device, waiter: Waiter, extraDeadline: () -> Instant? = { nil }, watching: [Int32] = [],
-    onSignal: (Int32) -> Bool = { _ in false }, onWake: (Wake) -> Bool = { _ in true }, onStep: () -> Void = {}
+    sources: [LoopSource] = [], onSignal: (Int32) -> Bool = { _ in false }, onWake: (Wake) -> Bool = { _ in true },
+    onStep: () -> Void = {}
   ) throws -> Int32 {
     while true {
       device.step()
       onStep()
       let deadline = [device.nextDeadline, extraDeadline()].compactMap { $0 }.min()
-      let wake = try waiter.wait(until: deadline, watching: watching)
+      let reads = watching + sources.flatMap(\.readDescriptors)
+      let writes = sources.flatMap(\.writeDescriptors)
+      let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
       for signal in wake.signals where !onSignal(signal) { return signal }
+      for source in sources { source.handle(wake) }
       if !onWake(wake) { return 0 }
     }
   }

@@ -13,6 +13,8 @@ public struct Wake: Equatable, Sendable {
   public var signals: [Int32] = []
   /// Extra descriptors that became readable (the simulator's keyboard).
   public var readable: [Int32] = []
+  /// Descriptors watched for writing that became writable (or hung up).
+  public var writable: [Int32] = []
 }
 
 /// What the loop sleeps in between steps.
@@ -20,6 +22,15 @@ public protocol Waiter: AnyObject {
   /// Returns when an input is pending, a signal arrived, an extra descriptor is readable, or
   /// the clock reached `deadline` (nil: no deadline).
   func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake
+  /// As `wait(until:watching:)`, also returning when one of `writable` can take bytes.
+  func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake
+}
+
+extension Waiter {
+  /// Waiters that never watch for writing (a virtual clock) ignore `writable`.
+  public func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
+    try wait(until: deadline, watching: extra)
+  }
 }
 
 /// Blocks in poll(2) until an input line has edges, a signal arrives, an extra descriptor is
@@ -44,11 +55,17 @@ public final class PollWaiter: Waiter {
   deinit { if timer >= 0 { close(timer) } }
 
   public func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
+    try wait(until: deadline, watching: extra, writable: [])
+  }
+
+  public func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
     var fds: [pollfd] = []
     func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     watch(signals)
     if let inputs { watch(inputs) }
     extra.forEach(watch)
+    let firstWritable = fds.count
+    for fd in writable { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
     var timeout: Int32 = -1
     if timer >= 0 {
       if deadline != armed {
@@ -66,7 +83,13 @@ public final class PollWaiter: Waiter {
     var wake = Wake()
     while case let signo = pomo_signal_next(signals), signo > 0 { wake.signals.append(Int32(signo)) }
     if timer >= 0 && pomo_timer_clear(timer) == 1 { armed = nil }
-    for fd in fds where fd.revents != 0 && extra.contains(fd.fd) { wake.readable.append(fd.fd) }
+    for (i, fd) in fds.enumerated() where fd.revents != 0 {
+      if i >= firstWritable {
+        wake.writable.append(fd.fd)
+      } else if extra.contains(fd.fd) {
+        wake.readable.append(fd.fd)
+      }
+    }
     return wake
   }
 }

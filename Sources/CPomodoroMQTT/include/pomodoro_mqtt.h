@@ -1,0 +1,42 @@
+// The one shim over libmosquitto (the reference MQTT client), for a poll(2) loop without the
+// library's thread. Compiled with its real body where <mosquitto.h> is installed
+// (POMODORO_HAVE_MOSQUITTO), else with a body that says it is not installed.
+#ifndef POMODORO_MQTT_H
+#define POMODORO_MQTT_H
+
+#include <stddef.h>
+
+typedef struct pomo_mqtt pomo_mqtt;
+
+/// 1 when libmosquitto was compiled in.
+int pomo_mqtt_available(void);
+/// A client with a clean session; NULL when libmosquitto is not compiled in or on failure.
+pomo_mqtt *pomo_mqtt_new(const char *client_id);
+void pomo_mqtt_free(pomo_mqtt *m);
+/// Before connecting: the last will, credentials (password may be NULL), TLS with a CA file.
+int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain);
+int pomo_mqtt_auth(pomo_mqtt *m, const char *user, const char *password);
+int pomo_mqtt_tls(pomo_mqtt *m, const char *cafile);
+/// Starts connecting without blocking on the TCP handshake (first time: connect, later: reconnect).
+int pomo_mqtt_connect(pomo_mqtt *m, const char *host, int port, int keepalive);
+/// The socket to poll, or -1.
+int pomo_mqtt_socket(pomo_mqtt *m);
+int pomo_mqtt_want_write(pomo_mqtt *m);
+int pomo_mqtt_loop_read(pomo_mqtt *m);
+int pomo_mqtt_loop_write(pomo_mqtt *m);
+int pomo_mqtt_loop_misc(pomo_mqtt *m);
+int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain);
+int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos);
+int pomo_mqtt_disconnect(pomo_mqtt *m);
+/// The CONNACK code of a connection made since the last call (0 accepted), or -1 when none.
+int pomo_mqtt_take_connack(pomo_mqtt *m);
+/// 1 when the connection was lost since the last call.
+int pomo_mqtt_take_disconnect(pomo_mqtt *m);
+/// Pops the oldest received message: copies its topic and payload (NUL-terminated) into the
+/// buffers (truncating), sets *length to the payload's full length; returns 0 when none, 1 when one.
+int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
+                           int *length);
+/// Words for an error code.
+const char *pomo_mqtt_strerror(int rc);
+
+#endif

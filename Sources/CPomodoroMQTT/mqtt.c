@@ -1,0 +1,196 @@
+#include "pomodoro_mqtt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef POMODORO_HAVE_MOSQUITTO
+#include <mosquitto.h>
+
+struct message {
+  char *topic;
+  char *payload;
+  int length;
+  struct message *next;
+};
+
+struct pomo_mqtt {
+  struct mosquitto *mosq;
+  int connack;
+  int disconnected;
+  int connected_once;
+  struct message *head, *tail;
+  int queued;
+};
+
+static void on_connect(struct mosquitto *mosq, void *obj, int rc) {
+  (void)mosq;
+  ((pomo_mqtt *)obj)->connack = rc;
+}
+
+static void on_disconnect(struct mosquitto *mosq, void *obj, int rc) {
+  (void)mosq;
+  (void)rc;
+  ((pomo_mqtt *)obj)->disconnected = 1;
+}
+
+static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg) {
+  (void)mosq;
+  pomo_mqtt *m = obj;
+  if (m->queued >= 1024) return;  // A flood is dropped, not buffered without end.
+  struct message *e = calloc(1, sizeof *e);
+  if (!e) return;
+  e->topic = strdup(msg->topic);
+  e->payload = malloc((size_t)msg->payloadlen + 1);
+  if (!e->topic || !e->payload) {
+    free(e->topic);
+    free(e->payload);
+    free(e);
+    return;
+  }
+  memcpy(e->payload, msg->payload, (size_t)msg->payloadlen);
+  e->payload[msg->payloadlen] = 0;
+  e->length = msg->payloadlen;
+  if (m->tail) m->tail->next = e; else m->head = e;
+  m->tail = e;
+  m->queued++;
+}
+
+int pomo_mqtt_available(void) { return 1; }
+
+pomo_mqtt *pomo_mqtt_new(const char *client_id) {
+  static int initialised = 0;
+  if (!initialised) {
+    mosquitto_lib_init();
+    initialised = 1;
+  }
+  pomo_mqtt *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->connack = -1;
+  m->mosq = mosquitto_new(client_id, 1, m);
+  if (!m->mosq) {
+    free(m);
+    return NULL;
+  }
+  mosquitto_connect_callback_set(m->mosq, on_connect);
+  mosquitto_disconnect_callback_set(m->mosq, on_disconnect);
+  mosquitto_message_callback_set(m->mosq, on_message);
+  return m;
+}
+
+void pomo_mqtt_free(pomo_mqtt *m) {
+  if (!m) return;
+  while (m->head) {
+    struct message *e = m->head;
+    m->head = e->next;
+    free(e->topic);
+    free(e->payload);
+    free(e);
+  }
+  mosquitto_destroy(m->mosq);
+  free(m);
+}
+
+int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain) {
+  return mosquitto_will_set(m->mosq, topic, (int)strlen(payload), payload, 1, retain != 0);
+}
+
+int pomo_mqtt_auth(pomo_mqtt *m, const char *user, const char *password) {
+  return mosquitto_username_pw_set(m->mosq, user, password);
+}
+
+int pomo_mqtt_tls(pomo_mqtt *m, const char *cafile) {
+  return mosquitto_tls_set(m->mosq, cafile, NULL, NULL, NULL, NULL);
+}
+
+int pomo_mqtt_connect(pomo_mqtt *m, const char *host, int port, int keepalive) {
+  if (!m->connected_once) {
+    m->connected_once = 1;
+    return mosquitto_connect_async(m->mosq, host, port, keepalive);
+  }
+  return mosquitto_reconnect_async(m->mosq);
+}
+
+int pomo_mqtt_socket(pomo_mqtt *m) { return mosquitto_socket(m->mosq); }
+int pomo_mqtt_want_write(pomo_mqtt *m) { return mosquitto_want_write(m->mosq) ? 1 : 0; }
+int pomo_mqtt_loop_read(pomo_mqtt *m) { return mosquitto_loop_read(m->mosq, 1); }
+int pomo_mqtt_loop_write(pomo_mqtt *m) { return mosquitto_loop_write(m->mosq, 1); }
+int pomo_mqtt_loop_misc(pomo_mqtt *m) { return mosquitto_loop_misc(m->mosq); }
+
+int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain) {
+  return mosquitto_publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
+}
+
+int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos) {
+  return mosquitto_subscribe(m->mosq, NULL, topic, qos);
+}
+
+int pomo_mqtt_disconnect(pomo_mqtt *m) { return mosquitto_disconnect(m->mosq); }
+
+int pomo_mqtt_take_connack(pomo_mqtt *m) {
+  int rc = m->connack;
+  m->connack = -1;
+  return rc;
+}
+
+int pomo_mqtt_take_disconnect(pomo_mqtt *m) {
+  int d = m->disconnected;
+  m->disconnected = 0;
+  return d;
+}
+
+int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
+                           int *length) {
+  struct message *e = m->head;
+  if (!e) return 0;
+  m->head = e->next;
+  if (!m->head) m->tail = NULL;
+  m->queued--;
+  strncpy(topic, e->topic, topic_size - 1);
+  topic[topic_size - 1] = 0;
+  size_t n = (size_t)e->length < payload_size - 1 ? (size_t)e->length : payload_size - 1;
+  memcpy(payload, e->payload, n);
+  payload[n] = 0;
+  *length = e->length;
+  free(e->topic);
+  free(e->payload);
+  free(e);
+  return 1;
+}
+
+const char *pomo_mqtt_strerror(int rc) { return mosquitto_strerror(rc); }
+
+#else
+
+int pomo_mqtt_available(void) { return 0; }
+pomo_mqtt *pomo_mqtt_new(const char *client_id) {
+  (void)client_id;
+  return NULL;
+}
+void pomo_mqtt_free(pomo_mqtt *m) { (void)m; }
+int pomo_mqtt_will(pomo_mqtt *m, const char *t, const char *p, int r) { (void)m; (void)t; (void)p; (void)r; return -1; }
+int pomo_mqtt_auth(pomo_mqtt *m, const char *u, const char *p) { (void)m; (void)u; (void)p; return -1; }
+int pomo_mqtt_tls(pomo_mqtt *m, const char *c) { (void)m; (void)c; return -1; }
+int pomo_mqtt_connect(pomo_mqtt *m, const char *h, int p, int k) { (void)m; (void)h; (void)p; (void)k; return -1; }
+int pomo_mqtt_socket(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_want_write(pomo_mqtt *m) { (void)m; return 0; }
+int pomo_mqtt_loop_read(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_loop_write(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_loop_misc(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_publish(pomo_mqtt *m, const char *t, const void *p, int l, int q, int r) {
+  (void)m; (void)t; (void)p; (void)l; (void)q; (void)r;
+  return -1;
+}
+int pomo_mqtt_subscribe(pomo_mqtt *m, const char *t, int q) { (void)m; (void)t; (void)q; return -1; }
+int pomo_mqtt_disconnect(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_take_connack(pomo_mqtt *m) { (void)m; return -1; }
+int pomo_mqtt_take_disconnect(pomo_mqtt *m) { (void)m; return 0; }
+int pomo_mqtt_next_message(pomo_mqtt *m, char *t, size_t ts, char *p, size_t ps, int *l) {
+  (void)m; (void)t; (void)ts; (void)p; (void)ps; (void)l;
+  return 0;
+}
+const char *pomo_mqtt_strerror(int rc) {
+  (void)rc;
+  return "libmosquitto is not installed";
+}
+
+#endif

@@ -1,0 +1,133 @@
+import PomodoroCore
+import PomodoroRuntime
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pomodoro ctl COMMAND`: status and control of a running device through its control socket.
+enum CtlCommand {
+  /// sysexits: the device is not there (EX_UNAVAILABLE), no right to its socket (EX_NOPERM), it
+  /// answered nonsense (EX_PROTOCOL), it did not answer in time (EX_TEMPFAIL).
+  static let unavailable: Int32 = 69
+  static let noPermission: Int32 = 77
+  static let protocolError: Int32 = 76
+  static let noAnswer: Int32 = 75
+  /// How long a reply may take.
+  static let replyTimeoutMs: Int32 = 5000
+
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--socket", "--config"], switches: ["--json"])
+    let command: ControlCommand
+    switch ControlCommand.parse(words: args.positional) {
+    case .success(let c): command = c
+    case .failure(let refusal): throw UsageError(refusal.message)
+    }
+    let json = args.switches.contains("--json")
+    let path = try socketPath(args)
+    let fd: Int32
+    do {
+      fd = try UnixSocket.connect(path)
+    } catch let failure as UnixSocket.Failure {
+      let (code, message) = advice(connecting: path, errno: failure.errno)
+      PomodoroCLI.fail(message)
+      return code
+    }
+    defer { close(fd) }
+    guard UnixSocket.writeAll(fd, Array((command.requestLine + "\n").utf8)) else {
+      PomodoroCLI.fail("pomodoro: the device at \(path) closed the connection")
+      return unavailable
+    }
+    var reader = LineReader(fd: fd)
+    guard let line = reader.next(timeoutMs: replyTimeoutMs) else {
+      PomodoroCLI.fail("pomodoro: no reply from \(path) within \(replyTimeoutMs / 1000) s")
+      return noAnswer
+    }
+    switch ControlProtocol.decodeReply(line) {
+    case nil:
+      PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(line)")
+      return protocolError
+    case .failure(let refusal)?:
+      if json { emit(line) }
+      PomodoroCLI.fail("pomodoro: \(refusal.message)")
+      return ExitCode.failure
+    case .success(let state)?:
+      emit(json ? line : ControlProtocol.text(state))
+    }
+    guard command == .watch else { return ExitCode.ok }
+    while let line = reader.next(timeoutMs: -1) {
+      guard case .success(let state)? = ControlProtocol.decodeReply(line) else { continue }
+      emit(json ? line : ControlProtocol.text(state))
+    }
+    PomodoroCLI.fail("pomodoro: the device closed the connection (stopped, or this watcher fell behind)")
+    return unavailable
+  }
+
+  /// The exit code and message for a connection that failed with `errno`.
+  static func advice(connecting path: String, errno: Int32) -> (Int32, String) {
+    switch errno {
+    case EACCES, EPERM:
+      return (
+        noPermission,
+        "pomodoro: permission denied on \(path): add yourself to the group pomodoro (sudo usermod -aG pomodoro $USER, then log in again)"
+      )
+    default:
+      return (
+        unavailable,
+        "pomodoro: no device answers at \(path) (\(String(cString: strerror(errno)))): is pomodoro running? systemctl status pomodoro"
+      )
+    }
+  }
+
+  /// --socket, else the config's control_socket (default /run/pomodoro/control.sock); when that
+  /// does not exist but the simulator's per-user socket does, the simulator's.
+  static func socketPath(_ args: Arguments) throws -> String {
+    if let path = args.values["--socket"] { return path }
+    let config = try PomodoroCLI.loadConfig(
+      args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: Log(sink: { _, _ in }))
+    guard let path = config.controlSocket else {
+      throw UsageError("control_socket is off in the config; turn it on or pass --socket PATH")
+    }
+    if !Files.exists(path) && args.values["--config"] == nil && Files.exists(ControlPaths.simulator) {
+      return ControlPaths.simulator
+    }
+    return path
+  }
+
+  static func emit(_ line: String) {
+    print(line)
+    fflush(stdout)
+  }
+}
+
+/// Lines from a blocking descriptor, with a timeout per line.
+struct LineReader {
+  let fd: Int32
+  var buffer = LineBuffer(limit: 1 << 20)
+  var ready: [String] = []
+  var ended = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  /// The next line, or nil at end of input, on an error or after `timeoutMs` (-1: no limit).
+  mutating func next(timeoutMs: Int32) -> String? {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while ready.isEmpty && !ended {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let n = poll(&p, 1, timeoutMs)
+      if n < 0 && currentErrno() == EINTR { continue }
+      if n <= 0 { return nil }
+      let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if got < 0 && currentErrno() == EINTR { continue }
+      if got <= 0 {
+        ended = true
+        if let last = buffer.finish() { ready.append(last) }
+        break
+      }
+      for item in buffer.feed(chunk[0..<got]) { if case .line(let l) = item { ready.append(l) } }
+    }
+    return ready.isEmpty ? nil : ready.removeFirst()
+  }
+}

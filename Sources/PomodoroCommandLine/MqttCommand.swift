@@ -1,0 +1,31 @@
+import PomodoroMQTT
+import PomodoroRuntime
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pomodoro mqtt [--config FILE]`: the MQTT bridge, until SIGTERM.
+enum MqttCommand {
+  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+    let args = try Arguments(words, valued: ["--config"], switches: [])
+    guard args.positional.isEmpty else { throw UsageError("mqtt takes no arguments, got '\(args.positional[0])'") }
+    guard MQTTBridge.available else {
+      PomodoroCLI.fail("pomodoro: \(MQTTBridge.notInstalled)")
+      return 69
+    }
+    let log = Log()
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
+    var name = [CChar](repeating: 0, count: 256)
+    gethostname(&name, name.count - 1)
+    let bridge: MQTTBridge
+    do {
+      bridge = try MQTTBridge(config: config, log: log, hostName: String(cString: name))
+    } catch let e as BridgeError {
+      throw ConfigError(file: args.values["--config"] ?? DeviceConfig.defaultPath, line: 0, message: e.description)
+    }
+    return try bridge.run()
+  }
+}

@@ -1,0 +1,390 @@
+import CPomodoroMQTT
+import CPomodoroSystem
+import PomodoroCore
+import PomodoroRuntime
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A bridge that cannot start (no libmosquitto, an unreadable password file).
+public struct BridgeError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// The topics of one device.
+public struct BridgeTopics: Equatable, Sendable {
+  public var state: String
+  public var availability: String
+  public var command: String
+  public var discoveryPrefix: String
+  public var deviceId: String
+
+  public init(config: DeviceConfig, deviceId: String) {
+    let base = "\(config.mqttTopicPrefix)/\(deviceId)"
+    state = base + "/state"
+    availability = base + "/availability"
+    command = base + "/command"
+    discoveryPrefix = config.mqttDiscoveryPrefix
+    self.deviceId = deviceId
+  }
+
+  /// Home Assistant MQTT discovery: (config topic, retained JSON payload) for the sensors phase,
+  /// mode and remaining time and the buttons start/pause, cancel and +5 min, one device entry.
+  public var discovery: [(topic: String, payload: String)] {
+    let node = "pomodoro_\(deviceId)"
+    let device =
+      "{\"identifiers\":[\(quote(node))],\"name\":\(quote("Pomodoro \(deviceId)")),\"manufacturer\":\"pomodoro\",\"model\":\"Desk timer\"}"
+    func entity(_ component: String, _ object: String, _ pairs: [(String, String)]) -> (String, String) {
+      let fields =
+        [
+          ("name", pairs.first { $0.0 == "name" }!.1), ("unique_id", "\(node)_\(object)"),
+          ("object_id", "\(node)_\(object)"), ("availability_topic", availability),
+        ] + pairs.filter { $0.0 != "name" }
+      let body = fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",")
+      return ("\(discoveryPrefix)/\(component)/\(node)/\(object)/config", "{\(body),\"device\":\(device)}")
+    }
+    func sensor(_ object: String, _ name: String, _ field: String, _ icon: String) -> (String, String) {
+      entity(
+        "sensor", object,
+        [("name", name), ("state_topic", state), ("value_template", "{{ value_json.\(field) }}"), ("icon", icon)])
+    }
+    func button(_ object: String, _ name: String, _ press: String, _ icon: String) -> (String, String) {
+      entity(
+        "button", object, [("name", name), ("command_topic", command), ("payload_press", press), ("icon", icon)])
+    }
+    return [
+      sensor("phase", "Phase", "phase", "mdi:timer-cog-outline"),
+      sensor("mode", "Mode", "mode", "mdi:food-apple-outline"),
+      sensor("remaining", "Remaining", "remaining", "mdi:timer-sand"),
+      button("start_pause", "Start/pause", "toggle", "mdi:play-pause"),
+      button("cancel", "Cancel", "cancel", "mdi:stop"),
+      button("extend", "+5 min", "extend 5m", "mdi:timer-plus-outline"),
+    ].map { (topic: $0.0, payload: $0.1) }
+  }
+}
+
+func quote(_ s: String) -> String {
+  var out = "\""
+  for u in s.unicodeScalars {
+    switch u {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case _ where u.value < 0x20: out += "\\u00" + (u.value < 16 ? "0" : "") + String(u.value, radix: 16)
+    default: out.unicodeScalars.append(u)
+    }
+  }
+  return out + "\""
+}
+
+/// `pomodoro mqtt`: the control socket on one side, an MQTT broker on the other, in one poll loop
+/// (no libmosquitto thread). Publishes the device's state (retained), availability with a last
+/// will, Home Assistant discovery; passes commands from the command topic to the device.
+/// Reconnects to either side with back-off and republishes when it comes back.
+public final class MQTTBridge {
+  public static var available: Bool { pomo_mqtt_available() == 1 }
+  public static let notInstalled =
+    "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
+
+  let config: DeviceConfig
+  public let topics: BridgeTopics
+  let log: Log
+  let socketPath: String
+  let clock = SystemClock()
+  let client: OpaquePointer
+  var password: String?
+
+  // The broker
+  var brokerUp = false
+  var brokerRetryAt: Instant?
+  var brokerBackoff = BridgeBackoff(first: ms(500), last: seconds(30))
+  var nextMisc: Instant
+  // The device
+  var device: Int32 = -1
+  var deviceInput = LineBuffer(limit: 1 << 16)
+  var deviceOutput: [UInt8] = []
+  var deviceRetryAt: Instant?
+  var deviceBackoff = BridgeBackoff(first: ms(250), last: seconds(5))
+  /// The last state, as published (retained) on the state topic.
+  var lastState: String?
+  var availability = ""
+
+  public init(config: DeviceConfig, log: Log, hostName: String) throws {
+    guard Self.available else { throw BridgeError(Self.notInstalled) }
+    guard let socketPath = config.controlSocket else {
+      throw BridgeError("control_socket is off in the config; the bridge talks to the device through it")
+    }
+    self.config = config
+    self.log = log
+    self.socketPath = socketPath
+    let id = config.mqttDeviceId ?? Self.topicLevel(hostName)
+    topics = BridgeTopics(config: config, deviceId: id)
+    if let file = config.mqttPasswordFile {
+      guard let text = try Files.readText(file) else {
+        throw BridgeError(
+          "mqtt_password_file \(file) does not exist; create it (mode 0600, owned by the bridge's user)")
+      }
+      password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+    }
+    guard let c = pomo_mqtt_new("pomodoro-\(id)-\(getpid())") else { throw BridgeError("cannot create an MQTT client") }
+    client = c
+    nextMisc = clock.now
+    var rc = pomo_mqtt_will(client, topics.availability, "offline", 1)
+    if rc == 0, let user = config.mqttUser { rc = pomo_mqtt_auth(client, user, password) }
+    if rc == 0, let ca = config.mqttCafile { rc = pomo_mqtt_tls(client, ca) }
+    guard rc == 0 else { throw BridgeError("MQTT client setup failed: \(String(cString: pomo_mqtt_strerror(rc)))") }
+  }
+
+  deinit { pomo_mqtt_free(client) }
+
+  /// A host name as one topic level (no dots, slashes, wildcards).
+  static func topicLevel(_ name: String) -> String {
+    let first = name.split(separator: ".").first.map(String.init) ?? "pomodoro"
+    let cleaned = String(first.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    return cleaned.isEmpty ? "pomodoro" : cleaned
+  }
+
+  /// Runs until SIGTERM/SIGINT/SIGHUP (or `stop` returns true); returns the exit code.
+  public func run(stop: () -> Bool = { false }) throws -> Int32 {
+    let signals = pomo_signal_pipe()
+    guard signals >= 0 else { throw SystemError("cannot install signal handlers") }
+    log.info("bridging \(socketPath) and \(config.mqttHost):\(config.mqttPort) as \(topics.deviceId)")
+    brokerRetryAt = clock.now
+    deviceRetryAt = clock.now
+    while !stop() {
+      let now = clock.now
+      if let at = brokerRetryAt, at <= now { connectBroker() }
+      if let at = deviceRetryAt, at <= now { connectDevice() }
+      var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+      let mqttFD = pomo_mqtt_socket(client)
+      if mqttFD >= 0 {
+        let events = POLLIN | (pomo_mqtt_want_write(client) == 1 ? POLLOUT : 0)
+        fds.append(pollfd(fd: mqttFD, events: Int16(events), revents: 0))
+      }
+      if device >= 0 {
+        let events = POLLIN | (deviceOutput.isEmpty ? 0 : POLLOUT)
+        fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
+      }
+      let due = [nextMisc, brokerRetryAt, deviceRetryAt].compactMap { $0 }.min() ?? now + seconds(1)
+      let timeout = Int32(max(0, min(1000, (due - now + 999_999) / 1_000_000)))
+      if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
+      if pomo_signal_next(signals) > 0 { break }
+      for p in fds.dropFirst() where p.revents != 0 {
+        if p.fd == mqttFD {
+          if p.revents & Int16(POLLOUT) != 0 { _ = pomo_mqtt_loop_write(client) }
+          if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { _ = pomo_mqtt_loop_read(client) }
+        } else if p.fd == device {
+          if p.revents & Int16(POLLOUT) != 0 { flushDevice() }
+          if device >= 0, p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readDevice() }
+        }
+      }
+      if clock.now >= nextMisc {
+        _ = pomo_mqtt_loop_misc(client)
+        nextMisc = clock.now + seconds(1)
+      }
+      brokerEvents()
+    }
+    // Leaving on purpose: say offline (the will is only for deaths), then disconnect.
+    if brokerUp {
+      publish(topics.availability, "offline", retain: true)
+      _ = pomo_mqtt_disconnect(client)
+      for _ in 0..<10 where pomo_mqtt_want_write(client) == 1 { _ = pomo_mqtt_loop_write(client) }
+    }
+    if device >= 0 { close(device) }
+    log.info("stopped")
+    return ExitCode.ok
+  }
+
+  // MARK: The broker
+
+  func connectBroker() {
+    brokerRetryAt = nil
+    let rc = pomo_mqtt_connect(client, config.mqttHost, Int32(config.mqttPort), 30)
+    if rc != 0 { brokerLost("cannot connect: \(String(cString: pomo_mqtt_strerror(rc)))") }
+  }
+
+  func brokerLost(_ why: String) {
+    brokerUp = false
+    let wait = brokerBackoff.next()
+    brokerRetryAt = clock.now + wait
+    log.once(
+      "broker", .warning,
+      "MQTT broker \(config.mqttHost):\(config.mqttPort): \(why); retrying with back-off (up to 30 s), said once")
+  }
+
+  func brokerEvents() {
+    let connack = pomo_mqtt_take_connack(client)
+    if connack == 0 {
+      brokerUp = true
+      brokerBackoff.reset()
+      log.forget("broker")
+      log.notice("connected to the MQTT broker \(config.mqttHost):\(config.mqttPort)")
+      _ = pomo_mqtt_subscribe(client, topics.command, 1)
+      for (topic, payload) in topics.discovery { publish(topic, payload, retain: true) }
+      if let lastState { publish(topics.state, lastState, retain: true) }
+      availability = ""
+      updateAvailability()
+    } else if connack > 0 {
+      brokerLost("refused the connection (CONNACK \(connack): bad credentials or not authorised?)")
+    }
+    if pomo_mqtt_take_disconnect(client) == 1 || (brokerUp && pomo_mqtt_socket(client) < 0) {
+      brokerLost("connection lost")
+    } else if !brokerUp && brokerRetryAt == nil && pomo_mqtt_socket(client) < 0 {
+      brokerLost("connection failed")
+    }
+    var topic = [CChar](repeating: 0, count: 512)
+    var payload = [CChar](repeating: 0, count: 4097)
+    var length: Int32 = 0
+    while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length) == 1 {
+      let text = String(cString: payload)
+      guard String(cString: topic) == topics.command else { continue }
+      command(length > 4096 ? "" : text)
+    }
+  }
+
+  func publish(_ topic: String, _ payload: String, retain: Bool) {
+    guard brokerUp else { return }
+    let bytes = Array(payload.utf8)
+    let rc = bytes.withUnsafeBytes {
+      pomo_mqtt_publish(client, topic, $0.baseAddress, Int32(bytes.count), 1, retain ? 1 : 0)
+    }
+    if rc != 0 {
+      log.once("publish", .warning, "publishing on \(topic) failed: \(String(cString: pomo_mqtt_strerror(rc)))")
+    }
+  }
+
+  func updateAvailability() {
+    let now = device >= 0 && lastState != nil ? "online" : "offline"
+    guard brokerUp, now != availability else { return }
+    availability = now
+    publish(topics.availability, now, retain: true)
+  }
+
+  /// A payload on the command topic: the ctl commands as text (`extend 5m`) or JSON.
+  func command(_ payload: String) {
+    let trimmed = payload.trimmingCharacters()
+    let parsed =
+      trimmed.hasPrefix("{")
+      ? ControlCommand.parse(json: trimmed)
+      : ControlCommand.parse(words: trimmed.split(separator: " ").map(String.init))
+    switch parsed {
+    case .failure(let refusal):
+      log.warning("ignored a malformed command on \(topics.command): '\(payload.prefix(100))' (\(refusal.message))")
+    case .success(.watch):
+      log.warning("ignored 'watch' on \(topics.command): the bridge watches already")
+    case .success(let command):
+      guard device >= 0 else {
+        log.warning("the device is not connected; dropped the command '\(command.name)'")
+        return
+      }
+      deviceOutput += Array((command.requestLine + "\n").utf8)
+      flushDevice()
+    }
+  }
+
+  // MARK: The device
+
+  func connectDevice() {
+    deviceRetryAt = nil
+    do {
+      device = try UnixSocket.connect(socketPath)
+    } catch {
+      deviceLost("\(error)")
+      return
+    }
+    UnixSocket.setNonBlocking(device)
+    deviceInput = LineBuffer(limit: 1 << 16)
+    deviceOutput = Array((ControlCommand.watch.requestLine + "\n").utf8)
+    flushDevice()
+    log.forget("device")
+    log.notice("watching the device at \(socketPath)")
+  }
+
+  func deviceLost(_ why: String) {
+    if device >= 0 { close(device) }
+    device = -1
+    deviceOutput = []
+    deviceRetryAt = clock.now + deviceBackoff.next()
+    log.once("device", .warning, "the device at \(socketPath): \(why); retrying with back-off (up to 5 s), said once")
+    updateAvailability()
+  }
+
+  func flushDevice() {
+    while device >= 0 && !deviceOutput.isEmpty {
+      let n = deviceOutput.withUnsafeBytes { send(device, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      if n < 0 {
+        if currentErrno() == EINTR { continue }
+        if currentErrno() != EAGAIN { deviceLost("write failed") }
+        return
+      }
+      deviceOutput.removeFirst(n)
+    }
+  }
+
+  func readDevice() {
+    var buffer = [UInt8](repeating: 0, count: 16384)
+    let n = buffer.withUnsafeMutableBytes { recv(device, $0.baseAddress, $0.count, 0) }
+    if n < 0 {
+      if currentErrno() != EAGAIN && currentErrno() != EINTR { deviceLost("read failed") }
+      return
+    }
+    if n == 0 {
+      deviceLost("it closed the connection (stopped or restarting?)")
+      return
+    }
+    deviceBackoff.reset()
+    for case .line(let line) in deviceInput.feed(buffer[0..<n]) {
+      switch ControlProtocol.decodeReply(line) {
+      case .success(let fields)?:
+        let payload = Self.statePayload(fields)
+        if payload != lastState {
+          lastState = payload
+          publish(topics.state, payload, retain: true)
+        }
+        updateAvailability()
+      case .failure(let refusal)?:
+        log.notice("the device refused a command: \(refusal.message)")
+      case nil:
+        log.warning("unexpected line from the device: \(line.prefix(200))")
+      }
+    }
+  }
+
+  /// The state as published: the control socket's state fields, in their order.
+  static func statePayload(_ fields: [String: JSONValue]) -> String {
+    let order = ["phase", "mode", "remaining_ms", "total_ms", "remaining", "cycle", "ends_at"]
+    return FlatJSON.encode(order.compactMap { key in fields[key].map { (key, $0) } })
+  }
+}
+
+/// Back-off: `first`, doubling up to `last`; reset after a success.
+struct BridgeBackoff {
+  let first: Nanoseconds
+  let last: Nanoseconds
+  var current: Nanoseconds?
+
+  init(first: Nanoseconds, last: Nanoseconds) {
+    self.first = first
+    self.last = last
+  }
+
+  mutating func next() -> Nanoseconds {
+    let value = current.map { min(last, $0 * 2) } ?? first
+    current = value
+    return value
+  }
+
+  mutating func reset() { current = nil }
+}
+
+extension String {
+  func trimmingCharacters() -> String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\n" || f == "\r" || f == "\t" { s = s.dropFirst() }
+    while let l = s.last, l == " " || l == "\n" || l == "\r" || l == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,241 @@
+import PomodoroCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The control socket's protocol: one JSON object a line each way. Requests
+/// `{"cmd":"status"}` ... `{"cmd":"extend","by":"5m"}`, `{"cmd":"set","mode":"soft","duration":"6m"}`,
+/// `{"cmd":"watch"}`; replies `{"ok":true,"state":{...}}` or `{"ok":false,"error":"..."}`.
+/// Every command becomes the event a button (or the knob) would make; the engine judges it.
+public enum ControlCommand: Equatable, Sendable {
+  case status, start, pause, resume, toggle, cancel, ack, skip
+  case extend(Nanoseconds)
+  case set(mode: Mode?, duration: Nanoseconds?)
+  case watch
+
+  /// The command names, as requests and `pomodoro ctl` spell them.
+  public static let names = [
+    "status", "start", "pause", "resume", "toggle", "cancel", "ack", "skip", "extend", "set", "watch",
+  ]
+
+  public var name: String {
+    switch self {
+    case .status: return "status"
+    case .start: return "start"
+    case .pause: return "pause"
+    case .resume: return "resume"
+    case .toggle: return "toggle"
+    case .cancel: return "cancel"
+    case .ack: return "ack"
+    case .skip: return "skip"
+    case .extend: return "extend"
+    case .set: return "set"
+    case .watch: return "watch"
+    }
+  }
+
+  /// The request line (without its newline).
+  public var requestLine: String {
+    var pairs: [(String, JSONValue)] = [("cmd", .string(name))]
+    switch self {
+    case .extend(let by): pairs.append(("by", .string(DurationText.format(by))))
+    case .set(let mode, let duration):
+      if let mode { pairs.append(("mode", .string(mode.rawValue))) }
+      if let duration { pairs.append(("duration", .string(DurationText.format(duration)))) }
+    default: break
+    }
+    return FlatJSON.encode(pairs)
+  }
+
+  /// Parses a request line; the error is the reply's message.
+  public static func parse(json line: String) -> Result<ControlCommand, ControlProtocol.Refusal> {
+    guard let object = FlatJSON.decode(line) else {
+      return .failure(.init("bad request: expected one JSON object a line, like {\"cmd\":\"status\"}"))
+    }
+    guard let cmd = object["cmd"]?.string else {
+      return .failure(.init("missing \"cmd\"; commands: \(names.joined(separator: ", "))"))
+    }
+    var words = [cmd]
+    switch cmd {
+    case "extend":
+      guard let by = object["by"]?.string else { return .failure(.init("extend needs \"by\", like \"5m\"")) }
+      words.append(by)
+    case "set":
+      if let mode = object["mode"] {
+        guard let m = mode.string else { return .failure(.init("\"mode\" must be a string")) }
+        words.append(m)
+      }
+      if let duration = object["duration"] {
+        guard let d = duration.string else { return .failure(.init("\"duration\" must be a string like \"25m\"")) }
+        words.append(d)
+      }
+    default: break
+    }
+    return parse(words: words)
+  }
+
+  /// Parses words: `status`, `extend 5m`, `set focus 50m`, `set 10m`, `set soft`.
+  public static func parse(words: [String]) -> Result<ControlCommand, ControlProtocol.Refusal> {
+    guard let name = words.first else {
+      return .failure(.init("no command; commands: \(names.joined(separator: ", "))"))
+    }
+    let rest = Array(words.dropFirst())
+    let plain: [String: ControlCommand] = [
+      "status": .status, "start": .start, "pause": .pause, "resume": .resume, "toggle": .toggle, "cancel": .cancel,
+      "ack": .ack, "skip": .skip, "watch": .watch,
+    ]
+    if let command = plain[name] {
+      guard rest.isEmpty else { return .failure(.init("\(name) takes no argument, got '\(rest[0])'")) }
+      return .success(command)
+    }
+    switch name {
+    case "extend":
+      guard rest.count == 1, let by = DurationText.parse(rest[0]), by > 0, by <= Dial.longest else {
+        return .failure(.init("extend takes one duration, like 5m or 1m30s (up to 23h59m59s)"))
+      }
+      return .success(.extend(by))
+    case "set":
+      var mode: Mode?
+      var duration: Nanoseconds?
+      for word in rest {
+        if let m = Mode(rawValue: word), mode == nil {
+          mode = m
+        } else if let d = DurationText.parse(word), duration == nil {
+          guard d >= Dial.shortest, d <= Dial.longest else {
+            return .failure(.init("set: duration '\(word)' is out of range; from 5s to 23h59m59s"))
+          }
+          duration = d
+        } else {
+          return .failure(
+            .init(
+              "set: '\(word)' is neither a mode (\(Mode.allCases.map(\.rawValue).joined(separator: ", "))) nor a duration like 25m"
+            ))
+        }
+      }
+      guard mode != nil || duration != nil else {
+        return .failure(.init("set needs a mode and/or a duration, like: set focus 50m"))
+      }
+      return .success(.set(mode: mode, duration: duration))
+    default:
+      return .failure(.init("unknown command '\(name)'; commands: \(names.joined(separator: ", "))"))
+    }
+  }
+}
+
+public enum ControlProtocol {
+  /// A refused request, with the reason for the reply.
+  public struct Refusal: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+  }
+
+  /// The engine events `command` makes in `phase`, as a button or the knob would; a refusal where
+  /// the phase gives it no meaning ("nothing to pause: the timer is idle"). Status and watch make none.
+  public static func events(for command: ControlCommand, in phase: Phase) -> Result<[Event], Refusal> {
+    func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
+    let ringing = "the alarm is ringing: ack it, extend it or skip"
+    switch (command, phase) {
+    case (.status, _), (.watch, _): return .success([])
+    case (.start, .idle): return .success([.press(.start)])
+    case (.start, .running): return no("already running")
+    case (.start, .paused): return no("the timer is paused: resume it")
+    case (.start, .ringing): return no(ringing)
+    case (.pause, .running): return .success([.press(.start)])
+    case (.pause, .idle): return no("nothing to pause: the timer is idle")
+    case (.pause, .paused): return no("already paused")
+    case (.pause, .ringing): return no(ringing)
+    case (.resume, .paused): return .success([.press(.start)])
+    case (.resume, .idle): return no("nothing to resume: the timer is idle")
+    case (.resume, .running): return no("already running")
+    case (.resume, .ringing): return no(ringing)
+    // The start/pause button: starts, pauses, resumes, and acknowledges a ringing alarm.
+    case (.toggle, _): return .success([.press(.start)])
+    case (.cancel, .running), (.cancel, .paused): return .success([.press(.cancel)])
+    case (.cancel, .idle): return no("nothing to cancel: the timer is idle")
+    case (.cancel, .ringing): return no(ringing)
+    case (.ack, .ringing): return .success([.press(.cancel)])
+    case (.ack, .idle), (.ack, .running), (.ack, .paused):
+      return no("nothing to acknowledge: the alarm is not ringing (the timer is \(phase.rawValue))")
+    case (.skip, _): return .success([.skip])
+    case (.extend(let by), .running), (.extend(let by), .paused), (.extend(let by), .ringing):
+      return .success([.extend(by)])
+    case (.extend, .idle): return no("nothing to extend: the timer is idle (set changes its duration)")
+    case (.set(let mode, let duration), .idle):
+      return .success((mode.map { [Event.select($0)] } ?? []) + (duration.map { [Event.setDuration($0)] } ?? []))
+    case (.set, .running), (.set, .paused), (.set, .ringing):
+      return no("set works only while idle: the timer is \(phase.rawValue); cancel it first")
+    }
+  }
+
+  /// The state's fields: those of the transcript's `state` event, the time left as shown, the
+  /// focus's place in the cycle, and, while running with a synchronised wall clock, the end.
+  public static func stateFields(_ state: EngineState, at now: Instant, wall: WallTime?) -> [(String, JSONValue)] {
+    let remaining = state.remaining(at: now)
+    var fields: [(String, JSONValue)] = [
+      ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
+      ("remaining_ms", .int(remaining / 1_000_000)), ("total_ms", .int(state.duration / 1_000_000)),
+      ("remaining", .string(state.clockText(at: now))),
+    ]
+    if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
+    if state.phase == .running, let wall, wall.synced {
+      let end = WallTime(epochSeconds: wall.epochSeconds + (remaining + 500_000_000) / 1_000_000_000, synced: true)
+      fields.append(("ends_at", .string(end.iso8601)))
+    }
+    return fields
+  }
+
+  public static func okReply(_ fields: [(String, JSONValue)]) -> String {
+    "{\"ok\":true,\"state\":" + FlatJSON.encode(fields) + "}"
+  }
+
+  public static func errorReply(_ message: String) -> String {
+    FlatJSON.encode([("ok", .bool(false)), ("error", .string(message))])
+  }
+
+  /// A watcher's line on every state change.
+  public static func watchLine(_ fields: [(String, JSONValue)]) -> String {
+    FlatJSON.encode([("event", .string("state"))] + fields)
+  }
+
+  /// A reply taken apart: ok with the state's fields, or the error.
+  public static func decodeReply(_ line: String) -> Result<[String: JSONValue], Refusal>? {
+    if let flat = FlatJSON.decode(line) {
+      // An error reply, or a watcher's state line.
+      if flat["ok"]?.bool == false { return .failure(Refusal(flat["error"]?.string ?? "refused")) }
+      if flat["event"]?.string == "state" { return .success(flat) }
+      return nil
+    }
+    let prefix = "{\"ok\":true,\"state\":"
+    guard line.hasPrefix(prefix), line.hasSuffix("}") else { return nil }
+    let inner = String(line.dropFirst(prefix.count).dropLast())
+    return FlatJSON.decode(inner).map { .success($0) }
+  }
+
+  /// `running  focus 2/4  17:42 left, ends 14:32`: the readable form of a state.
+  public static func text(_ state: [String: JSONValue]) -> String {
+    let phase = state["phase"]?.string ?? "?"
+    var what = state["mode"]?.string ?? "?"
+    if let cycle = state["cycle"]?.string { what += " \(cycle)" }
+    var time = state["remaining"]?.string ?? "?"
+    if phase == "running" || phase == "paused" { time += " left" }
+    if let ends = state["ends_at"]?.string, let wall = WallTime(iso8601: ends, synced: true) {
+      time += ", ends \(wall.localHourMinute)"
+    }
+    return "\(phase)  \(what)  \(time)"
+  }
+}
+
+extension WallTime {
+  /// "14:32" in local time.
+  public var localHourMinute: String {
+    var t = time_t(epochSeconds)
+    var parts = tm()
+    localtime_r(&t, &parts)
+    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+  }
+}

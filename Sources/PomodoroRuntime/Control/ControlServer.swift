@@ -1,0 +1,251 @@
+import PomodoroCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The control socket: a Unix stream socket in the device's own poll loop (no threads), one JSON
+/// object a line each way (`ControlProtocol`). It never stalls the device: every descriptor is
+/// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, and a client
+/// whose unsent output passes `maxPending` (a watcher that does not read) is dropped and logged.
+public final class ControlServer: LoopSource, DeviceObserver {
+  public static let maxClients = 16
+  public static let maxLine = 4096
+  public static let maxPending = 65536
+
+  final class Client {
+    let fd: Int32
+    var input = LineBuffer(limit: ControlServer.maxLine)
+    var output: [UInt8] = []
+    var watching = false
+    /// The client has closed its side: close once the output is out.
+    var closing = false
+    init(fd: Int32) { self.fd = fd }
+  }
+
+  public let path: String
+  let device: Device
+  let log: Log
+  let wallClock: () -> WallTime
+  let listener: Int32
+  var clients: [Int32: Client] = [:]
+  /// Who watched the device before the server (the simulator's screen, a transcript).
+  weak var next: DeviceObserver?
+  /// Requests answered since start.
+  public private(set) var requests = 0
+  /// Clients dropped for not reading, and refused for being one too many.
+  public private(set) var dropped = 0
+  public private(set) var refused = 0
+  var closed = false
+
+  /// Listens at `path` (mode 0660, group `pomodoro` where that group exists) and watches
+  /// `device` for state changes (the device's previous observer still sees them).
+  public init(path: String, device: Device, log: Log, wallClock: @escaping () -> WallTime = WallTime.now) throws {
+    self.path = path
+    self.device = device
+    self.log = log
+    self.wallClock = wallClock
+    let (fd, warning) = try UnixSocket.listen(path)
+    listener = fd
+    if let warning { log.warning(warning) }
+    next = device.observer
+    device.observer = self
+  }
+
+  /// Closes every connection and removes the socket file.
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    for fd in clients.keys { drop(fd) }
+    systemClose(listener)
+    unlink(path)
+  }
+
+  /// Watchers connected now.
+  public var watchers: Int { clients.values.filter(\.watching).count }
+
+  /// For STATUS= and the log: "ctl 12 requests, 1 watching".
+  public var summary: String {
+    var text = "ctl \(requests) request\(requests == 1 ? "" : "s"), \(watchers) watching"
+    if dropped > 0 { text += ", \(dropped) dropped" }
+    return text
+  }
+
+  // MARK: LoopSource
+
+  public var readDescriptors: [Int32] { closed ? [] : [listener] + clients.keys.sorted() }
+  public var writeDescriptors: [Int32] { clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted() }
+
+  public func handle(_ wake: Wake) {
+    for fd in wake.writable { if let client = clients[fd] { flush(client) } }
+    for fd in wake.readable {
+      if fd == listener {
+        acceptAll()
+      } else if let client = clients[fd] {
+        receive(client)
+      }
+    }
+  }
+
+  /// Serves whatever is ready now without blocking (tests, and loops that poll themselves).
+  public func serviceNow() {
+    var fds = readDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    let reads = fds.count
+    fds += writeDescriptors.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+    guard poll(&fds, nfds_t(fds.count), 0) > 0 else { return }
+    var wake = Wake()
+    for (i, p) in fds.enumerated() where p.revents != 0 {
+      if i < reads { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
+    }
+    handle(wake)
+  }
+
+  // MARK: Connections
+
+  func acceptAll() {
+    while true {
+      let fd = accept(listener, nil, nil)
+      if fd < 0 {
+        let e = currentErrno()
+        if e == EINTR { continue }
+        if e != EAGAIN && e != EWOULDBLOCK {
+          log.once("control-accept", .warning, "\(SystemError("accept on \(path)"))")
+        }
+        return
+      }
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      UnixSocket.setNonBlocking(fd)
+      guard clients.count < Self.maxClients else {
+        refused += 1
+        let line = Array(
+          (ControlProtocol.errorReply("too many clients (\(Self.maxClients) at most); try again later") + "\n").utf8)
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+        systemClose(fd)
+        log.once(
+          "control-full", .warning,
+          "control socket \(path): a client was refused, \(Self.maxClients) are connected already (said once)")
+        continue
+      }
+      clients[fd] = Client(fd: fd)
+    }
+  }
+
+  func receive(_ client: Client) {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    // At most 16 KiB a client a wake: one that floods requests cannot hold the loop (poll wakes
+    // again at once for the rest).
+    var reads = 0
+    while clients[client.fd] != nil, !client.closing, reads < 4 {
+      reads += 1
+      let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+      if n < 0 {
+        let e = currentErrno()
+        if e == EINTR { continue }
+        if e != EAGAIN && e != EWOULDBLOCK { drop(client.fd) }
+        return
+      }
+      if n == 0 {
+        // The client is done sending: answer a last unterminated line, then close once flushed.
+        if let last = client.input.finish() { answer(client, last) }
+        client.closing = true
+        if clients[client.fd] != nil { flush(client) }
+        return
+      }
+      for item in client.input.feed(buffer[0..<n]) {
+        guard clients[client.fd] != nil else { return }
+        switch item {
+        case .line(let line):
+          if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+          answer(client, line)
+        case .tooLong:
+          queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
+        }
+      }
+    }
+  }
+
+  func answer(_ client: Client, _ line: String) {
+    requests += 1
+    let reply: String
+    switch ControlCommand.parse(json: line) {
+    case .failure(let refusal):
+      reply = ControlProtocol.errorReply(refusal.message)
+    case .success(let command):
+      switch ControlProtocol.events(for: command, in: device.state.phase) {
+      case .failure(let refusal):
+        reply = ControlProtocol.errorReply(refusal.message)
+      case .success(let events):
+        for event in events { device.perform(event) }
+        if command == .watch { client.watching = true }
+        reply = ControlProtocol.okReply(
+          ControlProtocol.stateFields(device.state, at: device.clock.now, wall: wallClock()))
+      }
+    }
+    queue(client, reply)
+  }
+
+  /// Queues a line and sends what the socket takes now; a client past `maxPending` is dropped.
+  func queue(_ client: Client, _ line: String) {
+    guard clients[client.fd] != nil else { return }
+    client.output += Array(line.utf8)
+    client.output.append(0x0A)
+    flush(client)
+    if clients[client.fd] != nil, client.output.count > Self.maxPending {
+      dropped += 1
+      log.warning(
+        "control socket \(path): dropped a \(client.watching ? "watcher" : "client") that does not read (\(client.output.count) bytes unsent)"
+      )
+      drop(client.fd)
+    }
+  }
+
+  func flush(_ client: Client) {
+    while !client.output.isEmpty {
+      let n = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+      if n < 0 {
+        let e = currentErrno()
+        if e == EINTR { continue }
+        if e != EAGAIN && e != EWOULDBLOCK { drop(client.fd) }
+        return
+      }
+      client.output.removeFirst(n)
+    }
+    if client.closing { drop(client.fd) }
+  }
+
+  func drop(_ fd: Int32) {
+    guard clients.removeValue(forKey: fd) != nil else { return }
+    systemClose(fd)
+  }
+
+  // MARK: DeviceObserver
+
+  public func stateChanged(_ state: EngineState, at: Instant) {
+    next?.stateChanged(state, at: at)
+    let watching = clients.values.filter(\.watching)
+    guard !watching.isEmpty else { return }
+    let line = ControlProtocol.watchLine(ControlProtocol.stateFields(state, at: at, wall: wallClock()))
+    for client in watching.sorted(by: { $0.fd < $1.fd }) { queue(client, line) }
+  }
+
+  public func frameFlushed(bytes: Int, shown: String, at: Instant) {
+    next?.frameFlushed(bytes: bytes, shown: shown, at: at)
+  }
+  public func buzzerChanged(_ on: Bool, at: Instant) { next?.buzzerChanged(on, at: at) }
+  public func recorded(_ entry: HistoryEntry, at: Instant) { next?.recorded(entry, at: at) }
+  public func displayChanged(_ look: DisplayCare.Look, at: Instant) { next?.displayChanged(look, at: at) }
+}
+
+/// Where the control socket lives.
+public enum ControlPaths {
+  /// The interactive simulator's per-user socket: `$XDG_RUNTIME_DIR/pomodoro-simulator.sock`, or
+  /// `/tmp/pomodoro-simulator-UID.sock` without a runtime directory.
+  public static var simulator: String {
+    if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !dir.isEmpty {
+      return dir + "/pomodoro-simulator.sock"
+    }
+    return "/tmp/pomodoro-simulator-\(getuid()).sock"
+  }
+}

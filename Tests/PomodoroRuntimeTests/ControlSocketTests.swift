@@ -1,0 +1,328 @@
+import Foundation
+import PomodoroCore
+import PomodoroMock
+import XCTest
+
+@testable import PomodoroCommandLine
+@testable import PomodoroRuntime
+@testable import PomodoroSimulator
+
+/// A device on the virtual clock (no storage: nothing to fsync) with its control socket, and
+/// blocking clients.
+final class ControlFixture {
+  /// The device's side, as DeviceHarness has it.
+  final class Side {
+    let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
+    let config: DeviceConfig
+    let hardware: MockHardware
+    let device: Device
+    var logLines: [(Log.Level, String)] = []
+
+    init(config: DeviceConfig) throws {
+      self.config = config
+      hardware = try MockHardware(config: config, clock: clock)
+      let log = Log()
+      device = Device(
+        config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height), storage: nil,
+        log: log, wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+      log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
+    }
+
+    func press(_ line: String) { hardware.chip.schedulePress(line, at: clock.now) }
+    func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
+  }
+
+  let directory: String
+  let h: Side
+  let server: ControlServer
+  var path: String { server.path }
+
+  init(config: DeviceConfig = DeviceConfig()) throws {
+    directory = try DeviceHarness.temporaryDirectory()
+    h = try Side(config: config)
+    server = try ControlServer(
+      path: directory + "/control.sock", device: h.device, log: h.device.log,
+      wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+    h.device.start()
+  }
+
+  deinit {
+    server.close()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  func connect() throws -> Int32 {
+    let fd = try UnixSocket.connect(path)
+    server.serviceNow()
+    return fd
+  }
+
+  /// Sends `line`, lets the server answer, and returns the reply line.
+  func request(_ fd: Int32, _ line: String) -> String? {
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
+    server.serviceNow()
+    var reader = LineReader(fd: fd)
+    return reader.next(timeoutMs: 2000)
+  }
+
+  func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {
+    guard let text = request(fd, line), let decoded = ControlProtocol.decodeReply(text) else {
+      XCTFail("no reply to \(line)")
+      return (false, [:], nil)
+    }
+    switch decoded {
+    case .success(let fields): return (true, fields, nil)
+    case .failure(let refusal): return (false, [:], refusal.message)
+    }
+  }
+}
+
+final class ControlSocketTests: XCTestCase {
+  /// A fixture with the device in `phase`: a focus started from the socket and run for a
+  /// minute, paused there, or run to its alarm.
+  func fixture(in phase: Phase, focus: Nanoseconds = minutes(25)) throws -> (ControlFixture, Int32) {
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = focus
+    let f = try ControlFixture(config: config)
+    let fd = try f.connect()
+    switch phase {
+    case .idle: break
+    case .running:
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+      f.h.run(for: minutes(1))
+    case .paused:
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+      f.h.run(for: minutes(1))
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"pause"}"#).ok)
+    case .ringing:
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+      f.h.run(for: focus)
+    }
+    XCTAssertEqual(f.h.device.state.phase, phase)
+    return (f, fd)
+  }
+
+  func testEveryCommandInEveryPhase() throws {
+    // (request, phase) -> the phase it leaves, or the refusal's words.
+    enum Want {
+      case ok(Phase)
+      case refused(String)
+    }
+    let extend = #"{"cmd":"extend","by":"5m"}"#
+    let set = #"{"cmd":"set","mode":"soft"}"#
+    let table: [Phase: [(String, Want)]] = [
+      .idle: [
+        ("status", .ok(.idle)), ("start", .ok(.running)), ("pause", .refused("nothing to pause: the timer is idle")),
+        ("resume", .refused("nothing to resume")), ("toggle", .ok(.running)),
+        ("cancel", .refused("nothing to cancel: the timer is idle")), ("ack", .refused("nothing to acknowledge")),
+        ("skip", .ok(.idle)), (extend, .refused("nothing to extend")), (set, .ok(.idle)), ("watch", .ok(.idle)),
+      ],
+      .running: [
+        ("status", .ok(.running)), ("start", .refused("already running")), ("pause", .ok(.paused)),
+        ("resume", .refused("already running")), ("toggle", .ok(.paused)), ("cancel", .ok(.idle)),
+        ("ack", .refused("nothing to acknowledge")), ("skip", .ok(.idle)), (extend, .ok(.running)),
+        (set, .refused("set works only while idle")), ("watch", .ok(.running)),
+      ],
+      .paused: [
+        ("status", .ok(.paused)), ("start", .refused("resume it")), ("pause", .refused("already paused")),
+        ("resume", .ok(.running)), ("toggle", .ok(.running)), ("cancel", .ok(.idle)),
+        ("ack", .refused("nothing to acknowledge")), ("skip", .ok(.idle)), (extend, .ok(.paused)),
+        (set, .refused("set works only while idle")), ("watch", .ok(.paused)),
+      ],
+      .ringing: [
+        ("status", .ok(.ringing)), ("start", .refused("ringing")), ("pause", .refused("ringing")),
+        ("resume", .refused("ringing")), ("toggle", .ok(.idle)), ("cancel", .refused("ringing")), ("ack", .ok(.idle)),
+        ("skip", .ok(.idle)), (extend, .ok(.running)), (set, .refused("set works only while idle")),
+        ("watch", .ok(.ringing)),
+      ],
+    ]
+    for phase in Phase.allCases {
+      for (request, want) in table[phase]! {
+        let (f, fd) = try fixture(in: phase, focus: minutes(2))
+        let line = request.hasPrefix("{") ? request : "{\"cmd\":\"\(request)\"}"
+        let got = f.reply(fd, line)
+        switch want {
+        case .ok(let after):
+          XCTAssertTrue(got.ok, "\(request) in \(phase): \(got.error ?? "")")
+          XCTAssertEqual(got.fields["phase"]?.string, after.rawValue, "\(request) in \(phase)")
+          XCTAssertEqual(f.h.device.state.phase, after, "\(request) in \(phase)")
+        case .refused(let words):
+          XCTAssertFalse(got.ok, "\(request) in \(phase)")
+          XCTAssertTrue(got.error?.contains(words) ?? false, "\(request) in \(phase): \(got.error ?? "")")
+          XCTAssertEqual(f.h.device.state.phase, phase, "a refused \(request) changes nothing")
+        }
+        close(fd)
+      }
+    }
+  }
+
+  func testRepliesCarryTheStateWithRemainingAndTheWallClockEnd() throws {
+    let (f, fd) = try fixture(in: .running)
+    let got = f.reply(fd, #"{"cmd":"extend","by":"5m"}"#)
+    XCTAssertEqual(got.fields["total_ms"]?.int, 1_800_000)
+    XCTAssertEqual(got.fields["remaining_ms"]?.int, 1_740_000)
+    XCTAssertEqual(got.fields["remaining"]?.string, "29:00")
+    XCTAssertEqual(got.fields["cycle"]?.string, "1/4")
+    XCTAssertEqual(
+      got.fields["ends_at"]?.string, WallTime(epochSeconds: 1_796_040_000 + 1740, synced: true).iso8601)
+    let set = try fixture(in: .idle)
+    let idle = set.0.reply(set.1, #"{"cmd":"set","mode":"long","duration":"20m"}"#)
+    XCTAssertEqual(idle.fields["mode"]?.string, "long")
+    XCTAssertEqual(idle.fields["total_ms"]?.int, 1_200_000)
+    XCTAssertNil(idle.fields["ends_at"], "no end while idle")
+  }
+
+  func testBadJSONUnknownCommandsAndOversizedLinesKeepTheConnectionUsable() throws {
+    let f = try ControlFixture()
+    let fd = try f.connect()
+    XCTAssertEqual(f.reply(fd, "status please").error?.hasPrefix("bad request"), true)
+    XCTAssertEqual(f.reply(fd, #"{"cmd":"dance"}"#).error?.hasPrefix("unknown command 'dance'"), true)
+    XCTAssertEqual(f.reply(fd, #"{"verb":"status"}"#).error?.hasPrefix("missing \"cmd\""), true)
+    XCTAssertEqual(f.reply(fd, #"{"cmd":"extend","by":"soon"}"#).error?.hasPrefix("extend takes one duration"), true)
+    let long = "{\"cmd\":\"status\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"
+    XCTAssertEqual(f.reply(fd, long).error, "request line longer than 4096 bytes; ignored")
+    // A request split over two writes is one request.
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array(#"{"cmd":"st"#.utf8)))
+    f.server.serviceNow()
+    XCTAssertEqual(f.reply(fd, #"art"}"#).fields["phase"]?.string, "running")
+    XCTAssertEqual(f.server.requests, 5, "the oversized line is refused without counting as a request")
+    close(fd)
+  }
+
+  func testTheSeventeenthClientIsRefusedAndTheSixteenServed() throws {
+    let f = try ControlFixture()
+    var fds: [Int32] = []
+    for _ in 0..<ControlServer.maxClients { fds.append(try f.connect()) }
+    let extra = try f.connect()
+    var reader = LineReader(fd: extra)
+    XCTAssertEqual(
+      reader.next(timeoutMs: 2000), ControlProtocol.errorReply("too many clients (16 at most); try again later"))
+    XCTAssertNil(reader.next(timeoutMs: 2000), "then closed")
+    for fd in fds { XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok) }
+    close(fds.removeLast())
+    f.server.serviceNow()
+    let again = try f.connect()
+    XCTAssertTrue(f.reply(again, #"{"cmd":"status"}"#).ok, "a freed place is taken again")
+    XCTAssertEqual(f.h.logLines.filter { $0.1.contains("a client was refused") }.count, 1)
+    for fd in fds + [extra, again] { close(fd) }
+  }
+
+  func testAWatcherGetsEveryStateChange() throws {
+    let f = try ControlFixture()
+    let watcher = try f.connect()
+    XCTAssertEqual(f.reply(watcher, #"{"cmd":"watch"}"#).fields["phase"]?.string, "idle")
+    let fd = try f.connect()
+    _ = f.reply(fd, #"{"cmd":"start"}"#)
+    f.h.run(for: seconds(10))
+    _ = f.reply(fd, #"{"cmd":"pause"}"#)
+    f.h.press(f.h.config.buttonStart)  // The button: a watcher sees it too.
+    f.h.run(for: seconds(1))
+    f.server.serviceNow()
+    var reader = LineReader(fd: watcher)
+    var phases: [String] = []
+    while let line = reader.next(timeoutMs: 200), let o = FlatJSON.decode(line) {
+      XCTAssertEqual(o["event"]?.string, "state")
+      phases.append("\(o["phase"]!.string!) \(o["remaining_ms"]!.int!)")
+    }
+    XCTAssertEqual(phases, ["running 1500000", "paused 1490000", "running 1490000"])
+    XCTAssertEqual(f.server.watchers, 1)
+  }
+
+  func testAWatcherThatNeverReadsIsDroppedOnceAndTheOthersCarryOn() throws {
+    let f = try ControlFixture()
+    let lazy = try f.connect()
+    XCTAssertTrue(UnixSocket.writeAll(lazy, Array("{\"cmd\":\"watch\"}\n".utf8)))
+    f.server.serviceNow()
+    let fd = try f.connect()
+    // Each set is a state change: a line for the watcher, who never reads.
+    var n = 0
+    while f.server.dropped == 0 && n < 20_000 {
+      XCTAssertTrue(f.reply(fd, "{\"cmd\":\"set\",\"duration\":\"\(n % 2 == 0 ? 10 : 11)m\"}").ok)
+      n += 1
+    }
+    XCTAssertEqual(f.server.dropped, 1)
+    XCTAssertEqual(f.server.watchers, 0)
+    for _ in 0..<100 { _ = f.reply(fd, "{\"cmd\":\"set\",\"duration\":\"12m\"}") }
+    XCTAssertEqual(f.h.logLines.filter { $0.1.contains("dropped a watcher that does not read") }.count, 1)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok, "the device and the other clients carry on")
+    close(lazy)
+    close(fd)
+  }
+
+  /// The real loop on the real clock: a watcher that never reads, a client that floods requests
+  /// without reading, and more clients than allowed, over a whole (5-second) focus: the countdown
+  /// changes each second on time and the alarm sounds at the deadline.
+  func testNonReadingClientsNeverDelayTheCountdownOrTheAlarm() throws {
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = seconds(5)
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let clock = SystemClock()
+    let hardware = try MockHardware(config: config, clock: clock)
+    let logLines = LockedLines()
+    let device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
+      log: Log(sink: { _, m in logLines.append(m) }))
+    let seen = SeenEvents()
+    device.observer = seen
+    let server = try ControlServer(
+      path: directory + "/c.sock", device: device, log: Log(sink: { _, m in logLines.append(m) }))
+    defer { server.close() }
+    let watcher = try UnixSocket.connect(server.path)
+    _ = UnixSocket.writeAll(watcher, Array("{\"cmd\":\"watch\"}\n".utf8))
+    let starter = try UnixSocket.connect(server.path)
+    _ = UnixSocket.writeAll(starter, Array("{\"cmd\":\"start\"}\n".utf8))
+    let flood = try UnixSocket.connect(server.path)
+    let floodThread = Thread {
+      let line = Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 100).utf8)
+      while UnixSocket.writeAll(flood, line) {}
+    }
+    floodThread.start()
+    var extras: [Int32] = []
+    for _ in 0..<20 { extras.append(try UnixSocket.connect(server.path)) }
+    // If the server ever blocked on a client, this unblocks it after 10 s (and the alarm is late).
+    let everyClient = [watcher, starter, flood] + extras
+    let rescue = Thread {
+      Thread.sleep(forTimeInterval: 10)
+      for fd in everyClient { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+    rescue.start()
+    let waiter = try PollWaiter(clock: clock, inputs: hardware.parts.inputs.pollDescriptor)
+    device.start()
+    let began = clock.now
+    _ = try EventLoop.serve(
+      device, waiter: waiter, extraDeadline: { seen.buzzerOn != nil ? clock.now : began + seconds(15) },
+      sources: [server], onWake: { _ in seen.buzzerOn == nil && clock.now - began <= seconds(15) })
+    let running = try XCTUnwrap(seen.runningAt)
+    let rang = try XCTUnwrap(seen.buzzerOn, "the alarm sounded")
+    XCTAssertEqual(device.state.phaseSince, running + seconds(5), "the engine rang at the deadline exactly")
+    XCTAssertGreaterThanOrEqual(rang - running, seconds(5))
+    XCTAssertLessThan(rang - running, seconds(5) + ms(150), "the buzzer came on at the deadline, not late")
+    for (second, text) in [(1, "00:04"), (2, "00:03"), (3, "00:02"), (4, "00:01")] {
+      let at = try XCTUnwrap(seen.frames.first { $0.1 == text }?.0, "\(text) shown")
+      XCTAssertLessThan(abs(at - (running + seconds(Int64(second)))), ms(150), "\(text) on time")
+    }
+    XCTAssertGreaterThanOrEqual(server.dropped, 1, "the flooding client was dropped")
+    XCTAssertGreaterThanOrEqual(server.refused, 4, "the clients beyond 16 were refused")
+    shutdown(flood, Int32(SHUT_RDWR))
+    for fd in [watcher, flood, starter] + extras { close(fd) }
+  }
+}
+
+final class LockedLines: @unchecked Sendable {
+  let lock = NSLock()
+  var lines: [String] = []
+  func append(_ s: String) { lock.withLock { lines.append(s) } }
+}
+
+final class SeenEvents: DeviceObserver {
+  var runningAt: Instant?
+  var buzzerOn: Instant?
+  var frames: [(Instant, String)] = []
+  func stateChanged(_ state: EngineState, at: Instant) {
+    if state.phase == .running && runningAt == nil { runningAt = at }
+  }
+  func frameFlushed(bytes: Int, shown: String, at: Instant) { frames.append((at, shown)) }
+  func buzzerChanged(_ on: Bool, at: Instant) { if on && buzzerOn == nil { buzzerOn = at } }
+  func recorded(_ entry: HistoryEntry, at: Instant) {}
+}
