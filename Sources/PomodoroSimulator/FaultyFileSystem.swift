@@ -1,4 +1,4 @@
-import PomodoroMock
+import PomodoroCore
 import PomodoroRuntime
 
 #if canImport(Glibc)

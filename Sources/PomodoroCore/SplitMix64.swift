@@ -1,5 +1,5 @@
 /// SplitMix64: a small, fast, seeded pseudo-random generator, so that scripted bounce and
-/// property tests reproduce exactly from their seed on every platform.
+/// property tests reproduce exactly from their seed on every platform. Pure: no I/O.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   public private(set) var state: UInt64
 
