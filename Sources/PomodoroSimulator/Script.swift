@@ -33,7 +33,7 @@ public struct Script: Equatable, Sendable {
 }
 
 /// A bad script line, named by number with what was expected.
-public struct ScriptError: Error, Equatable, CustomStringConvertible {
+public struct ScriptError: FileLineError, Equatable {
   public var file: String
   public var line: Int
   public var message: String
@@ -43,9 +43,6 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible {
     self.line = line
     self.message = message
   }
-
-  /// `FILE:LINE: message`, or `FILE: message` when no one line is at fault (line 0).
-  public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 public enum ScriptParser {

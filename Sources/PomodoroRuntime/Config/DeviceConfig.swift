@@ -55,8 +55,21 @@ public struct DeviceConfig: Equatable, Sendable {
   public static let defaultPath = "/etc/pomodoro/pomodoro.conf"
 }
 
+/// A mistake in a file a person wrote (a config, a script), named by file and line.
+public protocol FileLineError: Error, CustomStringConvertible {
+  var file: String { get }
+  /// 0 when no one line is at fault.
+  var line: Int { get }
+  var message: String { get }
+}
+
+extension FileLineError {
+  /// `FILE:LINE: message`, or `FILE: message` when no one line is at fault (line 0).
+  public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
 /// A config mistake, named by file and line, with what was expected.
-public struct ConfigError: Error, Equatable, CustomStringConvertible {
+public struct ConfigError: FileLineError, Equatable {
   public var file: String
   public var line: Int
   public var message: String
@@ -66,7 +79,4 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     self.line = line
     self.message = message
   }
-
-  /// `FILE:LINE: message`, or `FILE: message` when no one line is at fault (line 0).
-  public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
