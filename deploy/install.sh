@@ -2,7 +2,7 @@
 # deploy/install.sh: builds and installs the Pomodoro desk device on Raspberry Pi OS (64-bit,
 # bookworm or trixie), or upgrades it in place, or removes it.
 #
-# Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--binary FILE] [--dest DIR]
+# Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--binary FILE] [--dest DIR] [--with-mqtt]
 #        sudo bash deploy/install.sh --uninstall [--dry-run] [--dest DIR]
 #   --dry-run     print what would be done, change nothing
 #   --no-start    install and enable the service, but do not (re)start it now
@@ -10,8 +10,11 @@
 #                 installing the build dependencies and building
 #   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
 #                 that change the running system (apt-get, useradd, systemctl...) are only printed
-#   --uninstall   remove the binary, unit, config, user and state; keep the history
-#                 (/var/lib/pomodoro/history.jsonl)
+#   --with-mqtt   also the MQTT bridge: libmosquitto, the unit pomodoro-mqtt.service and its
+#                 system user `pomodoro-mqtt` (in the group pomodoro, for the control socket),
+#                 enabled and started like the device's unit; the broker is the config's mqtt_host
+#   --uninstall   remove the binary, units (the bridge's too), config, users and state; keep the
+#                 history (/var/lib/pomodoro/history.jsonl)
 #
 # What it does, in order (each step is skipped when already done, so re-running upgrades in place):
 #   1. apt build dependencies (trixie: swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev;
@@ -24,6 +27,7 @@
 #   5. I2C: dtparam=i2c_arm=on and dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt
 #      (a dated backup first), i2c-dev loaded at boot
 #   6. systemctl enable, and (re)start unless a reboot is needed first
+#   7. with --with-mqtt: the bridge's unit and user, enabled and (re)started the same way
 set -euo pipefail
 
 readonly BIN=/usr/local/bin/pomodoro
@@ -37,6 +41,8 @@ readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro-gpio-i2c.rules
 readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
 readonly TRIXIE_PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
 readonly BOOKWORM_PACKAGES=(libgpiod-dev libi2c-dev pkg-config libstdc++-12-dev)
+readonly MQTT_UNIT=/etc/systemd/system/pomodoro-mqtt.service
+readonly MQTT_USER=pomodoro-mqtt
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=deploy/lib/common.sh
@@ -47,6 +53,7 @@ uninstall=0
 binary=""
 dest=""
 reboot_needed=0
+mqtt=0
 
 say() { printf 'install: %s\n' "$*"; }
 die() {
@@ -60,6 +67,7 @@ while (($#)); do
   --dry-run) dry=1 ;;
   --no-start) start=0 ;;
   --uninstall) uninstall=1 ;;
+  --with-mqtt) mqtt=1 ;;
   --binary)
     binary="$(realpath "${2:?--binary needs a file}")"
     shift
@@ -354,8 +362,60 @@ start_service() {
   fi
 }
 
+# --- 7. the MQTT bridge (--with-mqtt) ----------------------------------------------------------
+# mqtt_dependencies: before the build, libmosquitto-dev (the bridge is compiled in only where
+# mosquitto.h exists); with --binary, the library it links.
+mqtt_dependencies() {
+  if [[ -n "$binary" ]]; then
+    apt_install libmosquitto1
+    if ! ldd "$binary" 2>/dev/null | grep -q libmosquitto; then
+      say "warning: $binary does not link libmosquitto: its 'pomodoro mqtt' says so and exits 69;" \
+        "build it where libmosquitto-dev is installed"
+    fi
+  else
+    apt_install libmosquitto-dev
+  fi
+}
+
+install_mqtt() {
+  run install -m 0644 "$repo/deploy/pomodoro-mqtt.service" "$(path $MQTT_UNIT)"
+  say "unit: $MQTT_UNIT"
+  if getent passwd "$MQTT_USER" >/dev/null; then
+    say "user: $MQTT_USER exists"
+  else
+    system useradd --system --user-group --home-dir /nonexistent --no-create-home \
+      --shell /usr/sbin/nologin --comment "Pomodoro desk device, MQTT bridge" "$MQTT_USER"
+  fi
+  # The group pomodoro (made with the user pomodoro) owns /run/pomodoro and the control socket.
+  system usermod --append --groups pomodoro "$MQTT_USER"
+  say "user: $MQTT_USER in pomodoro (the control socket), no devices"
+  if ! have_systemd && ((!dry)); then
+    say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now pomodoro-mqtt"
+    return
+  fi
+  system systemctl daemon-reload
+  system systemctl enable pomodoro-mqtt.service
+  if ((reboot_needed)); then
+    say "the bridge starts after the reboot, with the device"
+  elif ((start)); then
+    system systemctl restart pomodoro-mqtt.service
+    say "bridge started: journalctl -u pomodoro-mqtt -f (the broker: mqtt_host in $CONF)"
+  else
+    say "bridge not started (--no-start): sudo systemctl start pomodoro-mqtt"
+  fi
+}
+
+uninstall_mqtt() {
+  if have_systemd || ((dry)); then
+    system systemctl disable --now pomodoro-mqtt.service || true
+  fi
+  run rm -f "$(path $MQTT_UNIT)"
+  if getent passwd "$MQTT_USER" >/dev/null; then system userdel "$MQTT_USER"; fi
+}
+
 # --- uninstall ----------------------------------------------------------------------------------
 uninstall_all() {
+  uninstall_mqtt
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro.service || true
   fi
@@ -397,11 +457,13 @@ if [[ -n "$binary" ]]; then
   esac
 else
   install_dependencies
-  build
 fi
+((mqtt)) && mqtt_dependencies
+[[ -n "$binary" ]] || build
 install_files
 install_user
 enable_i2c
 start_service
+((!mqtt)) || install_mqtt
 ((reboot_needed)) && say "REBOOT NEEDED: I2C was enabled in config.txt; run: sudo reboot"
 say "done. Check the hardware with: sudo -u pomodoro $BIN probe --config $CONF"

@@ -123,6 +123,46 @@ check "uninstall: the i2c-dev file is gone" test ! -e "$root/etc/modules-load.d/
 check "uninstall: the state is gone" test ! -e "$root/var/lib/pomodoro/state.json"
 check "uninstall: the history is kept" contains "$root/var/lib/pomodoro/history.jsonl" "focus"
 
+# --- --with-mqtt: the bridge's unit and user, and --uninstall removes them ----------------------------
+root="$scratch/mqtt"
+new_root "$root" "$pi_os_config"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+check "without --with-mqtt: no bridge unit" test ! -e "$root/etc/systemd/system/pomodoro-mqtt.service"
+check "without --with-mqtt: no bridge user" lacks "$scratch/out" "pomodoro-mqtt"
+cp -a "$root" "$scratch/mqtt-before"
+bash deploy/install.sh --dry-run --with-mqtt --dest "$root" >"$scratch/out" 2>&1
+check "dry run --with-mqtt: exits 0" true
+check "dry run --with-mqtt: libmosquitto-dev before the build" line_after "$scratch/out" \
+  "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 --no-install-recommends libmosquitto-dev" \
+  "would run: swift-build --package-path $repo -c release --static-swift-stdlib"
+check "dry run --with-mqtt: would install the bridge's unit" contains "$scratch/out" \
+  "would run: install -m 0644 $repo/deploy/pomodoro-mqtt.service $root/etc/systemd/system/pomodoro-mqtt.service"
+check "dry run --with-mqtt: would make the user pomodoro-mqtt" contains "$scratch/out" \
+  "would run: useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin --comment Pomodoro desk device, MQTT bridge pomodoro-mqtt"
+check "dry run --with-mqtt: would put it in the group pomodoro" contains "$scratch/out" \
+  "would run: usermod --append --groups pomodoro pomodoro-mqtt"
+check "dry run --with-mqtt: would enable and start the bridge" line_after "$scratch/out" \
+  "would run: systemctl enable pomodoro-mqtt.service" "would run: systemctl restart pomodoro-mqtt.service"
+check "dry run --with-mqtt: leaves the staged system as it was" diff -r "$scratch/mqtt-before" "$root"
+install --dest "$root" --binary "$scratch/pomodoro-2" --with-mqtt
+check "--with-mqtt: exits 0" true
+check "--with-mqtt: the bridge's unit is installed" cmp deploy/pomodoro-mqtt.service "$root/etc/systemd/system/pomodoro-mqtt.service"
+check "--with-mqtt: the device's unit is still installed" cmp deploy/pomodoro.service "$root/etc/systemd/system/pomodoro.service"
+check "--with-mqtt: the binary is the new one" cmp "$scratch/pomodoro-2" "$root/usr/local/bin/pomodoro"
+check "--with-mqtt --binary: the library the bridge links" contains "$scratch/out" "--no-install-recommends libmosquitto1"
+check "--with-mqtt --binary: warns when the binary lacks libmosquitto" contains "$scratch/out" "does not link libmosquitto"
+check "--with-mqtt: the user pomodoro-mqtt (skipped under --dest)" contains "$scratch/out" \
+  "skipped (--dest): useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin --comment Pomodoro desk device, MQTT bridge pomodoro-mqtt"
+check "--with-mqtt: in the group pomodoro (skipped under --dest)" contains "$scratch/out" \
+  "skipped (--dest): usermod --append --groups pomodoro pomodoro-mqtt"
+check "--with-mqtt: says how to enable it later" contains "$scratch/out" "systemctl enable --now pomodoro-mqtt"
+bash deploy/install.sh --dry-run --uninstall --dest "$root" >"$scratch/out" 2>&1
+check "dry run --uninstall: would stop and disable the bridge" contains "$scratch/out" \
+  "would run: systemctl disable --now pomodoro-mqtt.service"
+bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
+check "uninstall: the bridge's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro-mqtt.service"
+check "uninstall: the device's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro.service"
+
 # --- other config.txt shapes ----------------------------------------------------------------------
 root="$scratch/pi4-last"
 new_root "$root" "dtparam=audio=on

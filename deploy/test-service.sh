@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# deploy/test-service.sh: checks deploy/pomodoro.service without booting it.
+# deploy/test-service.sh: checks deploy/pomodoro.service and deploy/pomodoro-mqtt.service (the
+# MQTT bridge) without booting them.
 #  - systemd-analyze verify finds no unknown or malformed setting (a missing
 #    /usr/local/bin/pomodoro on the build machine is expected and ignored);
-#  - the settings the device relies on are there (Type=notify, the watchdog, the user...);
-#  - `systemd-analyze security --offline=true` rates its exposure at MAX or lower (default 1.5).
-# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]
+#  - the settings each relies on are there (the device: Type=notify, the watchdog, the user, the
+#    runtime folder of its control socket...; the bridge: its user in the group pomodoro, no devices);
+#  - `systemd-analyze security --offline=true` rates each one's exposure at MAX or lower (default 1.5).
+# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: both units)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-unit="${1:-deploy/pomodoro.service}"
 max="${2:-1.5}"
 failures=0
 passed=0
@@ -25,48 +26,84 @@ command -v systemd-analyze >/dev/null || {
   exit 1
 }
 
-# 1. Syntax: every line is a setting systemd knows, with a value it accepts.
-problems="$(systemd-analyze verify --man=no "$unit" 2>&1 |
-  grep -v -e 'Command /usr/local/bin/pomodoro is not executable' -e '^$' || true)"
-if [[ -z "$problems" ]]; then
-  pass "systemd-analyze verify: no unknown or malformed settings"
-else
-  fail "systemd-analyze verify: $problems"
-fi
-
-# 2. The settings the runtime and the installer rely on.
-required=(
-  "Type=notify"
-  "WatchdogSec="
-  "Restart=on-failure"
-  "User=pomodoro"
-  "SupplementaryGroups=gpio i2c"
-  "StateDirectory=pomodoro"
-  "ExecStart=/usr/local/bin/pomodoro run --config /etc/pomodoro/pomodoro.conf"
-  "DeviceAllow=char-gpiochip rw"
-  "DeviceAllow=char-i2c rw"
-  "DevicePolicy=closed"
-  "NoNewPrivileges=yes"
-)
-for setting in "${required[@]}"; do
-  if grep -q "^${setting}" "$unit"; then
-    pass "has ${setting}"
+# check_unit UNIT-FILE: the three checks above, each line prefixed with the unit's name.
+check_unit() {
+  local unit="$1" name problems setting report rating
+  name="$(basename "$unit")"
+  # 1. Syntax: every line is a setting systemd knows, with a value it accepts.
+  problems="$(systemd-analyze verify --man=no "$unit" 2>&1 |
+    grep -v -e 'Command /usr/local/bin/pomodoro is not executable' -e '^$' || true)"
+  if [[ -z "$problems" ]]; then
+    pass "$name: systemd-analyze verify: no unknown or malformed settings"
   else
-    fail "missing ${setting}"
+    fail "$name: systemd-analyze verify: $problems"
   fi
-done
-if grep -q '^DynamicUser=yes' "$unit"; then fail "DynamicUser=yes: the history must belong to the pomodoro user"; fi
 
-# 3. The exposure rating.
-report="$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1 || true)"
-rating="$(printf '%s\n' "$report" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' | tail -n 1)"
-if [[ -z "$rating" ]]; then
-  fail "systemd-analyze security printed no rating: $(printf '%s\n' "$report" | tail -n 3)"
-elif awk -v r="$rating" -v m="$max" 'BEGIN { exit !(r <= m) }'; then
-  pass "systemd-analyze security --offline=true: exposure $rating (at most $max)"
+  # 2. The settings the runtime and the installer rely on.
+  local required=() forbidden=()
+  case "$name" in
+  pomodoro-mqtt.service)
+    required=(
+      "ExecStart=/usr/local/bin/pomodoro mqtt --config /etc/pomodoro/pomodoro.conf"
+      "Restart=on-failure"
+      "User=pomodoro-mqtt"
+      "SupplementaryGroups=pomodoro"
+      "PrivateDevices=yes"
+      "DevicePolicy=closed"
+      "NoNewPrivileges=yes"
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"
+    )
+    # The broker is on the network, and the control socket is the pomodoro group's.
+    forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes")
+    ;;
+  *)
+    required=(
+      "Type=notify"
+      "WatchdogSec="
+      "Restart=on-failure"
+      "User=pomodoro"
+      "SupplementaryGroups=gpio i2c"
+      "StateDirectory=pomodoro"
+      "RuntimeDirectory=pomodoro"
+      "ExecStart=/usr/local/bin/pomodoro run --config /etc/pomodoro/pomodoro.conf"
+      "DeviceAllow=char-gpiochip rw"
+      "DeviceAllow=char-i2c rw"
+      "DevicePolicy=closed"
+      "NoNewPrivileges=yes"
+    )
+    # DynamicUser=yes: the history must belong to the pomodoro user.
+    forbidden=("DynamicUser=yes")
+    ;;
+  esac
+  for setting in "${required[@]}"; do
+    if grep -q "^${setting}" "$unit"; then
+      pass "$name: has ${setting}"
+    else
+      fail "$name: missing ${setting}"
+    fi
+  done
+  for setting in "${forbidden[@]}"; do
+    if grep -q "^${setting}" "$unit"; then fail "$name: has ${setting}"; else pass "$name: no ${setting}"; fi
+  done
+
+  # 3. The exposure rating.
+  report="$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1 || true)"
+  rating="$(printf '%s\n' "$report" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' | tail -n 1)"
+  if [[ -z "$rating" ]]; then
+    fail "$name: systemd-analyze security printed no rating: $(printf '%s\n' "$report" | tail -n 3)"
+  elif awk -v r="$rating" -v m="$max" 'BEGIN { exit !(r <= m) }'; then
+    pass "$name: systemd-analyze security --offline=true: exposure $rating (at most $max)"
+  else
+    fail "$name: systemd-analyze security --offline=true: exposure $rating, above $max; its findings:"
+    printf '%s\n' "$report" | grep '✗' || true
+  fi
+}
+
+if (($#)); then
+  check_unit "$1"
 else
-  fail "systemd-analyze security --offline=true: exposure $rating, above $max; its findings:"
-  printf '%s\n' "$report" | grep '✗' || true
+  check_unit deploy/pomodoro.service
+  check_unit deploy/pomodoro-mqtt.service
 fi
 
 echo "test-service: $passed passed, $failures failed"

@@ -110,6 +110,12 @@ public final class MQTTBridge {
   var deviceBackoff = BridgeBackoff(first: ms(250), last: seconds(5))
   /// The last state, as published (retained) on the state topic.
   var lastState: String?
+  /// While a timer runs the device says nothing between phase changes, so the bridge asks it for
+  /// its status this often and republishes the state (its `remaining_ms` and `remaining` moved):
+  /// Home Assistant's remaining-time sensor is then at most this stale. 10 s by default.
+  public var refreshInterval: Nanoseconds = seconds(10)
+  /// When to ask next; nil while no timer runs.
+  var nextRefresh: Instant?
   var availability = ""
 
   public init(config: DeviceConfig, log: Log, hostName: String) throws {
@@ -158,6 +164,7 @@ public final class MQTTBridge {
       let now = clock.now
       if let at = brokerRetryAt, at <= now { connectBroker() }
       if let at = deviceRetryAt, at <= now { connectDevice() }
+      if let at = nextRefresh, at <= now { refresh(now) }
       var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
       let mqttFD = pomo_mqtt_socket(client)
       if mqttFD >= 0 {
@@ -168,7 +175,7 @@ public final class MQTTBridge {
         let events = POLLIN | (deviceOutput.isEmpty ? 0 : POLLOUT)
         fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
       }
-      let due = [nextMisc, brokerRetryAt, deviceRetryAt].compactMap { $0 }.min() ?? now + seconds(1)
+      let due = [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh].compactMap { $0 }.min() ?? now + seconds(1)
       let timeout = Int32(max(0, min(1000, (due - now + 999_999) / 1_000_000)))
       if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
       if pomo_signal_next(signals) > 0 { break }
@@ -287,6 +294,14 @@ public final class MQTTBridge {
 
   // MARK: The device
 
+  /// Asks the running device for its status; the reply is published like a watch line.
+  func refresh(_ now: Instant) {
+    nextRefresh = now + refreshInterval
+    guard device >= 0 else { return }
+    deviceOutput += Array((ControlCommand.status.requestLine + "\n").utf8)
+    flushDevice()
+  }
+
   func connectDevice() {
     deviceRetryAt = nil
     do {
@@ -339,6 +354,11 @@ public final class MQTTBridge {
     for case .line(let line) in deviceInput.feed(buffer[0..<n]) {
       switch ControlProtocol.decodeReply(line) {
       case .success(let fields)?:
+        if case .string("running") = fields["phase"] {
+          if nextRefresh == nil { nextRefresh = clock.now + refreshInterval }
+        } else {
+          nextRefresh = nil
+        }
         let payload = Self.statePayload(fields)
         if payload != lastState {
           lastState = payload
