@@ -39,14 +39,35 @@ public enum TextLines {
   }
 
   /// Where a comment starts in `line`: a `#` at the start or after a space or tab. A `#` inside
-  /// a word (`/dev/gpio#chip0`) is part of the value.
+  /// a word (`/dev/gpio#chip0`) is part of the value. (On UTF-8 bytes: grapheme by grapheme is
+  /// slow, and `#`, space and tab are ASCII.)
   public static func commentStart(_ line: Substring) -> Substring.Index? {
-    var previous: Character? = nil
-    for i in line.indices {
-      let c = line[i]
-      if c == "#", previous == nil || previous == " " || previous == "\t" { return i }
+    var previous: UInt8? = nil
+    for i in line.utf8.indices {
+      let c = line.utf8[i]
+      if c == UInt8(ascii: "#"), previous == nil || previous == 0x20 || previous == 0x09 { return i }
       previous = c
     }
     return nil
+  }
+
+  /// `line` without leading and trailing spaces and tabs.
+  public static func trimmed(_ line: Substring) -> Substring {
+    let bytes = line.utf8
+    guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+      let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+    else { return line[line.endIndex...] }
+    return line[first...last]
+  }
+
+  /// The words of `line`, split at spaces and tabs.
+  public static func words(_ line: Substring) -> [String] {
+    line.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The first invisible character of `line` other than a tab, if any.
+  public static func firstInvisible(_ line: Substring) -> Unicode.Scalar? {
+    guard line.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 >= 0x7F }) else { return nil }
+    return line.unicodeScalars.first { $0 != "\t" && isInvisible($0) }
   }
 }
