@@ -14,20 +14,16 @@ public enum ConfigParser {
     var lineNumber = 0
     for rawLine in TextLines.split(text) {
       lineNumber += 1
-      var line = Substring(rawLine)
-      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
-      let trimmed = TextLines.trimmed(line)
-      if trimmed.isEmpty { continue }
+      var key = ""
+      var value = ""
+      switch TextLines.keyValue(rawLine) {
+      case .blank: continue
+      case .pair(let k, let v): (key, value) = (k, v)
+      case .other:
+        guard let pair = try slowKeyValue(rawLine, lineNumber: lineNumber, file: file) else { continue }
+        (key, value) = pair
+      }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
-      if let bad = TextLines.firstInvisible(trimmed) {
-        throw fail(
-          "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(trimmed))'; delete it")
-      }
-      guard let eq = trimmed.firstIndex(of: "=") else {
-        throw fail("expected `key = value`, found '\(TextLines.visible(trimmed))'")
-      }
-      let key = String(TextLines.trimmed(trimmed[..<eq]))
-      let value = String(TextLines.trimmed(trimmed[trimmed.index(after: eq)...]))
       guard let setter = setters[key] else {
         throw fail(
           "unknown key '\(TextLines.visible(key))'; known keys: \(setters.keys.sorted().joined(separator: ", "))")
@@ -43,6 +39,26 @@ public enum ConfigParser {
     }
     try checkPins(config, lines: seen, file: file, pins: pins)
     return config
+  }
+
+  /// The key and value of a line `TextLines.keyValue` left to the Character-wise reading (one
+  /// with a character outside printable ASCII, or without `=`): the same split, or the error.
+  static func slowKeyValue(_ rawLine: String, lineNumber: Int, file: String) throws -> (String, String)? {
+    var line = Substring(rawLine)
+    if let hash = TextLines.commentStart(line) { line = line[..<hash] }
+    let trimmed = TextLines.trimmed(line)
+    if trimmed.isEmpty { return nil }
+    func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
+    if let bad = TextLines.firstInvisible(trimmed) {
+      throw fail(
+        "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(trimmed))'; delete it")
+    }
+    guard let eq = trimmed.firstIndex(of: "=") else {
+      throw fail("expected `key = value`, found '\(TextLines.visible(trimmed))'")
+    }
+    let key = String(TextLines.trimmed(trimmed[..<eq]))
+    let value = String(TextLines.trimmed(trimmed[trimmed.index(after: eq)...]))
+    return (key, value)
   }
 
   /// Every signal on a pin of its own (and, with `pins`, a pin the header has). The error is on
