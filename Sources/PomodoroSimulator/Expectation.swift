@@ -43,7 +43,8 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
   /// The expectation on `text` if it is a `# expect` or `# expect-none` comment, nil for any
   /// other line; a malformed one is a `ScriptError`.
   static func parse(_ text: Substring, file: String, line: Int) throws -> Expectation? {
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+    guard text.utf8.contains(UInt8(ascii: "#")) else { return nil }
+    let words = TextLines.words(text)
     guard words.count >= 2, words[0] == "#", words[1] == "expect" || words[1] == "expect-none" else {
       guard let first = words.first, first == "#expect" || first == "#expect-none" else { return nil }
       throw ScriptError(

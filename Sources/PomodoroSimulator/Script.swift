@@ -56,7 +56,7 @@ public enum ScriptParser {
     var script = Script()
     for (index, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
-      if let bad = line.unicodeScalars.first(where: { $0 != "\t" && TextLines.isInvisible($0) }) {
+      if let bad = TextLines.firstInvisible(line) {
         throw ScriptError(
           file: file, line: index + 1,
           message: "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(line))'; delete it"
@@ -71,7 +71,7 @@ public enum ScriptParser {
         continue
       }
       if let hash = TextLines.commentStart(line) { line = line[..<hash] }
-      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      let words = TextLines.words(line)
       guard let verb = words.first else { continue }
       func fail(_ message: String) -> ScriptError { ScriptError(file: file, line: index + 1, message: message) }
       func button(_ word: String?) throws -> Button {

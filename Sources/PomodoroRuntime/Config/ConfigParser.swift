@@ -14,22 +14,19 @@ public enum ConfigParser {
     var lineNumber = 0
     for rawLine in TextLines.split(text) {
       lineNumber += 1
-      var line = Substring(rawLine)
-      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
-      let trimmed = line.trimmingSpaces
-      if trimmed.isEmpty { continue }
+      var key = ""
+      var value = ""
+      switch TextLines.keyValue(rawLine) {
+      case .blank: continue
+      case .pair(let k, let v): (key, value) = (k, v)
+      case .other:
+        guard let pair = try slowKeyValue(rawLine, lineNumber: lineNumber, file: file) else { continue }
+        (key, value) = pair
+      }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
-      if let bad = trimmed.unicodeScalars.first(where: { $0 != "\t" && TextLines.isInvisible($0) }) {
-        throw fail(
-          "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(trimmed))'; delete it")
-      }
-      guard let eq = trimmed.firstIndex(of: "=") else {
-        throw fail("expected `key = value`, found '\(trimmed)'")
-      }
-      let key = String(trimmed[..<eq].trimmingSpaces)
-      let value = String(trimmed[trimmed.index(after: eq)...].trimmingSpaces)
       guard let setter = setters[key] else {
-        throw fail("unknown key '\(key)'; known keys: \(setters.keys.sorted().joined(separator: ", "))")
+        throw fail(
+          "unknown key '\(TextLines.visible(key))'; known keys: \(setters.keys.sorted().joined(separator: ", "))")
       }
       if let first = seen[key] {
         throw fail("'\(key)' is set twice (first on line \(first)); keep one")
@@ -37,11 +34,31 @@ public enum ConfigParser {
       seen[key] = lineNumber
       guard !value.isEmpty else { throw fail("'\(key)' has no value; expected \(setter.expected)") }
       guard setter.apply(&config, value) else {
-        throw fail("bad value '\(value)' for '\(key)'; expected \(setter.expected)")
+        throw fail("bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setter.expected)")
       }
     }
     try checkPins(config, lines: seen, file: file, pins: pins)
     return config
+  }
+
+  /// The key and value of a line `TextLines.keyValue` left to the Character-wise reading (one
+  /// with a character outside printable ASCII, or without `=`): the same split, or the error.
+  static func slowKeyValue(_ rawLine: String, lineNumber: Int, file: String) throws -> (String, String)? {
+    var line = Substring(rawLine)
+    if let hash = TextLines.commentStart(line) { line = line[..<hash] }
+    let trimmed = TextLines.trimmed(line)
+    if trimmed.isEmpty { return nil }
+    func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
+    if let bad = TextLines.firstInvisible(trimmed) {
+      throw fail(
+        "an invisible character \(TextLines.visible(String(bad))) in '\(TextLines.visible(trimmed))'; delete it")
+    }
+    guard let eq = trimmed.firstIndex(of: "=") else {
+      throw fail("expected `key = value`, found '\(TextLines.visible(trimmed))'")
+    }
+    let key = String(TextLines.trimmed(trimmed[..<eq]))
+    let value = String(TextLines.trimmed(trimmed[trimmed.index(after: eq)...]))
+    return (key, value)
   }
 
   /// Every signal on a pin of its own (and, with `pins`, a pin the header has). The error is on
@@ -54,7 +71,8 @@ public enum ConfigParser {
         errors.append(
           ConfigError(
             file: file, line: line(signal) ?? 0,
-            message: "bad value '\(config.pin(signal))' for '\(signal.configKey)': \(pins.name) has no such line; "
+            message:
+              "bad value '\(TextLines.visible(config.pin(signal)))' for '\(signal.configKey)': \(pins.name) has no such line; "
               + "expected \(pins.expected)"))
       }
     }
@@ -71,7 +89,8 @@ public enum ConfigParser {
         errors.append(
           ConfigError(
             file: file, line: line(later) ?? 0,
-            message: "'\(later.configKey)' is on \(config.pin(later)), the pin '\(earlier.configKey)' has (\(origin)); "
+            message:
+              "'\(later.configKey)' is on \(TextLines.visible(config.pin(later))), the pin '\(earlier.configKey)' has (\(origin)); "
               + "give each signal its own pin"))
       }
     }
@@ -179,8 +198,10 @@ public enum ConfigParser {
     }
   }
 
-  /// Built per parse (a config is parsed once): closures over key paths are not Sendable.
-  static var setters: [String: Setter] {
+  /// Built once; never changed after (closures over key paths are not Sendable).
+  nonisolated(unsafe) static let setters: [String: Setter] = makeSetters()
+
+  static func makeSetters() -> [String: Setter] {
     var all: [String: Setter] = [
       "chip": Setter(expected: "a chip path (/dev/gpiochip0), name (gpiochip0), label (pinctrl-rp1) or auto") { c, v in
         guard !v.contains(" "), !v.contains("\t"), !v.hasPrefix("#") else { return false }
@@ -322,14 +343,5 @@ public struct PinSet: Sendable {
     if pin.hasPrefix("GPIO"), let n = Int(pin.dropFirst(4)), n >= 0, n < 28, pin == "GPIO\(n)" { return n }
     if let n = Int(pin), n >= 0, n < 28 { return n }
     return nil
-  }
-}
-
-extension Substring {
-  var trimmingSpaces: Substring {
-    var s = self
-    while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-    while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-    return s
   }
 }

@@ -88,11 +88,19 @@ public struct HistoryLog {
   /// link to /dev/zero is a `Files.ReadError`); lines may end in CRLF; a leading BOM is dropped.
   public func scan(entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void) throws {
     try fileSystem.forEachLine(path, maxLine: Self.maxLine) { number, text in
-      guard var line = text else { return try damaged(number) }
-      if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
-      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
-      if let e = HistoryEntry(jsonLine: line) { try entry(e) } else { try damaged(number) }
+      try Self.scanLine(number, text, entry: entry, damaged: damaged)
     }
+  }
+
+  /// One line of the history as `Files.LineSplitter` gives it (nil: too long): an entry, a
+  /// damaged line's number, or nothing for a blank line.
+  static func scanLine(
+    _ number: Int, _ text: String?, entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void
+  ) throws {
+    guard var line = text else { return try damaged(number) }
+    if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
+    if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+    if let e = HistoryEntry(jsonLine: line) { try entry(e) } else { try damaged(number) }
   }
 
   /// Completed focus sessions on the local calendar day of `now`.

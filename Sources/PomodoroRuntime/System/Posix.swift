@@ -113,10 +113,59 @@ public enum Files {
     guard let fd = try openRegular(path) else { return false }
     defer { close(fd) }
     var buffer = [UInt8](repeating: 0, count: 65536)
+    var splitter = LineSplitter(maxLine: maxLine)
+    while true {
+      let n = try readSome(fd, &buffer, path: path)
+      if n == 0 { break }
+      try splitter.feed(buffer[0..<n], body)
+    }
+    try splitter.finish(body)
+    return true
+  }
+
+  /// `forEachLine`'s splitter, fed bytes as they arrive in chunks of any size (a test feeds it
+  /// from memory): each line's number and its text (a trailing CR dropped), or nil for a line
+  /// longer than `maxLine` bytes, which is never held.
+  public struct LineSplitter {
+    public let maxLine: Int
     var line: [UInt8] = []
     var tooLong = false
     var number = 0
-    func finish() throws {
+
+    public init(maxLine: Int) { self.maxLine = maxLine }
+
+    public mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (Int, String?) throws -> Void) rethrows {
+      try chunk.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        var start = 0
+        while start < n {
+          // memchr: a generic firstIndex(of:) is most of a debug build's time here.
+          let newline = memchr(base + start, 0x0A, n - start).map {
+            base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+          }
+          let end = newline ?? n
+          if !tooLong {
+            if line.count + (end - start) > maxLine {
+              tooLong = true
+              line.removeAll(keepingCapacity: true)
+            } else {
+              line.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
+            }
+          }
+          guard newline != nil else { break }
+          try emit(body)
+          start = end + 1
+        }
+      }
+    }
+
+    /// The last line, if the input did not end in LF.
+    public mutating func finish(_ body: (Int, String?) throws -> Void) rethrows {
+      if !line.isEmpty || tooLong { try emit(body) }
+    }
+
+    mutating func emit(_ body: (Int, String?) throws -> Void) rethrows {
       number += 1
       if tooLong {
         try body(number, nil)
@@ -127,28 +176,6 @@ public enum Files {
       line.removeAll(keepingCapacity: true)
       tooLong = false
     }
-    while true {
-      let n = try readSome(fd, &buffer, path: path)
-      if n == 0 { break }
-      var start = 0
-      while start < n {
-        let newline = buffer[start..<n].firstIndex(of: 0x0A)
-        let end = newline ?? n
-        if !tooLong {
-          if line.count + (end - start) > maxLine {
-            tooLong = true
-            line.removeAll(keepingCapacity: true)
-          } else {
-            line += buffer[start..<end]
-          }
-        }
-        guard newline != nil else { break }
-        try finish()
-        start = end + 1
-      }
-    }
-    if !line.isEmpty || tooLong { try finish() }
-    return true
   }
 
   /// Replaces `path` atomically: write a temporary file beside it (created with O_EXCL and

@@ -1,0 +1,367 @@
+import Foundation
+import PomodoroCore
+import PomodoroMock
+import XCTest
+
+@testable import PomodoroRuntime
+@testable import PomodoroSimulator
+
+/// Seeded fuzzing of everything that reads input: the config parser, the script parser,
+/// DurationText, the JSON reader (state.json and history lines) and the history reader. Each
+/// gets at least 10,000 inputs (mutations of the real files plus random bytes, CRLF, a BOM, NUL,
+/// huge and fractional numbers) and must not trap, must fail only with its documented error
+/// naming a line of the input, and must round-trip what it accepts. The seeds are fixed: a
+/// failure reproduces, and its message gives the input.
+final class FuzzTests: XCTestCase {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static func file(_ relative: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+  }
+
+  /// What mutations insert: line ends, a BOM, NUL, comment and key syntax, huge, negative and
+  /// fractional numbers, units, pins, escapes, JSON punctuation, invisible characters.
+  static let pieces: [String] = [
+    "\r\n", "\r", "\n", "\u{FEFF}", "\u{0}", "#", " #", "=", " ", "\t", ".", "..", "0.4166667h", "1.999999999h",
+    "0.999999999m", "1h9223372035s", "9223372036854775807", "99999999999999999999", "-1", "0x", "ms", "h", "s",
+    "never", "GPIO17", "GPIO27", "17", "\u{1B}[2J", "é", "\u{202E}", "\u{FFFD}", "\"", "\\", "\\u0000", "\\ud800",
+    "{", "}", ":", ",", "null", "true", "0.000000001", "1e9", "+", "25m", "# expect", "event=state", "turn +",
+    "wait ", "press start", "2026-13-45T99:99:99Z", "2026-02-29T12:00:00Z",
+  ]
+
+  struct Mutator {
+    var rng: SplitMix64
+
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(n, 1))) }
+    mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
+
+    /// Random bytes, decoded as a reader would (invalid UTF-8 becomes U+FFFD).
+    mutating func randomBytes(_ count: Int) -> String {
+      String(decoding: (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, as: UTF8.self)
+    }
+
+    /// One to four random edits of `text`, on its UTF-8 bytes at scalar boundaries (an array of
+    /// scalars turned back into a String scalar by scalar was half the test's time).
+    mutating func mutate(_ text: String) -> String {
+      var s = Array(text.utf8)
+      /// The start of the scalar that holds byte `i` (or the end).
+      func boundary(_ i: Int) -> Int {
+        var i = min(i, s.count)
+        while i > 0, i < s.count, s[i] & 0xC0 == 0x80 { i -= 1 }
+        return i
+      }
+      /// The start of the first scalar at or after byte `i` (or the end).
+      func forward(_ i: Int) -> Int {
+        var i = min(i, s.count)
+        while i < s.count, s[i] & 0xC0 == 0x80 { i += 1 }
+        return i
+      }
+      for _ in 0..<(1 + int(4)) {
+        let at = boundary(int(s.count + 1))
+        switch int(9) {
+        case 0, 1, 2: s.insert(contentsOf: FuzzTests.pieces[int(FuzzTests.pieces.count)].utf8, at: at)
+        case 3:
+          if !s.isEmpty {
+            let from = boundary(min(at, s.count - 1))
+            s.removeSubrange(from..<forward(from + 1 + int(8)))
+          }
+        case 4:
+          if at < s.count {
+            let latin1 = Unicode.Scalar(UInt8(truncatingIfNeeded: rng.next()))
+            s.replaceSubrange(at..<forward(at + 1), with: String(latin1).utf8)
+          }
+        case 5:
+          var out: [UInt8] = []
+          out.reserveCapacity(s.count + s.count / 16)
+          var from = 0
+          while let lf = s[from...].firstIndex(of: 0x0A) {
+            out += s[from..<lf]
+            out += [0x0D, 0x0A]
+            from = lf + 1
+          }
+          out += s[from...]
+          s = out
+        case 6: s.insert(contentsOf: [0xEF, 0xBB, 0xBF], at: 0)
+        case 7:
+          var lines = s.split(separator: 0x0A, omittingEmptySubsequences: false)
+          if lines.count > 1 {
+            let a = int(lines.count)
+            let b = int(lines.count)
+            if chance(50) { lines.swapAt(a, b) } else { lines.insert(lines[a], at: b) }
+          }
+          s = Array(lines.joined(separator: [0x0A]))
+        default:
+          // A number in the text becomes a huge, negative or long-fractioned one.
+          if let i = s[at...].firstIndex(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+            let big = ["9223372036854775808", "4294967296", ".999999999", "0000000000000000000001", "-0"]
+            s.insert(contentsOf: big[int(big.count)].utf8, at: i)
+          }
+        }
+      }
+      return String(decoding: s, as: UTF8.self)
+    }
+  }
+
+  /// Tallies failures and keeps the first few messages, so that a broken parser does not write
+  /// ten thousand lines.
+  final class Failures {
+    var count = 0
+    var first: [String] = []
+    func add(_ message: String) {
+      count += 1
+      if first.count < 5 { first.append(message) }
+    }
+    func check(file: StaticString = #filePath, line: UInt = #line) {
+      XCTAssertEqual(count, 0, first.joined(separator: "\n"), file: file, line: line)
+    }
+  }
+
+  static func visibleOnly(_ message: String) -> Bool { !message.unicodeScalars.contains(where: TextLines.isInvisible) }
+
+  // MARK: DurationText
+
+  func testDurationTextNeverTrapsStaysInRangeAndRoundTrips() {
+    var m = Mutator(seed: 0xD0_0001)
+    let failures = Failures()
+    let alphabet = ["0", "1", "5", "9", ".", "h", "m", "s", "ms", "x", "9999999999", "000", "-", " ", "µ"]
+    var accepted = 0
+    for i in 0..<20_000 {
+      let text: String
+      if i % 4 == 0 {
+        text = m.mutate(["25m", "1m30s", "2.5s", "500ms", "1h2m3s4ms", "0.4166667h"][m.int(6)])
+      } else {
+        text = (0..<(1 + m.int(8))).map { _ in alphabet[m.int(alphabet.count)] }.joined()
+      }
+      guard let d = DurationText.parse(text) else { continue }
+      accepted += 1
+      if d < 0 || d > DurationText.longest { failures.add("'\(text)' gave \(d)") }
+      if DurationText.parse(DurationText.format(d)) != d { failures.add("'\(text)' -> \(DurationText.format(d))") }
+    }
+    for _ in 0..<10_000 {
+      let d = Nanoseconds(m.rng.next() % UInt64(DurationText.longest + 1))
+      let shown = DurationText.format(d)
+      if DurationText.parse(shown) != d {
+        failures.add("\(d) printed as \(shown) reads back as \(String(describing: DurationText.parse(shown)))")
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(accepted, 500, "the generator must reach valid durations too")
+  }
+
+  // MARK: The config parser
+
+  func testConfigParserNeverTrapsNamesALineOfTheFileAndRoundTrips() throws {
+    let real = try Self.file("deploy/pomodoro.conf")
+    var m = Mutator(seed: 0xC0_0F16)
+    let failures = Failures()
+    var valid = 0
+    var invalid = 0
+    for i in 0..<10_000 {
+      let input = i % 10 == 9 ? m.randomBytes(m.int(400)) : m.mutate(real)
+      do {
+        let config = try ConfigParser.parse(input, file: "fuzz.conf")
+        valid += 1
+        let again = try ConfigParser.parse(ConfigParser.text(of: config), file: "again.conf")
+        if again != config { failures.add("round trip changed \(TextLines.visible(input))") }
+      } catch let e as ConfigError {
+        invalid += 1
+        let lines = TextLines.split(input).count
+        if e.file != "fuzz.conf" || !(1...lines).contains(e.line) {
+          failures.add("line \(e.line) of \(lines): \(e) for \(TextLines.visible(input))")
+        }
+        if !Self.visibleOnly(e.description) {
+          failures.add("raw invisible character in: \(TextLines.visible(e.description))")
+        }
+      } catch {
+        failures.add("undocumented error \(error)")
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(valid, 500, "mutations must leave valid configs too")
+    XCTAssertGreaterThan(invalid, 3000)
+  }
+
+  // MARK: The script parser
+
+  func testScriptParserNeverTrapsNamesALineOfTheScriptAndRoundTrips() throws {
+    let folder = Self.root.appendingPathComponent("Tests/scenarios")
+    let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pomo") }
+      .sorted().map { try Self.file("Tests/scenarios/" + $0) }
+    XCTAssertGreaterThan(scripts.count, 3)
+    var m = Mutator(seed: 0x5C_0001)
+    let failures = Failures()
+    var valid = 0
+    for i in 0..<10_000 {
+      let input = i % 10 == 9 ? m.randomBytes(m.int(300)) : m.mutate(scripts[m.int(scripts.count)])
+      let lines = TextLines.split(input).count
+      do {
+        let script = try ScriptParser.parse(input, file: "fuzz.pomo")
+        valid += 1
+        if script.lines.contains(where: { !(1...lines).contains($0.number) }) {
+          failures.add("line number out of range")
+        }
+        // Written out again (steps as parsed, expectations as described), it reads the same.
+        let text =
+          (script.opening.map { "# \($0)" }
+          + script.lines.flatMap { [$0.text] + $0.expectations.map { "# \($0)" } }).joined(separator: "\n")
+        let again = try ScriptParser.parse(text, file: "again.pomo")
+        if again.lines.map(\.step) != script.lines.map(\.step)
+          || again.expectationCount != script.expectationCount
+        {
+          failures.add("round trip changed \(TextLines.visible(input))")
+        }
+      } catch let e as ScriptError {
+        if e.file != "fuzz.pomo" || !(1...lines).contains(e.line) {
+          failures.add("line \(e.line) of \(lines): \(e) for \(TextLines.visible(input))")
+        }
+        if !Self.visibleOnly(e.description) {
+          failures.add("raw invisible character in: \(TextLines.visible(e.description))")
+        }
+      } catch {
+        failures.add("undocumented error \(error)")
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(valid, 500)
+  }
+
+  // MARK: The JSON reader: state.json and history lines
+
+  static let stateLine =
+    #"{"version":1,"phase":"running","mode":"focus","duration_ns":1500000000000,"remaining_ns":1234567890,"focus_done_in_cycle":2}"#
+  static let historyLines = [
+    #"{"ended":"2026-11-30T15:00:05Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":1500000,"actual_ms":1500000}"#,
+    #"{"ended":"2026-02-28T23:59:59Z","clock_synced":false,"mode":"soft","outcome":"cancelled","planned_ms":300000,"actual_ms":12}"#,
+  ]
+
+  func testJSONReaderNeverTrapsAndRoundTripsStateAndHistoryLines() {
+    var m = Mutator(seed: 0x15_0001)
+    let failures = Failures()
+    var states = 0
+    var entries = 0
+    for i in 0..<15_000 {
+      let seed = i % 3 == 0 ? Self.stateLine : Self.historyLines[i % 2]
+      let input = i % 10 == 9 ? m.randomBytes(m.int(200)) : m.mutate(seed)
+      if let object = FlatJSON.decode(input) {
+        let again = FlatJSON.decode(FlatJSON.encode(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        if again != object { failures.add("object round trip: \(TextLines.visible(input))") }
+      }
+      do {
+        let saved = try StateStore.decode(input, path: "state.json")
+        states += 1
+        let text = FlatJSON.encode([
+          "version": .int(1), "phase": .string(saved.phase.rawValue), "mode": .string(saved.mode.rawValue),
+          "duration_ns": .int(saved.duration), "remaining_ns": .int(saved.remaining),
+          "focus_done_in_cycle": .int(Int64(saved.focusDoneInCycle)), "extended_ns": .int(saved.extended),
+        ])
+        if (try? StateStore.decode(text, path: "state.json")) != saved { failures.add("state round trip: \(text)") }
+      } catch let e as StateFileError {
+        if e.path != "state.json" || !Self.visibleOnly(e.description) { failures.add("message: \(e)") }
+      } catch {
+        failures.add("undocumented error \(error)")
+      }
+      if let entry = HistoryEntry(jsonLine: input) {
+        entries += 1
+        if HistoryEntry(jsonLine: entry.jsonLine) != entry { failures.add("entry round trip: \(entry.jsonLine)") }
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(states, 100)
+    XCTAssertGreaterThan(entries, 500)
+  }
+
+  // MARK: The history reader
+
+  /// Ten thousand histories through the reader's own line splitter (`Files.LineSplitter`, fed
+  /// from memory in chunks of random sizes, so lines cross chunk ends as they do across 64 KiB
+  /// reads) and its line reader; every 25th also written to a real file and read by
+  /// `HistoryLog.read`, through `Files.forEachLine`.
+  func testHistoryReaderReadsEveryValidLineAndNamesEveryDamagedOne() throws {
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let log = HistoryLog(directory: directory)
+    var m = Mutator(seed: 0x41_0001)
+    let failures = Failures()
+    var damagedSeen = 0
+    var files = 0
+    for i in 0..<10_000 {
+      var expectedEntries: [HistoryEntry] = []
+      var expectedDamaged: [Int] = []
+      var text = m.chance(10) ? "\u{FEFF}" : ""
+      let hasBOM = !text.isEmpty
+      let crlf = m.chance(30)
+      let count = m.int(7)
+      for n in 1...max(count, 1) where count > 0 {
+        var line: String
+        switch m.int(10) {
+        case 0: line = String(repeating: "{", count: HistoryLog.maxLine + 1 + m.int(100))
+        case 1: line = m.randomBytes(m.int(60))
+        case 2: line = ""
+        case 3, 4, 5: line = m.mutate(Self.historyLines[m.int(2)])
+        default:
+          let e = HistoryEntry(
+            ended: WallTime(epochSeconds: 1_700_000_000 + Int64(m.int(100_000_000)), synced: m.chance(50)),
+            mode: Mode.allCases[m.int(Mode.allCases.count)], outcome: m.chance(50) ? .completed : .cancelled,
+            plannedMs: Int64(m.int(86_400_000)), actualMs: Int64(m.int(86_400_000)))
+          line = e.jsonLine
+        }
+        // No line ends inside a line (on scalars: as a Character, "\r\n" is neither "\r" nor "\n").
+        if line.utf8.first != UInt8(ascii: "{") || line.utf8.count <= HistoryLog.maxLine,
+          line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        {
+          line = String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 }))
+        }
+        // The reader drops one BOM at the start of the file.
+        var seen = Substring(line)
+        if n == 1, !hasBOM, seen.unicodeScalars.first == "\u{FEFF}" { seen.unicodeScalars.removeFirst() }
+        if line.utf8.count > HistoryLog.maxLine {
+          expectedDamaged.append(n)
+        } else if seen.allSatisfy({ $0 == " " || $0 == "\t" }) {
+        } else if let e = HistoryEntry(jsonLine: String(seen)) {
+          expectedEntries.append(e)
+        } else {
+          expectedDamaged.append(n)
+        }
+        text += line + (n == count && m.chance(20) ? "" : crlf ? "\r\n" : "\n")
+      }
+      let bytes = Array(text.utf8)
+      var entries: [HistoryEntry] = []
+      var damaged: [Int] = []
+      var splitter = Files.LineSplitter(maxLine: HistoryLog.maxLine)
+      var at = 0
+      while at < bytes.count {
+        let chunk = min(bytes.count - at, 1 + m.int(m.chance(50) ? 16 : 8192))
+        try splitter.feed(bytes[at..<at + chunk]) { number, line in
+          try HistoryLog.scanLine(number, line, entry: { entries.append($0) }, damaged: { damaged.append($0) })
+        }
+        at += chunk
+      }
+      try splitter.finish { number, line in
+        try HistoryLog.scanLine(number, line, entry: { entries.append($0) }, damaged: { damaged.append($0) })
+      }
+      if i % 25 == 0 {
+        // A real file, written plainly: ten thousand fsyncs would be the whole test's time.
+        files += 1
+        let file = fopen(log.path, "w")
+        XCTAssertEqual(fwrite(bytes, 1, bytes.count, file), bytes.count)
+        XCTAssertEqual(fclose(file), 0)
+        let read = try log.read()
+        if read.entries != entries || read.damagedLines != damaged {
+          failures.add("the file gave \(read) where memory gave \(entries), \(damaged)")
+        }
+      }
+      damagedSeen += damaged.count
+      if entries != expectedEntries || damaged != expectedDamaged {
+        failures.add(
+          "read \(entries.count) entries (expected \(expectedEntries.count)), damaged \(damaged) (expected \(expectedDamaged)) from \(TextLines.visible(text.prefix(300)))"
+        )
+      }
+    }
+    failures.check()
+    XCTAssertEqual(files, 400)
+    XCTAssertGreaterThan(damagedSeen, 1000)
+  }
+}
