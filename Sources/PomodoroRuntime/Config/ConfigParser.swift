@@ -125,7 +125,16 @@ public enum ConfigParser {
       ("alarm_timeout", DurationText.formatOrNever(config.engine.alarmTimeout)),
       ("egg_alarm_timeout", DurationText.formatOrNever(config.engine.eggAlarmTimeout)),
       ("click", flag(config.click)), ("state_dir", config.stateDirectory),
+      ("control_socket", config.controlSocket ?? "off"), ("mqtt_host", config.mqttHost),
+      ("mqtt_port", String(config.mqttPort)), ("mqtt_topic_prefix", config.mqttTopicPrefix),
+      ("mqtt_discovery_prefix", config.mqttDiscoveryPrefix),
     ]
+    // Keys whose default is "not set" appear only when set.
+    let optional: [(String, String?)] = [
+      ("mqtt_device_id", config.mqttDeviceId), ("mqtt_user", config.mqttUser),
+      ("mqtt_password_file", config.mqttPasswordFile), ("mqtt_cafile", config.mqttCafile),
+    ]
+    for case (let key, let value?) in optional { lines.append((key, value)) }
     return lines.map { "\($0.0) = \($0.1)\n" }.joined()
   }
 

@@ -88,11 +88,12 @@ public enum ConfigReload {
 
   /// The line that sets `key` in `text` (0: not set there, so it is at its default now).
   static func line(of key: String, in text: String) -> Int {
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // The parser's own reading of lines (CRLF, BOM, comments), so the number is the parser's.
+    for (index, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
-      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
       guard let eq = line.firstIndex(of: "=") else { continue }
-      if line[..<eq].trimmingSpaces == key { return index + 1 }
+      if TextLines.trimmed(line[..<eq]) == key { return index + 1 }
     }
     return 0
   }
