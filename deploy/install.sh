@@ -2,10 +2,12 @@
 # deploy/install.sh: builds and installs the Pomodoro desk device on Raspberry Pi OS (64-bit,
 # bookworm or trixie), or upgrades it in place, or removes it.
 #
-# Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--binary FILE] [--dest DIR] [--with-mqtt]
+# Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--no-apt] [--binary FILE] [--dest DIR] [--with-mqtt]
 #        sudo bash deploy/install.sh --uninstall [--dry-run] [--dest DIR]
 #   --dry-run     print what would be done, change nothing
 #   --no-start    install and enable the service, but do not (re)start it now
+#   --no-apt      no apt-get (a device without network, a re-install): the packages of step 1
+#                 must be installed already; it stops naming any that is missing
 #   --binary FILE install this pomodoro binary (built elsewhere, e.g. for arm64) instead of
 #                 installing the build dependencies and building
 #   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
@@ -50,6 +52,7 @@ source "$repo/deploy/lib/common.sh"
 dry=0
 start=1
 uninstall=0
+no_apt=0
 binary=""
 dest=""
 reboot_needed=0
@@ -66,6 +69,7 @@ while (($#)); do
   case "$1" in
   --dry-run) dry=1 ;;
   --no-start) start=0 ;;
+  --no-apt) no_apt=1 ;;
   --uninstall) uninstall=1 ;;
   --with-mqtt) mqtt=1 ;;
   --binary)
@@ -152,23 +156,36 @@ apt_install() {
     die "could not install $*: check the network and 'sudo apt-get update'"
 }
 
+# apt_packages PACKAGE...: apt-get update and install them; with --no-apt only checks that
+# they are installed.
+apt_packages() {
+  if ((no_apt)); then
+    local p missing=()
+    for p in "$@"; do
+      [[ "$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null)" == installed ]] || missing+=("$p")
+    done
+    ((${#missing[@]} == 0)) || die "--no-apt, but not installed: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) or drop --no-apt"
+    say "--no-apt: $* already installed"
+    return
+  fi
+  system apt-get update -o Acquire::Retries=3
+  apt_install "$@"
+}
+
 install_dependencies() {
   local codename
   codename="$(os_codename)"
   say "system: $codename ($(uname -m))"
   case "$codename" in
   trixie | forky | sid)
-    system apt-get update -o Acquire::Retries=3
-    apt_install "${TRIXIE_PACKAGES[@]}"
+    apt_packages "${TRIXIE_PACKAGES[@]}"
     ;;
   bookworm)
-    system apt-get update -o Acquire::Retries=3
-    apt_install "${BOOKWORM_PACKAGES[@]}"
+    apt_packages "${BOOKWORM_PACKAGES[@]}"
     ;;
   *)
     say "warning: $codename is neither bookworm nor trixie; installing the trixie package names"
-    system apt-get update -o Acquire::Retries=3
-    apt_install "${TRIXIE_PACKAGES[@]}"
+    apt_packages "${TRIXIE_PACKAGES[@]}"
     ;;
   esac
   [[ -d $SWIFT_BIN ]] && PATH="$SWIFT_BIN:$PATH"
@@ -367,13 +384,13 @@ start_service() {
 # mosquitto.h exists); with --binary, the library it links.
 mqtt_dependencies() {
   if [[ -n "$binary" ]]; then
-    apt_install libmosquitto1
+    apt_packages libmosquitto1
     if ! ldd "$binary" 2>/dev/null | grep -q libmosquitto; then
       say "warning: $binary does not link libmosquitto: its 'pomodoro mqtt' says so and exits 69;" \
         "build it where libmosquitto-dev is installed"
     fi
   else
-    apt_install libmosquitto-dev
+    apt_packages libmosquitto-dev
   fi
 }
 
@@ -451,8 +468,7 @@ if [[ -n "$binary" ]]; then
   case "$(os_codename)" in
   bookworm) say "note: a binary built for trixie needs libgpiod.so.3 and glibc 2.38, which bookworm lacks" ;;
   *)
-    system apt-get update -o Acquire::Retries=3
-    apt_install libgpiod3 libi2c0
+    apt_packages libgpiod3 libi2c0
     ;;
   esac
 else

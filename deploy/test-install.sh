@@ -193,6 +193,24 @@ install --dest "$root" --binary "$scratch/pomodoro-1"
 check "already on: no backup made" test "$(find "$root/boot/firmware" -name '*.bak' | wc -l)" -eq 0
 check "already on: no reboot needed" lacks "$scratch/out" "REBOOT NEEDED"
 
+# --- --no-apt: no apt-get; the runtime packages must be there (checked on this machine) -----------
+root="$scratch/no-apt"
+new_root "$root" "dtparam=i2c_arm=on"
+bash deploy/install.sh --dry-run --dest "$root" --binary "$scratch/pomodoro-1" >"$scratch/out" 2>&1
+check "without --no-apt: apt-get update is run" contains "$scratch/out" "apt-get update"
+set +e
+bash deploy/install.sh --dry-run --no-apt --dest "$root" --binary "$scratch/pomodoro-1" >"$scratch/out" 2>&1
+status=$?
+set -e
+check "--no-apt: no apt-get at all" lacks "$scratch/out" "apt-get update"
+if [[ "$(dpkg-query -W -f '${db:Status-Status}' libgpiod3 2>/dev/null)" == installed ]]; then
+  check "--no-apt: the installed libgpiod3 is enough" test "$status" -eq 0
+  check "--no-apt: says so" contains "$scratch/out" "--no-apt: libgpiod3 libi2c0 already installed"
+else
+  check "--no-apt: a missing libgpiod3 stops it" test "$status" -ne 0
+  check "--no-apt: names the missing package" contains "$scratch/out" "--no-apt, but not installed: libgpiod3"
+fi
+
 # --- refusals -------------------------------------------------------------------------------------
 set +e
 bash deploy/install.sh --bogus >"$scratch/out" 2>&1

@@ -82,6 +82,12 @@ history_summary() {
     END { printf "lines=%d completed=%d torn=%d\n", n, c, t }' "$f"
 }
 
+# buzzer_level WANT SECONDS: waits for the buzzer line to read WANT, reading it every 2 ms (the
+# level helper); prints `WANT after N ms (K reads)` or `no WANT in N ms (...)`.
+buzzer_level() { $SYSTEST/level "$SIM_DIR/sim_gpio$BUZZER/value" "$1" "$2"; }
+# buzzer_seen OUTPUT WANT: whether buzzer_level's OUTPUT says WANT was read.
+buzzer_seen() { case "$1" in "$2 after"*) return 0 ;; *) return 1 ;; esac; }
+
 # bouncy_press OFFSET: a contact that bounces: the line toggled down and up five times as
 # fast as the kernel takes it (the bounce helper; a shell takes tens of ms a write under TCG),
 # then held down 150 ms and released cleanly. Sets BOUNCE_US, how long the toggling took.

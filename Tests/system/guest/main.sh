@@ -12,6 +12,7 @@ CUT=$(sed -n 's/.*systest_cut=\([0-9]*\).*/\1/p' /proc/cmdline)
 say "driver up after $(cut -d' ' -f1 /proc/uptime) s (part $part)"
 systemctl is-system-running --wait >/dev/null 2>&1 || true
 say "boot finished after $(cut -d' ' -f1 /proc/uptime) s: $(systemctl is-system-running)"
+[ "$part" != main ] || say "modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
 follow_journal
 case "$part" in
 main | cut | final)

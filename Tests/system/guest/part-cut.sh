@@ -3,9 +3,25 @@
 # (after_cut_report), then runs sessions back to back (start, ring, acknowledge, start...),
 # echoing every state line to the console, until the host kills QEMU.
 after_cut_report "cut$CUT"
-# Every state line from now on, as the host's clock reads it on the console.
-tail -n +"$((RESUME_MARK + 1))" -f "$LOG" | while IFS= read -r line; do
-  case "$line" in state\ *) echo "systest: live $line" ;; esac
+# Every state line of this boot (the restore and the resume included) with the journal's
+# monotonic receive time (mono=, the guest's uptime when the device wrote it), and the guest's
+# uptime 4 times a second (tick): the host maps its cut instant onto the guest's clock with
+# them, so neither the journal's nor the serial console's delay counts as time lost or gained.
+# (A shell loop: mawk reading a pipe waits for a full buffer.)
+journalctl -b -u pomodoro.service -f -o short-monotonic -n 40 | while IFS= read -r line; do
+  case "$line" in
+  *"]: state phase="*)
+    mono=${line#\[}
+    # shellcheck disable=SC2086 # split on purpose: drops the padding
+    set -- ${mono%%\]*}
+    echo "systest: live mono=$1 ${line#*]: }"
+    ;;
+  esac
+done &
+while :; do
+  read -r up _ </proc/uptime
+  echo "systest: tick $up"
+  sleep 0.25
 done &
 say "cycling sessions"
 while :; do

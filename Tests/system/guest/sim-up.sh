@@ -24,9 +24,17 @@ trace_start
 if sim_create >/dev/null; then
   for pin in 17 27 22 23 24; do pin_pull "$pin" up; done
   printf 'SIM_CHIP=%s\nSIM_DIR=%s\n' "$SIM_CHIP" "$SIM_DIR" >/run/systest/sim.env
-  # The device node's group and mode come from install.sh's udev rule; wait for udev.
-  udevadm settle -t 10 || true
 fi
-bus=$(grep -l 'SMBus stub' /sys/class/i2c-adapter/*/name 2>/dev/null | head -n 1)
-echo "systest: gpio-sim /dev/$SIM_CHIP, i2c-stub on $(basename "$(dirname "$bus")")"
+bus=$(basename "$(dirname "$(grep -l 'SMBus stub' /sys/class/i2c-dev/*/name 2>/dev/null | head -n 1)")")
+# The device nodes' groups come from install.sh's udev rule: wait for those two nodes only
+# (udevadm settle would wait for the whole boot's queue of events).
+nodes_ready() {
+  [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = gpio ] && [ "$(stat -c %G "/dev/$bus" 2>/dev/null)" = i2c ]
+}
+i=0
+while [ $i -lt 100 ] && ! nodes_ready; do
+  sleep 0.1
+  i=$((i + 1))
+done
+echo "systest: gpio-sim /dev/$SIM_CHIP ($(stat -c %G "/dev/$SIM_CHIP")), i2c-stub /dev/$bus ($(stat -c %G "/dev/$bus"))"
 exit 0

@@ -13,9 +13,16 @@ sim_create() {
   }
   echo "$SIM_LINES" >"$SIM_CONFIG/bank0/num_lines"
   echo pomodoro-hil >"$SIM_CONFIG/bank0/label"
+  # One mkdir for all the lines (a process each costs tens of ms under TCG); echo is built in.
+  i=0
+  set --
+  while [ "$i" -lt "$SIM_LINES" ]; do
+    set -- "$@" "$SIM_CONFIG/bank0/line$i"
+    i=$((i + 1))
+  done
+  mkdir "$@"
   i=0
   while [ "$i" -lt "$SIM_LINES" ]; do
-    mkdir "$SIM_CONFIG/bank0/line$i"
     echo "GPIO$i" >"$SIM_CONFIG/bank0/line$i/name"
     i=$((i + 1))
   done
