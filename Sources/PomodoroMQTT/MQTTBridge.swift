@@ -176,7 +176,7 @@ public final class MQTTBridge {
         fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
       }
       let due = [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh].compactMap { $0 }.min() ?? now + seconds(1)
-      let timeout = Int32(max(0, min(1000, (due - now + 999_999) / 1_000_000)))
+      let timeout = Int32(max(0, min(1000, wholeMillisecondsRoundedUp(due - now))))
       if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
       if pomo_signal_next(signals) > 0 { break }
       for p in fds.dropFirst() where p.revents != 0 {

@@ -24,14 +24,14 @@ public final class Transcript: DeviceObserver {
     if let onObject { onObject(Dictionary(pairs, uniquingKeysWith: { a, _ in a })) }
   }
 
-  func t(_ at: Instant) -> JSONValue { .int((at - origin) / 1_000_000) }
+  func t(_ at: Instant) -> JSONValue { .int(wholeMilliseconds(at - origin)) }
 
   public func stateChanged(_ state: EngineState, at: Instant) {
     emit(
       [
         ("t", t(at)), ("event", .string("state")), ("phase", .string(state.phase.rawValue)),
-        ("mode", .string(state.mode.rawValue)), ("remaining_ms", .int(state.remaining(at: at) / 1_000_000)),
-        ("total_ms", .int(state.duration / 1_000_000)),
+        ("mode", .string(state.mode.rawValue)), ("remaining_ms", .int(wholeMilliseconds(state.remaining(at: at)))),
+        ("total_ms", .int(wholeMilliseconds(state.duration))),
       ])
   }
 
@@ -71,7 +71,7 @@ public final class Transcript: DeviceObserver {
     if let since = buzzerOnSince { onTime += end - since }
     var pairs: [(String, JSONValue)] = [
       ("event", .string("summary")), ("t", t(end)), ("frames", .int(Int64(frames))),
-      ("i2c_bytes", .int(Int64(i2cBytes))), ("buzzer_on_ms", .int(onTime / 1_000_000)),
+      ("i2c_bytes", .int(Int64(i2cBytes))), ("buzzer_on_ms", .int(wholeMilliseconds(onTime))),
     ]
     if let interrupted { pairs.append(("interrupted", .string(interrupted))) }
     emit(pairs)

@@ -216,7 +216,7 @@ final class LineSource {
       let left = deadline - monotonicNanoseconds()
       if left <= 0 { break }
       var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, Int32(min(1000, left / 1_000_000 + 1))) > 0 else { continue }
+      guard poll(&p, 1, Int32(min(1000, wholeMilliseconds(left) + 1))) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 65536)
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n <= 0 { break }

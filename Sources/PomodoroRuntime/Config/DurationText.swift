@@ -42,8 +42,8 @@ public enum DurationText {
   public static func format(_ d: Nanoseconds) -> String {
     if d == 0 { return "0s" }
     if d < 0 { return "-" + format(d == .min ? .max : -d) }
-    var rest = d / 1_000_000
-    let nanos = d % 1_000_000
+    var rest = wholeMilliseconds(d)
+    let nanos = d % nanosecondsPerMillisecond
     var out = ""
     for (name, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1_000)] where rest >= size {
       out += "\(rest / size)\(name)"

@@ -177,7 +177,7 @@ public enum ControlProtocol {
     let remaining = state.remaining(at: now)
     var fields: [(String, JSONValue)] = [
       ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
-      ("remaining_ms", .int(remaining / 1_000_000)), ("total_ms", .int(state.duration / 1_000_000)),
+      ("remaining_ms", .int(wholeMilliseconds(remaining))), ("total_ms", .int(wholeMilliseconds(state.duration))),
       ("remaining", .string(state.clockText(at: now))),
     ]
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }

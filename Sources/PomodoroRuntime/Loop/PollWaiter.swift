@@ -75,7 +75,7 @@ public final class PollWaiter: Waiter {
       watch(timer)
     } else if let deadline {
       let left = deadline - clock.now
-      timeout = left <= 0 ? 0 : Int32(min(Int64(Int32.max), (left + 999_999) / 1_000_000))
+      timeout = left <= 0 ? 0 : Int32(min(Int64(Int32.max), wholeMillisecondsRoundedUp(left)))
     }
     if let deadline, deadline <= clock.now { timeout = 0 }
     let n = poll(&fds, nfds_t(fds.count), timeout)

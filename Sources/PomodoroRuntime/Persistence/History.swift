@@ -14,9 +14,9 @@ public struct HistoryEntry: Equatable, Sendable {
     self.ended = ended
     mode = record.mode
     outcome = record.outcome
-    plannedMs = record.planned / 1_000_000
-    actualMs = record.actual / 1_000_000
-    extendedMs = record.extended / 1_000_000
+    plannedMs = wholeMilliseconds(record.planned)
+    actualMs = wholeMilliseconds(record.actual)
+    extendedMs = wholeMilliseconds(record.extended)
   }
 
   init(
