@@ -34,12 +34,14 @@ enum RunCommand {
     let service = DeviceService(
       device: device, notify: notify, log: log, configFile: args.values["--config"] ?? DeviceConfig.defaultPath)
     if let path = config.controlSocket {
+      // systemd makes /run/pomodoro (RuntimeDirectory=); run by hand, make it (group may enter).
+      _ = mkdir(Files.directory(of: path), 0o750)
       do {
         service.control = try ControlServer(path: path, device: device, log: log)
         log.info("control socket at \(path)")
       } catch {
         // The device works without it: buttons and the display do not depend on scripts.
-        log.error(
+        log.warning(
           "\(error); the device runs without its control socket (set control_socket, or RuntimeDirectory=pomodoro in the unit)"
         )
       }

@@ -38,21 +38,20 @@ public enum ConfigReload {
     for line in DeviceLine.allCases {
       keys.append((line.configKey, { $0.pin(line) != $1.pin(line) }))
     }
-    return keys + [
-      ("inputs_active_low", { $0.inputsActiveLow != $1.inputsActiveLow }),
-      ("buzzer_active_high", { $0.buzzerActiveHigh != $1.buzzerActiveHigh }),
-      ("debounce", { $0.debounce != $1.debounce }),
-      ("long_press", { $0.longPress != $1.longPress }),
-      ("encoder_detent", { $0.encoderDetent != $1.encoderDetent }),
-      ("encoder_invert", { $0.encoderInvert != $1.encoderInvert }),
-      ("i2c_bus", { $0.i2cBus != $1.i2cBus }),
-      ("i2c_address", { $0.i2cAddress != $1.i2cAddress }),
-      ("controller", { $0.controller != $1.controller }),
-      ("size", { $0.height != $1.height }),
-      ("rotate", { $0.rotate180 != $1.rotate180 }),
-      ("contrast", { $0.contrast != $1.contrast }),
-      ("state_dir", { $0.stateDirectory != $1.stateDirectory }),
-    ]
+    keys.append(("inputs_active_low", { $0.inputsActiveLow != $1.inputsActiveLow }))
+    keys.append(("buzzer_active_high", { $0.buzzerActiveHigh != $1.buzzerActiveHigh }))
+    keys.append(("debounce", { $0.debounce != $1.debounce }))
+    keys.append(("long_press", { $0.longPress != $1.longPress }))
+    keys.append(("encoder_detent", { $0.encoderDetent != $1.encoderDetent }))
+    keys.append(("encoder_invert", { $0.encoderInvert != $1.encoderInvert }))
+    keys.append(("i2c_bus", { $0.i2cBus != $1.i2cBus }))
+    keys.append(("i2c_address", { $0.i2cAddress != $1.i2cAddress }))
+    keys.append(("controller", { $0.controller != $1.controller }))
+    keys.append(("size", { $0.height != $1.height }))
+    keys.append(("rotate", { $0.rotate180 != $1.rotate180 }))
+    keys.append(("contrast", { $0.contrast != $1.contrast }))
+    keys.append(("state_dir", { $0.stateDirectory != $1.stateDirectory }))
+    return keys
   }
 
   /// Compares the config `text` read from `file` (nil: the file is gone, which means the

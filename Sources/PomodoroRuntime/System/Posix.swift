@@ -24,7 +24,7 @@ public enum Files {
   public struct ReadError: Error, CustomStringConvertible, Equatable {
     public var path: String
     public var problem: Problem
-    public enum Problem: Equatable {
+    public enum Problem: Equatable, Sendable {
       case notRegular(kind: String)
       case tooLarge(limit: Int)
     }
