@@ -215,12 +215,15 @@ build() {
   fi
   # The Swift runtime is linked in statically (libstdc++-*-dev is for that): the installed
   # binary needs only libc, libstdc++, libgpiod and libi2c, not the toolchain.
-  run "${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib
+  # --manifest-cache none: Package.swift looks for the headers the apt step may just have
+  # installed, and SwiftPM would otherwise reuse its result from a build made before them
+  # (a binary without the hardware backend).
+  run "${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib --manifest-cache none
   if ((dry)); then
     binary="$repo/.build/release/pomodoro"
     return
   fi
-  out="$("${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib --show-bin-path)"
+  out="$("${as[@]}" swift-build --package-path "$repo" -c release --static-swift-stdlib --manifest-cache none --show-bin-path)"
   binary="$out/pomodoro"
   [[ -x "$binary" ]] || die "the build finished but $binary is missing"
 }

@@ -66,7 +66,7 @@ cp -a "$root" "$scratch/dry-before"
 fake_binary "$scratch/pomodoro-1" 1
 bash deploy/install.sh --dry-run --dest "$root" >"$scratch/out" 2>&1
 check "dry run: exits 0" true
-check "dry run: says it would build with swift-build -c release" contains "$scratch/out" "would run: swift-build --package-path $repo -c release --static-swift-stdlib"
+check "dry run: says it would build with swift-build -c release" contains "$scratch/out" "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
 check "dry run: says it would apt-get install swiftlang (trixie)" contains "$scratch/out" "libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev"
 check "dry run: shows the config.txt change" contains "$scratch/out" "+dtparam=i2c_arm_baudrate=400000"
 check "dry run: says it would install the unit" contains "$scratch/out" "$root/etc/systemd/system/pomodoro.service"
@@ -134,7 +134,7 @@ bash deploy/install.sh --dry-run --with-mqtt --dest "$root" >"$scratch/out" 2>&1
 check "dry run --with-mqtt: exits 0" true
 check "dry run --with-mqtt: libmosquitto-dev before the build" line_after "$scratch/out" \
   "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 --no-install-recommends libmosquitto-dev" \
-  "would run: swift-build --package-path $repo -c release --static-swift-stdlib"
+  "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
 check "dry run --with-mqtt: would install the bridge's unit" contains "$scratch/out" \
   "would run: install -m 0644 $repo/deploy/pomodoro-mqtt.service $root/etc/systemd/system/pomodoro-mqtt.service"
 check "dry run --with-mqtt: would make the user pomodoro-mqtt" contains "$scratch/out" \

@@ -345,7 +345,8 @@ final class FuzzTests: XCTestCase {
       if i % 25 == 0 {
         // A real file, written plainly: ten thousand fsyncs would be the whole test's time.
         files += 1
-        let file = fopen(log.path, "w")
+        // XCTUnwrap: glibc 2.41 (trixie) declares fopen's result optional, 2.36 does not.
+        let file = try XCTUnwrap(fopen(log.path, "w"))
         XCTAssertEqual(fwrite(bytes, 1, bytes.count, file), bytes.count)
         XCTAssertEqual(fclose(file), 0)
         let read = try log.read()

@@ -14,9 +14,11 @@ build_binary() {
   if [ ! -f /usr/include/gpiod.h ] || [ ! -f /usr/include/i2c/smbus.h ]; then
     die "libgpiod-dev or libi2c-dev missing: the binary would have no hardware backend"
   fi
-  (cd "$root" && swift build -c release --product pomodoro --static-swift-stdlib) >"$WORK/swift-build.log" 2>&1 ||
+  # --manifest-cache none: SwiftPM caches what Package.swift found (the headers) across runs,
+  # even from before libgpiod-dev was installed.
+  (cd "$root" && swift build -c release --product pomodoro --static-swift-stdlib --manifest-cache none) >"$WORK/swift-build.log" 2>&1 ||
     { tail -n 30 "$WORK/swift-build.log" >&2; die "swift build -c release --product pomodoro failed (in $root)"; }
-  bin=$(cd "$root" && swift build -c release --product pomodoro --static-swift-stdlib --show-bin-path)
+  bin=$(cd "$root" && swift build -c release --product pomodoro --static-swift-stdlib --manifest-cache none --show-bin-path)
   BINARY="$bin/pomodoro"
   ldd "$BINARY" | grep -q libgpiod || die "$BINARY does not link libgpiod: was it built with POMODORO_NO_HARDWARE=1?"
 }
