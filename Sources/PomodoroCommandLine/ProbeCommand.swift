@@ -81,11 +81,11 @@ enum ProbeCommand {
     print("Turn the encoder and press the buttons; Ctrl-C ends.")
 
     var mapper = InputMapper(config: config, initialLevels: (try? inputs.levels()) ?? [])
-    let waiter = try PollWaiter(clock: clock, inputs: inputs.pollDescriptor)
+    let waiter = try PollWaiter(clock: clock)
     var position = 0
     while true {
       let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now)].compactMap { $0 }.min()
-      let wake = try waiter.wait(until: deadline, watching: [])
+      let wake = try waiter.wait(until: deadline, watching: [inputs.pollDescriptor].compactMap { $0 })
       if !wake.signals.isEmpty { break }
       let now = clock.now
       try? player.drive(buzzer, at: now)

@@ -28,7 +28,7 @@ enum RunCommand {
     let device = Device(
       config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
     let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
-    let waiter = try PollWaiter(clock: clock, inputs: parts.inputs.pollDescriptor)
+    let waiter = try PollWaiter(clock: clock)
     // SIGQUIT is a clean stop like SIGTERM (not the runtime's crash report); SIGHUP reloads.
     try Signals.watch([SIGQUIT])
     let service = DeviceService(

@@ -84,6 +84,9 @@ public final class MockGPIOChip: GPIOChip {
   public var isPresent = true
   /// When set, reads on requested inputs throw it (a line that went away mid-run).
   public var readError: GPIOError?
+  /// The descriptor requested inputs give the event loop to wait on (nil: none, the default;
+  /// a test of the loop sets one).
+  public var pollDescriptor: Int32?
   var lines: [Line]
   private var rng: SplitMix64
 

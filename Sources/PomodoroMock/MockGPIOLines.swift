@@ -15,7 +15,7 @@ final class MockInputLines: InputLines {
     self.activeLow = activeLow
   }
 
-  var pollDescriptor: Int32? { nil }
+  var pollDescriptor: Int32? { chip.pollDescriptor }
 
   var nextEdgeTime: Instant? {
     guard !released else { return nil }

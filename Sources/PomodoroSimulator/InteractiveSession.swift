@@ -65,7 +65,7 @@ final class InteractiveSession: DeviceObserver {
 
   func run() throws -> Int32 {
     // Signal handlers first: a Ctrl-C from here on ends the loop and restores the terminal.
-    let waiter = try PollWaiter(clock: realClock, inputs: hardware.parts.inputs.pollDescriptor)
+    let waiter = try PollWaiter(clock: realClock)
     // Job control and every other signal that would end the process come through the loop too,
     // so that the terminal is given back first.
     let watched = [SIGTSTP, SIGCONT] + Signals.otherTerminating

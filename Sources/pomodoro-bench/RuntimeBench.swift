@@ -94,7 +94,7 @@ func realtimeAlarmBench() {
   let pressAt = clock.now + ms(10)
   hardware.chip.schedulePress(config.buttonStart, at: pressAt)
   let deadline = pressAt + ms(80) + seconds(60)
-  let waiter = try! PollWaiter(clock: clock, inputs: nil)
+  let waiter = try! PollWaiter(clock: clock)
   while clock.now < deadline + seconds(1) {
     device.step()
     _ = try? waiter.wait(until: device.nextDeadline.map { min($0, deadline + seconds(1)) }, watching: [])

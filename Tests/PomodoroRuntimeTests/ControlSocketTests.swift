@@ -287,7 +287,7 @@ final class ControlSocketTests: XCTestCase {
       for fd in everyClient { shutdown(fd, Int32(SHUT_RDWR)) }
     }
     rescue.start()
-    let waiter = try PollWaiter(clock: clock, inputs: hardware.parts.inputs.pollDescriptor)
+    let waiter = try PollWaiter(clock: clock)
     device.start()
     let began = clock.now
     _ = try EventLoop.serve(

@@ -167,6 +167,41 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertEqual(h.device.state.clockText(at: h.clock.now), "22:59", "121 s after a start at 0")
   }
 
+  /// Unplugged, and blanked (OLED care) while unplugged: the retries go on at their back-off
+  /// (a retry due but never made would be a deadline in the past: the loop would spin), the
+  /// panel comes back still blank, and the first touch shows the picture.
+  func testDisplayUnpluggedWhileBlankRetriesAndComesBackBlank() throws {
+    var config = DeviceConfig()
+    config.dimAfter = nil
+    config.blankAfter = minutes(1)
+    let h = try DeviceHarness(directory: directory, config: config)
+    h.device.start()
+    h.run(for: seconds(30))
+    XCTAssertTrue(h.hardware.emulator.isLit)
+    h.hardware.emulator.unplugged = true  // and 30 s later the panel is to blank
+    // Deadline by deadline (not runVirtual, which would spin on a deadline in the past).
+    var retries = 0
+    let until = h.clock.now + minutes(7)
+    while let next = h.device.nextDeadline, next <= until, retries < 10_000 {
+      guard next > h.clock.now else { return XCTFail("a deadline in the past at \(h.clock.now)") }
+      h.clock.advance(to: next)
+      h.device.step()
+      if h.clock.now > until - minutes(5) { retries += 1 }
+    }
+    XCTAssertLessThan(retries, 20, "blank for the last 5 minutes, retrying every 30 s")
+    h.hardware.emulator.unplugged = false
+    h.run(for: seconds(31))
+    XCTAssertTrue(h.logLines.contains { $0.1.contains("answers again") }, "brought up while blank")
+    XCTAssertFalse(h.hardware.emulator.isLit, "and still blank")
+    h.press(h.config.buttonCancel)
+    h.run(for: seconds(1))
+    XCTAssertTrue(h.hardware.emulator.isLit, "a touch wakes it")
+    let shift = h.device.look.shift
+    XCTAssertEqual(
+      h.hardware.visibleImage(),
+      h.device.screen.render(h.device.state, h.clock.now).shifted(dx: shift.dx, dy: shift.dy))
+  }
+
   func testAlarmRingsThroughTheBuzzerLineUntilAcknowledged() throws {
     var config = DeviceConfig()
     config.engine.presets[.focus] = seconds(10)
@@ -246,5 +281,39 @@ final class InputFaultTests: XCTestCase {
     XCTAssertEqual(beeps.first, seconds(20), "the alarm still sounds on time")
     XCTAssertEqual(h.device.state.phase, .ringing)
     XCTAssertEqual(h.hardware.visibleImage(), h.device.screen.render(h.device.state, h.clock.now))
+  }
+
+  /// Once reading failed, input edges neither wake the loop nor make deadlines: the kernel's
+  /// descriptor of a failed line may stay readable, and pending edges are never read again;
+  /// either would spin the loop (a core at 100 %) until restart.
+  func testAfterAReadErrorTheLoopNeitherWatchesTheLinesNorWaitsForTheirEdges() throws {
+    final class Recorder: Waiter {
+      var watched: [[Int32]] = []
+      func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
+        watched.append(extra)
+        return Wake(signals: [SIGTERM])
+      }
+    }
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let h = try DeviceHarness(directory: directory)
+    var pipeEnds: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&pipeEnds), 0)
+    defer { for end in pipeEnds { close(end) } }
+    h.hardware.chip.pollDescriptor = pipeEnds[0]
+    h.device.start()
+    let waiter = Recorder()
+    _ = try EventLoop.serve(h.device, waiter: waiter)
+    XCTAssertEqual(waiter.watched.last, [pipeEnds[0]], "working lines are watched")
+
+    h.hardware.chip.readError = .io("line GPIO17 went away")
+    h.press(h.config.buttonStart)
+    _ = try EventLoop.serve(h.device, waiter: waiter)
+    XCTAssertEqual(waiter.watched.last, [], "failed lines are not watched")
+    XCTAssertNil(h.device.inputDescriptor)
+    h.device.step()
+    if let next = h.device.nextDeadline {
+      XCTAssertGreaterThan(next, h.clock.now, "no deadline from edges that are never read")
+    }
   }
 }

@@ -176,7 +176,10 @@ public final class Device {
     if storage != nil && now - dayCheckedAt >= seconds(60) { recountToday(at: now) }
     driveBuzzer(at: now)
     refreshLook(at: now)
-    guard look.on else { return }
+    guard look.on else {
+      display.retryIfDue(at: now)
+      return
+    }
     let frame = screen.render(state, now)
     let shifted = look.shift == .zero ? frame : frame.shifted(dx: look.shift.dx, dy: look.shift.dy)
     let bytes = display.show(shifted, at: now)
@@ -222,6 +225,10 @@ public final class Device {
     observer?.displayChanged(want, at: now)
   }
 
+  /// The descriptor that is readable when the input lines have edges, while they work (nil
+  /// after a read failed: they are ignored until restart, and a failed line may stay readable).
+  public var inputDescriptor: Int32? { inputsFailed ? nil : parts.inputs.pollDescriptor }
+
   /// Feeds an event from outside (a control socket command) at the clock's now, as a button
   /// would; the next `step()` drives the buzzer and the panel. Returns the state it leaves.
   @discardableResult
@@ -237,7 +244,7 @@ public final class Device {
     let now = clock.now
     return [
       Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil, mapper.nextDeadline,
-      player.nextChange(after: now), display.nextRetry, parts.inputs.nextEdgeTime,
+      player.nextChange(after: now), display.nextRetry, inputsFailed ? nil : parts.inputs.nextEdgeTime,
       care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now),
     ].compactMap { $0 }.min()
   }

@@ -40,9 +40,7 @@ final class DisplayKeeper {
   /// Shows `frame`, sending only what changed. Returns the wire bytes spent (0 when nothing
   /// changed or the panel is down).
   func show(_ frame: Framebuffer, at now: Instant) -> Int {
-    if !healthy {
-      guard let retryAt, now >= retryAt, bringUp(at: now) else { return 0 }
-    }
+    guard retryIfDue(at: now) else { return 0 }
     do {
       return try driver.flush(frame)
     } catch {
@@ -54,12 +52,21 @@ final class DisplayKeeper {
   /// Switches the panel on or off and sets its contrast (OLED care). The driver keeps both, so
   /// a panel brought up again after a fault gets them too.
   func setLook(on: Bool, contrast: UInt8, at now: Instant) {
-    do {
-      try driver.setContrast(contrast)
-      try driver.setDisplayOn(on)
-    } catch {
-      if healthy { markDown(error, at: now) }
-    }
+    // Both are set even when the first write fails: the driver keeps them for the next
+    // initialisation, so a panel blanked while unplugged comes back blank.
+    var failure: Error?
+    do { try driver.setContrast(contrast) } catch { failure = error }
+    do { try driver.setDisplayOn(on) } catch { failure = failure ?? error }
+    if let failure, healthy { markDown(failure, at: now) }
+  }
+
+  /// While the panel is down, brings it up if a retry is due (also while it is blanked, so the
+  /// retry deadline moves on); true when it is up.
+  @discardableResult
+  func retryIfDue(at now: Instant) -> Bool {
+    if healthy { return true }
+    guard let retryAt, now >= retryAt else { return false }
+    return bringUp(at: now)
   }
 
   /// The next instant a retry is due, while the panel is down.

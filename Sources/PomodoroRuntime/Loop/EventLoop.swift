@@ -29,7 +29,9 @@ public enum EventLoop {
       device.step()
       onStep()
       let deadline = [device.nextDeadline, extraDeadline()].compactMap { $0 }.min()
-      let reads = watching + sources.flatMap(\.readDescriptors)
+      // The input lines only while they work: a line that failed may stay readable (an error
+      // condition) and would wake the loop at once, forever.
+      let reads = [device.inputDescriptor].compactMap { $0 } + watching + sources.flatMap(\.readDescriptors)
       let writes = sources.flatMap(\.writeDescriptors)
       let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
       for signal in wake.signals where !onSignal(signal) { return signal }

@@ -33,20 +33,18 @@ extension Waiter {
   }
 }
 
-/// Blocks in poll(2) until an input line has edges, a signal arrives, an extra descriptor is
-/// readable, or the monotonic clock reaches the deadline: a timerfd on CLOCK_MONOTONIC armed
+/// Blocks in poll(2) until a signal arrives, a watched descriptor (the input lines' while they
+/// work, the keyboard, the control socket) is readable, or the monotonic clock reaches the deadline: a timerfd on CLOCK_MONOTONIC armed
 /// to the absolute instant (on systems without timerfd, poll's own timeout). No busy polling:
 /// with no deadline it sleeps until something happens.
 public final class PollWaiter: Waiter {
   let clock: MonotonicClock
   let timer: Int32
   let signals: Int32
-  let inputs: Int32?
   var armed: Instant?
 
-  public init(clock: MonotonicClock, inputs: Int32?) throws {
+  public init(clock: MonotonicClock) throws {
     self.clock = clock
-    self.inputs = inputs
     timer = pomo_timer_create()
     signals = pomo_signal_pipe()
     guard signals >= 0 else { throw SystemError("cannot install signal handlers") }
@@ -62,7 +60,6 @@ public final class PollWaiter: Waiter {
     var fds: [pollfd] = []
     func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     watch(signals)
-    if let inputs { watch(inputs) }
     extra.forEach(watch)
     let firstWritable = fds.count
     for fd in writable { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
