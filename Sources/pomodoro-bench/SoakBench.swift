@@ -15,12 +15,7 @@ func soakBench(days: Double, seed: UInt64) {
   let wallStart = monotonicNanoseconds()
   let report: Soak.Report
   do {
-    report = try Soak(seed: seed).run(days: days) { r in
-      if Int(r.virtualDays.rounded()) % 7 == 0 {
-        figure(
-          "soak.resident_day_\(Int(r.virtualDays.rounded()))", Double(r.residentByDay.last ?? 0) / 1_048_576, "MiB")
-      }
-    }
+    report = try Soak(seed: seed).run(days: days)
   } catch {
     print("soak: could not start: \(error)")
     exit(1)
@@ -50,9 +45,19 @@ func soakBench(days: Double, seed: UInt64) {
   figure("soak.faults.disk_full_windows", Double(report.diskFullWindows), "windows")
   figure("soak.faults.failed_writes", Double(report.failedWrites), "calls")
   figure("soak.peak_rss", Double(usage.ru_maxrss) / 1024, "MiB")
+  // Memory flat: resident at the end of day 1, of every seventh day and of the last one.
+  let mib = report.residentByDay.map { Double($0) / 1_048_576 }
+  for (index, value) in mib.enumerated() where index == 0 || (index + 1) % 7 == 0 || index == mib.count - 1 {
+    figure("soak.resident_day_\(index + 1)", value, "MiB")
+  }
+  var problems = report.problems
+  if let first = mib.first, let last = mib.last {
+    figure("soak.resident_growth", last - first, "MiB")
+    if last - first > 4 { problems.append("resident memory grew \(last - first) MiB from day 1 (a leak?)") }
+  }
   figure("soak.cpu", Double(cpuNanoseconds() - cpuStart) / 1e9, "s")
   figure("soak.wall", Double(monotonicNanoseconds() - wallStart) / 1e9, "s")
-  figure("soak.problems", Double(report.problems.count), "")
-  for problem in report.problems.prefix(10) { print("soak problem: \(problem)") }
-  if !report.problems.isEmpty { exit(1) }
+  figure("soak.problems", Double(problems.count), "")
+  for problem in problems.prefix(10) { print("soak problem: \(problem)") }
+  if !problems.isEmpty { exit(1) }
 }
