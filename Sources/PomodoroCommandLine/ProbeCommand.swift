@@ -83,13 +83,25 @@ enum ProbeCommand {
     var mapper = InputMapper(config: config, initialLevels: (try? inputs.levels()) ?? [])
     let waiter = try PollWaiter(clock: clock)
     var position = 0
+    // As in `run`, lines whose read failed are no longer watched (they may stay readable).
+    var linesWork = true
     while true {
       let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now)].compactMap { $0 }.min()
-      let wake = try waiter.wait(until: deadline, watching: [inputs.pollDescriptor].compactMap { $0 })
+      let watched = linesWork ? [inputs.pollDescriptor].compactMap { $0 } : []
+      let wake = try waiter.wait(until: deadline, watching: watched)
       if !wake.signals.isEmpty { break }
       let now = clock.now
       try? player.drive(buzzer, at: now)
-      var actions = mapper.feed((try? inputs.readEdges()) ?? [])
+      var edges: [LineEdge] = []
+      if linesWork {
+        do {
+          edges = try inputs.readEdges()
+        } catch {
+          linesWork = false
+          print("reading the input lines failed (\(error)); inputs are ignored from now on: Ctrl-C ends")
+        }
+      }
+      var actions = mapper.feed(edges)
       actions += mapper.advance(to: now)
       for (_, action) in actions {
         switch action {

@@ -139,8 +139,8 @@ public final class Soak {
     }
   }
 
-  /// Runs `days` virtual days; `dayDone` gets the report at the end of each one.
-  public func run(days: Double, dayDone: ((Report) -> Void)? = nil) throws -> Report {
+  /// Runs `days` virtual days, noting resident memory at the end of each.
+  public func run(days: Double) throws -> Report {
     try boot()
     let end = clock.now + Nanoseconds(days * 86_400e9)
     var nextDay = clock.now + seconds(86_400)
@@ -158,8 +158,6 @@ public final class Soak {
       let now = clock.now
       if now >= nextDay {
         recorder.report.residentByDay.append(Self.residentBytes())
-        recorder.report.virtualDays = Double(now - (end - Nanoseconds(days * 86_400e9))) / 86_400e9
-        dayDone?(recorder.report)
         nextDay = nextDay + seconds(86_400)
       }
       if now >= nextInput { nextInput = input(at: now) }

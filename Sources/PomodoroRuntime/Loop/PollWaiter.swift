@@ -34,9 +34,10 @@ extension Waiter {
 }
 
 /// Blocks in poll(2) until a signal arrives, a watched descriptor (the input lines' while they
-/// work, the keyboard, the control socket) is readable, or the monotonic clock reaches the deadline: a timerfd on CLOCK_MONOTONIC armed
-/// to the absolute instant (on systems without timerfd, poll's own timeout). No busy polling:
-/// with no deadline it sleeps until something happens.
+/// work, the keyboard, the control socket) is readable, or the monotonic clock reaches the
+/// deadline: a timerfd on CLOCK_MONOTONIC armed to the absolute instant (on systems without
+/// timerfd, poll's own timeout). No busy polling: with no deadline it sleeps until something
+/// happens.
 public final class PollWaiter: Waiter {
   let clock: MonotonicClock
   let timer: Int32
