@@ -30,12 +30,14 @@ if hasI2C {
   shimLinks.append(.linkedLibrary("i2c"))
 }
 
-// libmosquitto for the MQTT bridge, the same way: compiled in only where its header is installed.
+// libmosquitto for the MQTT bridge: compiled in only where its header is installed, and loaded
+// by the shim when `pomodoro mqtt` makes its client (dlopen), so that the device's own process
+// never maps it or the TLS libraries it needs.
 var mqttDefines: [CSetting] = []
 var mqttLinks: [LinkerSetting] = []
 if hasMosquitto {
   mqttDefines.append(.define("POMODORO_HAVE_MOSQUITTO"))
-  mqttLinks.append(.linkedLibrary("mosquitto"))
+  mqttLinks.append(.linkedLibrary("dl"))
 }
 
 let package = Package(
@@ -66,7 +68,7 @@ let package = Package(
       name: "PomodoroRuntime",
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"]
     ),
-    // The one C shim over libmosquitto (or its "not installed" body).
+    // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
@@ -77,7 +79,7 @@ let package = Package(
       name: "PomodoroSimulator",
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime"]
     ),
-    // The command line: run, probe, simulate, snapshot, history.
+    // The command line: run, probe, simulate, snapshot, history, stats, ctl, mqtt.
     .target(
       name: "PomodoroCommandLine",
       dependencies: [

@@ -168,7 +168,8 @@ apt_packages() {
     say "--no-apt: $* already installed"
     return
   fi
-  system apt-get update -o Acquire::Retries=3
+  apt_retry system apt-get update -o Acquire::Retries=3 ||
+    die "apt-get update failed: check the network (or use --no-apt when the packages are installed)"
   apt_install "$@"
 }
 
@@ -384,12 +385,13 @@ start_service() {
 
 # --- 7. the MQTT bridge (--with-mqtt) ----------------------------------------------------------
 # mqtt_dependencies: before the build, libmosquitto-dev (the bridge is compiled in only where
-# mosquitto.h exists); with --binary, the library it links.
+# mosquitto.h exists); with --binary, the library it loads (by name, libmosquitto.so.1: a binary
+# built without the header does not carry that name).
 mqtt_dependencies() {
   if [[ -n "$binary" ]]; then
     apt_packages libmosquitto1
-    if ! ldd "$binary" 2>/dev/null | grep -q libmosquitto; then
-      say "warning: $binary does not link libmosquitto: its 'pomodoro mqtt' says so and exits 69;" \
+    if ! grep -qa 'libmosquitto\.so\.1' "$binary"; then
+      say "warning: $binary was built without libmosquitto: its 'pomodoro mqtt' says so and exits 69;" \
         "build it where libmosquitto-dev is installed"
     fi
   else

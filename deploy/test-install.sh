@@ -149,8 +149,8 @@ check "--with-mqtt: exits 0" true
 check "--with-mqtt: the bridge's unit is installed" cmp deploy/pomodoro-mqtt.service "$root/etc/systemd/system/pomodoro-mqtt.service"
 check "--with-mqtt: the device's unit is still installed" cmp deploy/pomodoro.service "$root/etc/systemd/system/pomodoro.service"
 check "--with-mqtt: the binary is the new one" cmp "$scratch/pomodoro-2" "$root/usr/local/bin/pomodoro"
-check "--with-mqtt --binary: the library the bridge links" contains "$scratch/out" "--no-install-recommends libmosquitto1"
-check "--with-mqtt --binary: warns when the binary lacks libmosquitto" contains "$scratch/out" "does not link libmosquitto"
+check "--with-mqtt --binary: the library the bridge loads" contains "$scratch/out" "--no-install-recommends libmosquitto1"
+check "--with-mqtt --binary: warns when the binary lacks libmosquitto" contains "$scratch/out" "was built without libmosquitto"
 check "--with-mqtt: the user pomodoro-mqtt (skipped under --dest)" contains "$scratch/out" \
   "skipped (--dest): useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin --comment Pomodoro desk device, MQTT bridge pomodoro-mqtt"
 check "--with-mqtt: in the group pomodoro (skipped under --dest)" contains "$scratch/out" \

@@ -1,10 +1,57 @@
 #include "pomodoro_mqtt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef POMODORO_HAVE_MOSQUITTO
+#include <dlfcn.h>
 #include <mosquitto.h>
+
+// libmosquitto is loaded when the bridge makes its first client, not linked: only `pomodoro mqtt`
+// maps it (and the TLS libraries it brings, about 1.8 MiB resident), never the device's own
+// `pomodoro run` or the simulator. The header still types every entry point at compile time.
+// Debian's libmosquitto1 (1.x and 2.x alike) installs it under this name.
+#define POMO_MOSQUITTO_SONAME "libmosquitto.so.1"
+#define POMO_MOSQUITTO_FUNCTIONS(X)                                                               \
+  X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_callback_set)             \
+  X(message_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
+  X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
+  X(subscribe) X(disconnect) X(strerror)
+
+static struct {
+#define POMO_FIELD(name) __typeof__(&mosquitto_##name) name;
+  POMO_MOSQUITTO_FUNCTIONS(POMO_FIELD)
+#undef POMO_FIELD
+} lib;
+
+static int loaded = 0;
+static char load_error[512];
+
+const char *pomo_mqtt_load(void) {
+  if (loaded) return NULL;
+  if (load_error[0]) return load_error;
+  void *handle = dlopen(POMO_MOSQUITTO_SONAME, RTLD_NOW | RTLD_LOCAL);
+  const char *missing = NULL;
+  if (handle) {
+#define POMO_LOAD(name)                                                 \
+  if (!missing && !(lib.name = (__typeof__(lib.name))dlsym(handle, "mosquitto_" #name))) \
+    missing = "mosquitto_" #name;
+    POMO_MOSQUITTO_FUNCTIONS(POMO_LOAD)
+#undef POMO_LOAD
+  }
+  if (!handle || missing) {
+    const char *why = handle ? missing : dlerror();
+    snprintf(load_error, sizeof load_error,
+             "%s cannot be loaded (%s%s): install it with sudo apt install libmosquitto1",
+             POMO_MOSQUITTO_SONAME, handle ? "no symbol " : "", why ? why : "unknown error");
+    if (handle) dlclose(handle);
+    return load_error;
+  }
+  lib.lib_init();
+  loaded = 1;
+  return NULL;
+}
 
 struct message {
   char *topic;
@@ -58,25 +105,21 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 int pomo_mqtt_available(void) { return 1; }
 
 pomo_mqtt *pomo_mqtt_new(const char *client_id) {
-  static int initialised = 0;
-  if (!initialised) {
-    mosquitto_lib_init();
-    initialised = 1;
-  }
+  if (pomo_mqtt_load()) return NULL;
   pomo_mqtt *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->connack = -1;
-  m->mosq = mosquitto_new(client_id, 1, m);
+  m->mosq = lib.new(client_id, 1, m);
   if (!m->mosq) {
     free(m);
     return NULL;
   }
   // Small messages, sent at once: without this, Nagle's algorithm and the broker's delayed ACK
   // hold a state or a command back about 40 ms (measured by pomodoro-bench's mqtt figures).
-  mosquitto_int_option(m->mosq, MOSQ_OPT_TCP_NODELAY, 1);
-  mosquitto_connect_callback_set(m->mosq, on_connect);
-  mosquitto_disconnect_callback_set(m->mosq, on_disconnect);
-  mosquitto_message_callback_set(m->mosq, on_message);
+  lib.int_option(m->mosq, MOSQ_OPT_TCP_NODELAY, 1);
+  lib.connect_callback_set(m->mosq, on_connect);
+  lib.disconnect_callback_set(m->mosq, on_disconnect);
+  lib.message_callback_set(m->mosq, on_message);
   return m;
 }
 
@@ -89,45 +132,45 @@ void pomo_mqtt_free(pomo_mqtt *m) {
     free(e->payload);
     free(e);
   }
-  mosquitto_destroy(m->mosq);
+  lib.destroy(m->mosq);
   free(m);
 }
 
 int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain) {
-  return mosquitto_will_set(m->mosq, topic, (int)strlen(payload), payload, 1, retain != 0);
+  return lib.will_set(m->mosq, topic, (int)strlen(payload), payload, 1, retain != 0);
 }
 
 int pomo_mqtt_auth(pomo_mqtt *m, const char *user, const char *password) {
-  return mosquitto_username_pw_set(m->mosq, user, password);
+  return lib.username_pw_set(m->mosq, user, password);
 }
 
 int pomo_mqtt_tls(pomo_mqtt *m, const char *cafile) {
-  return mosquitto_tls_set(m->mosq, cafile, NULL, NULL, NULL, NULL);
+  return lib.tls_set(m->mosq, cafile, NULL, NULL, NULL, NULL);
 }
 
 int pomo_mqtt_connect(pomo_mqtt *m, const char *host, int port, int keepalive) {
   if (!m->connected_once) {
     m->connected_once = 1;
-    return mosquitto_connect_async(m->mosq, host, port, keepalive);
+    return lib.connect_async(m->mosq, host, port, keepalive);
   }
-  return mosquitto_reconnect_async(m->mosq);
+  return lib.reconnect_async(m->mosq);
 }
 
-int pomo_mqtt_socket(pomo_mqtt *m) { return mosquitto_socket(m->mosq); }
-int pomo_mqtt_want_write(pomo_mqtt *m) { return mosquitto_want_write(m->mosq) ? 1 : 0; }
-int pomo_mqtt_loop_read(pomo_mqtt *m) { return mosquitto_loop_read(m->mosq, 1); }
-int pomo_mqtt_loop_write(pomo_mqtt *m) { return mosquitto_loop_write(m->mosq, 1); }
-int pomo_mqtt_loop_misc(pomo_mqtt *m) { return mosquitto_loop_misc(m->mosq); }
+int pomo_mqtt_socket(pomo_mqtt *m) { return lib.socket(m->mosq); }
+int pomo_mqtt_want_write(pomo_mqtt *m) { return lib.want_write(m->mosq) ? 1 : 0; }
+int pomo_mqtt_loop_read(pomo_mqtt *m) { return lib.loop_read(m->mosq, 1); }
+int pomo_mqtt_loop_write(pomo_mqtt *m) { return lib.loop_write(m->mosq, 1); }
+int pomo_mqtt_loop_misc(pomo_mqtt *m) { return lib.loop_misc(m->mosq); }
 
 int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain) {
-  return mosquitto_publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
+  return lib.publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
 }
 
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos) {
-  return mosquitto_subscribe(m->mosq, NULL, topic, qos);
+  return lib.subscribe(m->mosq, NULL, topic, qos);
 }
 
-int pomo_mqtt_disconnect(pomo_mqtt *m) { return mosquitto_disconnect(m->mosq); }
+int pomo_mqtt_disconnect(pomo_mqtt *m) { return lib.disconnect(m->mosq); }
 
 int pomo_mqtt_take_connack(pomo_mqtt *m) {
   int rc = m->connack;
@@ -160,11 +203,12 @@ int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *p
   return 1;
 }
 
-const char *pomo_mqtt_strerror(int rc) { return mosquitto_strerror(rc); }
+const char *pomo_mqtt_strerror(int rc) { return loaded ? lib.strerror(rc) : "libmosquitto is not loaded"; }
 
 #else
 
 int pomo_mqtt_available(void) { return 0; }
+const char *pomo_mqtt_load(void) { return "libmosquitto is not installed"; }
 pomo_mqtt *pomo_mqtt_new(const char *client_id) {
   (void)client_id;
   return NULL;

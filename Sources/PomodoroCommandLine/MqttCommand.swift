@@ -16,6 +16,10 @@ enum MqttCommand {
       PomodoroCLI.fail("pomodoro: \(MQTTBridge.notInstalled)")
       return 69
     }
+    if let why = MQTTBridge.loadError {
+      PomodoroCLI.fail("pomodoro: \(why)")
+      return 69
+    }
     let log = Log()
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
     var name = [CChar](repeating: 0, count: 256)

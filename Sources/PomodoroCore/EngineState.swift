@@ -78,7 +78,10 @@ public struct EngineState: Equatable, Sendable {
     return "\(max(1, position))/\(n)"
   }
 
-  /// The title line, following phase and mode as the egg timer's did.
+  /// The title line, following phase and mode: a pomodoro mode names itself and its place in the
+  /// cycle ("Focus 2/4"), "Focus done!" or "Break over!" when it rings; an egg preset asks,
+  /// answers and warns ("How do you like your eggs?", "So you like it Soft huh?", "Alright, don't
+  /// choke on them!").
   public var title: String {
     if mode.isEgg {
       switch phase {

@@ -33,12 +33,16 @@ public let nanosecondsPerSecond: Int64 = 1_000_000_000
 
 /// Conversions from a span to whole units, truncating toward zero (as `/` does): for logs,
 /// files and system calls that count in milliseconds or seconds.
+@inlinable public func wholeMicroseconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerMicrosecond }
 @inlinable public func wholeMilliseconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerMillisecond }
 @inlinable public func wholeSeconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerSecond }
 /// Whole milliseconds rounded up, for a wait that must not end early (poll's timeout).
 @inlinable public func wholeMillisecondsRoundedUp(_ d: Nanoseconds) -> Int64 {
   d <= 0 ? 0 : (d + nanosecondsPerMillisecond - 1) / nanosecondsPerMillisecond
 }
+
+/// A span of `days` (fractions allowed), for soak runs measured in virtual days.
+@inlinable public func days(_ v: Double) -> Nanoseconds { Nanoseconds(v * 86_400 * Double(nanosecondsPerSecond)) }
 
 /// Anything that tells monotonic time: the system's CLOCK_MONOTONIC, or a virtual clock.
 /// Modelled on Swift's `Clock`, reduced to what the device needs.

@@ -86,6 +86,8 @@ func quote(_ s: String) -> String {
 /// Reconnects to either side with back-off and republishes when it comes back.
 public final class MQTTBridge {
   public static var available: Bool { pomo_mqtt_available() == 1 }
+  /// Why libmosquitto (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
+  public static var loadError: String? { pomo_mqtt_load().map { String(cString: $0) } }
   public static let notInstalled =
     "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
 
@@ -135,7 +137,9 @@ public final class MQTTBridge {
       }
       password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
-    guard let c = pomo_mqtt_new("pomodoro-\(id)-\(getpid())") else { throw BridgeError("cannot create an MQTT client") }
+    guard let c = pomo_mqtt_new("pomodoro-\(id)-\(getpid())") else {
+      throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
+    }
     client = c
     nextMisc = clock.now
     var rc = pomo_mqtt_will(client, topics.availability, "offline", 1)

@@ -1,6 +1,5 @@
 import PomodoroCore
 import PomodoroGraphics
-import PomodoroLinux
 import PomodoroMock
 import PomodoroRuntime
 

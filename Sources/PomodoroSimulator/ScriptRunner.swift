@@ -20,7 +20,7 @@ public final class ScriptRunner {
     let clock = clock
     device = Device(
       config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log,
-      wallClock: { WallTime(epochSeconds: clock.now.nanoseconds / nanosecondsPerSecond, synced: false) })
+      wallClock: { WallTime(epochSeconds: wholeSeconds(clock.now.nanoseconds), synced: false) })
     transcript = Transcript(origin: clock.now, write: write)
     device.observer = transcript
   }

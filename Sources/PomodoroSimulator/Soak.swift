@@ -100,7 +100,7 @@ public final class Soak {
     device = Device(
       config: config, parts: hardware.parts, clock: clock, screen: screen,
       storage: Storage(directory: Self.directory, fileSystem: fileSystem), log: log,
-      wallClock: { WallTime(epochSeconds: 1_796_040_000 + clock.now.nanoseconds / 1_000_000_000, synced: true) })
+      wallClock: { WallTime(epochSeconds: 1_796_040_000 + wholeSeconds(clock.now.nanoseconds), synced: true) })
     device.observer = recorder
     recorder.report.boots += 1
     device.start()
@@ -131,7 +131,7 @@ public final class Soak {
     for line in recorder.records {
       guard let e = HistoryEntry(jsonLine: line) else { continue }
       let key = "\(e.mode) \(e.plannedMs)"
-      let start = e.ended.epochSeconds * 1000 - e.actualMs
+      let start = wholeMilliseconds(seconds(e.ended.epochSeconds)) - e.actualMs
       if let near = starts[key]?.last(where: { abs($0 - start) < 1000 }) {
         recorder.report.problems.append("a session recorded twice: \(line) (one started at \(near) ms)")
       }
@@ -142,8 +142,8 @@ public final class Soak {
   /// Runs `days` virtual days, noting resident memory at the end of each.
   public func run(days: Double) throws -> Report {
     try boot()
-    let end = clock.now + Nanoseconds(days * 86_400e9)
-    var nextDay = clock.now + seconds(86_400)
+    let end = clock.now + PomodoroCore.days(days)
+    var nextDay = clock.now + PomodoroCore.days(1)
     var nextInput = clock.now + seconds(5)
     var nextUnplug = clock.now + span(mean: minutes(180))
     var plugBackAt: Instant? = nil

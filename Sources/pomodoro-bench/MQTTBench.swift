@@ -270,7 +270,7 @@ func stopProcess(_ p: Process) {
 /// Waits (up to 5 s) until something accepts TCP connections on 127.0.0.1:`port`.
 func waitForListener(_ port: Int) -> Bool {
   for _ in 0..<100 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, streamSocketType, 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -288,7 +288,7 @@ func waitForListener(_ port: Int) -> Bool {
 }
 
 func freeLocalPort() -> Int? {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = socket(AF_INET, streamSocketType, 0)
   defer { close(fd) }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)

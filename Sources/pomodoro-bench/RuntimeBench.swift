@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroLinux
 import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
@@ -161,7 +160,7 @@ func spawnAndWait(_ path: String, _ args: [String], stdout: String = "/dev/null"
   var status: Int32 = 0
   var usage = rusage()
   wait4(pid, &status, 0, &usage)
-  func nanoseconds(_ t: timeval) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_usec) * 1000 }
+  func nanoseconds(_ t: timeval) -> Int64 { seconds(Int64(t.tv_sec)) + microseconds(Int64(t.tv_usec)) }
   let text = String(decoding: output, as: UTF8.self)
   let peak = text.split(separator: "\n").first { $0.hasPrefix("peak_rss_kib ") }.flatMap { Int($0.dropFirst(13)) } ?? 0
   return ChildRun(

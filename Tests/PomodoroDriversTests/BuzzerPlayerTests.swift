@@ -20,7 +20,7 @@ final class BuzzerPlayerTests: XCTestCase {
     var changes: [Int64] = []
     var t = t0
     while let next = player.nextChange(after: t), next < t0 + ms(1300) {
-      changes.append((next - t0) / 1_000_000)
+      changes.append(wholeMilliseconds(next - t0))
       t = next
     }
     XCTAssertEqual(changes, [100, 200, 300, 400, 500, 1200])

@@ -24,7 +24,7 @@ final class DeviceHarness {
     let fixedWall = wall
     let wall =
       wallFollowsClock
-      ? { WallTime(epochSeconds: 1_796_040_000 + clock.now.nanoseconds / 1_000_000_000, synced: true) } : fixedWall
+      ? { WallTime(epochSeconds: 1_796_040_000 + wholeSeconds(clock.now.nanoseconds), synced: true) } : fixedWall
     var config = config
     config.stateDirectory = directory
     self.config = config

@@ -1,6 +1,7 @@
 // The one shim over libmosquitto (the reference MQTT client), for a poll(2) loop without the
 // library's thread. Compiled with its real body where <mosquitto.h> is installed
-// (POMODORO_HAVE_MOSQUITTO), else with a body that says it is not installed.
+// (POMODORO_HAVE_MOSQUITTO), which loads the library on first use, else with a body that says
+// it is not installed.
 #ifndef POMODORO_MQTT_H
 #define POMODORO_MQTT_H
 
@@ -10,6 +11,9 @@ typedef struct pomo_mqtt pomo_mqtt;
 
 /// 1 when libmosquitto was compiled in.
 int pomo_mqtt_available(void);
+/// Loads libmosquitto (once; pomo_mqtt_new does it too): NULL when it is loaded, else what went
+/// wrong and how to fix it.
+const char *pomo_mqtt_load(void);
 /// A client with a clean session; NULL when libmosquitto is not compiled in or on failure.
 pomo_mqtt *pomo_mqtt_new(const char *client_id);
 void pomo_mqtt_free(pomo_mqtt *m);

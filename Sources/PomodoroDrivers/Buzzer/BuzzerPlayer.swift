@@ -11,10 +11,6 @@ public struct BuzzerPlayer: Sendable {
 
   public init() {}
 
-  /// Whether a pattern is playing (a one-shot pattern stays "playing" until stopped, silent
-  /// after its end).
-  public var isPlaying: Bool { pattern != nil }
-
   /// Starts `pattern` from its first segment at `now`, replacing whatever played.
   public mutating func start(_ pattern: BuzzerPattern, at now: Instant) {
     self.pattern = pattern

@@ -103,13 +103,12 @@ public enum ConfigParser {
     var lines: [(String, String)] = [("chip", config.chip)]
     for signal in DeviceLine.allCases { lines.append((signal.configKey, config.pin(signal))) }
     func flag(_ b: Bool) -> String { b ? "true" : "false" }
-    let hexAddress = String(config.i2cAddress, radix: 16)
     lines += [
       ("inputs_active_low", flag(config.inputsActiveLow)), ("buzzer_active_high", flag(config.buzzerActiveHigh)),
       ("debounce", DurationText.format(config.debounce)), ("long_press", DurationText.format(config.longPress)),
       ("encoder_detent", String(config.encoderDetent)), ("encoder_invert", flag(config.encoderInvert)),
       ("i2c_bus", String(config.i2cBus)),
-      ("i2c_address", "0x" + (hexAddress.count < 2 ? "0" : "") + hexAddress),
+      ("i2c_address", hex(config.i2cAddress)),
       ("controller", config.controller.rawValue), ("size", "128x\(config.height)"),
       ("rotate", config.rotate180 ? "180" : "0"), ("contrast", String(config.contrast)),
       ("dim_after", DurationText.formatOrNever(config.dimAfter)),

@@ -331,9 +331,9 @@ public final class Device {
 
   func append(_ record: SessionRecord, at now: Instant) {
     var wall = wallClock()
-    wall.epochSeconds -= (now - record.endedAt) / nanosecondsPerSecond
+    wall.epochSeconds -= wholeSeconds(now - record.endedAt)
     let entry = HistoryEntry(ended: wall, record: record)
-    if let storage {
+    if storage != nil {
       if pendingHistory.count >= Self.pendingLimit {
         log.error("the history could not be written for \(Self.pendingLimit) records; the oldest is dropped")
         pendingHistory.removeFirst()

@@ -1,3 +1,4 @@
+import PomodoroCore
 import PomodoroDrivers
 
 /// Asks a chip (libgpiod or the mock) for the device's lines as the config names them.
@@ -17,7 +18,7 @@ public enum LineRequests {
   }
 
   static func requestLines(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
-    let debounceUs = UInt32(config.debounce / 1000)
+    let debounceUs = UInt32(wholeMicroseconds(config.debounce))
     func spec(_ line: String, button: Bool) -> InputLineSpec {
       InputLineSpec(
         line: line, activeLow: config.inputsActiveLow, pullUp: true, debounceMicroseconds: button ? debounceUs : 0)

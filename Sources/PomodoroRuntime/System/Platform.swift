@@ -6,7 +6,8 @@
 
 // The one platform shim: the C library calls whose Swift module differs between Linux (Glibc)
 // and macOS (Darwin), and whose plain names the types here shadow with methods of their own
-// (read, write, close, rename). Everything else the runtime calls is the same on both.
+// (read, write, close, rename), and the constants whose Swift types differ (SOCK_STREAM).
+// Everything else the runtime calls is the same on both.
 
 /// errno of the calling thread.
 @inline(__always) public func currentErrno() -> Int32 {
@@ -50,5 +51,14 @@
     return Glibc.rename(from, to)
   #else
     return Darwin.rename(from, to)
+  #endif
+}
+
+/// SOCK_STREAM as socket(2) takes it: an enum case on Linux, an Int32 on macOS.
+public var streamSocketType: Int32 {
+  #if os(Linux)
+    return Int32(SOCK_STREAM.rawValue)
+  #else
+    return SOCK_STREAM
   #endif
 }

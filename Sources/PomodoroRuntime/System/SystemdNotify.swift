@@ -19,7 +19,7 @@ public final class SystemdNotify {
     if let usec = environment["WATCHDOG_USEC"].flatMap({ Int64($0) }), usec > 0,
       environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true
     {
-      watchdogInterval = usec * 1000 / 2
+      watchdogInterval = microseconds(usec) / 2
     } else {
       watchdogInterval = nil
     }
