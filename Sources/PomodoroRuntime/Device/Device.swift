@@ -376,7 +376,9 @@ public final class Device {
     do {
       let (entries, damaged) = try storage.history.read()
       for line in damaged {
-        log.once("history-\(line)", .warning, "\(storage.history.path) line \(line) is damaged (a power cut?); skipped")
+        log.once(
+          "history-\(line)", .warning,
+          "\(storage.history.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
       }
       let pending = pendingHistory.compactMap { HistoryEntry(jsonLine: $0) }
       feed(.setCompletedToday(HistoryLog.completedFocus(in: entries + pending, onDayOf: wall)), at: now)
