@@ -3,7 +3,8 @@ import PomodoroCore
 /// Every screen the device shows, each produced by driving the real engine to it: the idle
 /// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves (a start, and
 /// every return to idle: cancel while running or paused, stopping the alarm), paused,
-/// restored after a power cut, ringing with the flash on and off, and today's tomatoes.
+/// restored after a power cut, ringing with the flash on and off, today's tomatoes, and idle and
+/// paused with hours.
 /// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
 public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
   screenGalleryStates().map { scene in
@@ -45,6 +46,8 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     restoring: SavedTimer(
       phase: .running, mode: .focus, duration: minutes(25), remaining: seconds(12 * 60 + 3), focusDoneInCycle: 1),
     settings: EngineSettings(), now: t0)
+  let idleHours = run(fresh, [(.setDuration(seconds(6 * 3600 + 56 * 60)), 0)])
+  let pausedHours = run(idleHours, [(.press(.start), seconds(1)), (.press(.start), seconds(2))])
   return [
     ("01-idle-focus", fresh, t0),
     ("02-idle-short-break", mode(1), t0),
@@ -65,5 +68,7 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("17-cancel-dissolve-midpoint", cancelled, t0 + running + ms(250)),
     ("18-paused-cancel-dissolve-midpoint", pausedCancelled, t0 + running + seconds(5) + ms(250)),
     ("19-ringing-stop-dissolve-midpoint", stopped, t0 + softDone + seconds(2) + ms(250)),
+    ("20-idle-hours", idleHours, t0),
+    ("21-paused-hours", pausedHours, t0 + seconds(3)),
   ]
 }
