@@ -3,17 +3,18 @@ import PomodoroCore
 /// Every screen the device shows, each produced by driving the real engine to it: the idle
 /// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves (a start, and
 /// every return to idle: cancel while running or paused, stopping the alarm), paused,
-/// restored after a power cut, ringing with the flash on and off, today's tomatoes, and idle and
-/// paused with hours.
+/// restored after a power cut, ringing with the flash on and off, today's tomatoes, idle and
+/// paused with hours, and OLED care's pixel shift at two ends of its orbit.
 /// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
 public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
   screenGalleryStates().map { scene in
-    (scene.name, renderScreen(state: scene.state, now: scene.now, height: height))
+    (scene.name, renderScreen(state: scene.state, now: scene.now, height: height, shift: scene.shift))
   }
 }
 
-/// The engine states behind `screenGallery`, with the instant each is drawn at.
-public func screenGalleryStates() -> [(name: String, state: EngineState, now: Instant)] {
+/// The engine states behind `screenGallery`, with the instant each is drawn at and the pixel
+/// shift it is drawn with.
+public func screenGalleryStates() -> [(name: String, state: EngineState, now: Instant, shift: PixelShift.Offset)] {
   let t0 = Instant(nanoseconds: 1_000 * nanosecondsPerSecond)
   func run(_ s: EngineState, _ events: [(Event, Nanoseconds)]) -> EngineState {
     var state = s
@@ -48,7 +49,7 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     settings: EngineSettings(), now: t0)
   let idleHours = run(fresh, [(.setDuration(seconds(6 * 3600 + 56 * 60)), 0)])
   let pausedHours = run(idleHours, [(.press(.start), seconds(1)), (.press(.start), seconds(2))])
-  return [
+  let scenes: [(String, EngineState, Instant)] = [
     ("01-idle-focus", fresh, t0),
     ("02-idle-short-break", mode(1), t0),
     ("03-idle-egg-soft", mode(3), t0),
@@ -71,4 +72,10 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("20-idle-hours", idleHours, t0),
     ("21-paused-hours", pausedHours, t0 + seconds(3)),
   ]
+  // OLED care: the picture moved a pixel right and down, and left and up (two corners of the orbit).
+  let shifted = [
+    ("22-running-shift-right-down", started, t0 + running, PixelShift.Offset(dx: 1, dy: 1)),
+    ("23-paused-shift-left-up", paused, t0 + running + seconds(3), PixelShift.Offset(dx: -1, dy: -1)),
+  ]
+  return scenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) } + shifted
 }
