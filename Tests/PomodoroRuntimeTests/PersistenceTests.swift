@@ -162,6 +162,7 @@ final class PersistenceTests: XCTestCase {
     }
     let week = String(HistoryEntry.longestMs)
     XCTAssertEqual(week, "604800000")
+    XCTAssertLessThan(wholeMilliseconds(Engine.longestTotal), HistoryEntry.longestMs, "the longest session is readable")
     for key in ["planned_ms", "actual_ms", "extended_ms"] {
       XCTAssertNotNil(HistoryEntry(jsonLine: line(key, "0")), key)
       XCTAssertNotNil(HistoryEntry(jsonLine: line(key, week)), key)

@@ -43,10 +43,10 @@ public struct HistoryEntry: Equatable, Sendable {
   public var jsonLine: String { FlatJSON.encode(fields) }
 
   /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
-  /// device never records more than the dial's 23:59:59 a session (snoozes and the time set
-  /// while paused stay within it); a week leaves room for that to grow while any sum of them
-  /// stays far from overflowing (2^63 ms is 15 billion weeks: no history file holds that many
-  /// lines). A line outside 0 to this is damaged, as a torn one is.
+  /// device never records more than `Engine.longestTotal` a session (47:59:58: up to 23:59:59
+  /// left, set while paused, on top of up to as much run); a week leaves room for that to grow
+  /// while any sum of them stays far from overflowing (2^63 ms is 15 billion weeks: no history
+  /// file holds that many lines). A line outside 0 to this is damaged, as a torn one is.
   public static let longestMs: Int64 = 7 * 24 * 3_600_000
 
   public init?(jsonLine: String) {
