@@ -14,7 +14,8 @@ enum HistoryCommand {
     try log.scan(
       entry: { e in print(csv ? HistoryLog.csvLine(e) : e.jsonLine) },
       damaged: { line in
-        PomodoroCLI.fail("pomodoro: \(log.path) line \(line) is damaged (a power cut?); skipped")
+        PomodoroCLI.fail(
+          "pomodoro: \(log.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
       })
     return ExitCode.ok
   }

@@ -18,7 +18,8 @@ enum StatsCommand {
     let log = HistoryLog(directory: config.stateDirectory)
     let (entries, damaged) = try log.read()
     for line in damaged {
-      PomodoroCLI.fail("pomodoro: \(log.path) line \(line) is damaged (a power cut?); skipped")
+      PomodoroCLI.fail(
+        "pomodoro: \(log.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
     }
     let stats = HistoryStats(entries: entries, damagedLines: damaged, today: now.localCivilDay, days: days)
     print(StatsText.render(stats), terminator: "")

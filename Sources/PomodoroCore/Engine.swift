@@ -13,6 +13,11 @@ public enum Engine {
   /// After a snooze, clockwise detents go on adding time while each comes within this long of
   /// the previous one (one spin of the knob); after a rest a running timer ignores the knob.
   public static let snoozeTurnWindow: Nanoseconds = seconds(1)
+  /// A session's total (time counted plus time left) at most: twice the dial's top, so that
+  /// turning while paused sets up to 23:59:59 left whatever has run (up to a day of it), while
+  /// the total stays bounded however often a timer is paused and turned up again. Snoozes and
+  /// extensions still stop at the dial's top; the time left never passes it.
+  public static let longestTotal: Nanoseconds = 2 * Dial.longest
 
   /// Applies `event`, which happened at `now`, to `state`.
   public static func step(_ state: EngineState, _ event: Event, now: Instant) -> (EngineState, [Effect]) {
@@ -126,7 +131,8 @@ public enum Engine {
           SessionRecord(
             mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
             actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
-      s.duration -= session.extended  // Back to the dialed duration.
+      // Back to the dialed duration (one turned up while paused past the dial's top: the top).
+      s.duration = Dial.clamp(s.duration - session.extended)
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     case .nextMode:
       s.restored = false
@@ -176,8 +182,8 @@ public enum Engine {
     case .paused(var session, let remaining, let lastDetentAt):
       s.restored = false
       let multiplier = Dial.multiplier(sincePrevious: lastDetentAt.map { now - $0 })
-      // 0:05 to 23:59:59 left, as dialed; and the total (counted + left) stays within the dial's range.
-      let ceiling = max(remaining, Dial.longest - s.elapsed(at: now))
+      // 0:05 to 23:59:59 left, as dialed, whatever has run (the total stays within `longestTotal`).
+      let ceiling = max(remaining, min(Dial.longest, longestTotal - s.elapsed(at: now)))
       var left = remaining
       for _ in 0..<abs(detents) {
         left = min(ceiling, Dial.step(left, direction: detents.signum(), multiplier: multiplier))

@@ -48,7 +48,9 @@ extension Engine {
   public static func restore(_ saved: SavedTimer, settings: EngineSettings, now: Instant) -> (EngineState, [Effect]) {
     var s = EngineState(settings: settings, now: now)
     s.mode = saved.mode
-    s.duration = Dial.clamp(saved.duration)
+    // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
+    let timer = saved.phase != .idle
+    s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
     s.focusDoneInCycle = max(0, saved.focusDoneInCycle)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
     var effects: [Effect] = []
@@ -57,7 +59,8 @@ extension Engine {
       break
     case .running, .paused:
       let session = Session(extended: extended, completed: extended > 0)
-      s.phaseState = .paused(session, remaining: max(0, min(s.duration, saved.remaining)), lastDetentAt: nil)
+      let remaining = max(0, min(s.duration, Dial.longest, saved.remaining))
+      s.phaseState = .paused(session, remaining: remaining, lastDetentAt: nil)
       s.restored = true
     case .ringing:
       s.phaseState = .ringing(Session(extended: extended, completed: true))

@@ -131,15 +131,61 @@ final class SnoozeTests: XCTestCase {
       h.advance(ms(5))
       h.send(.turn(1))
     }
-    XCTAssertEqual(h.state.duration, Dial.longest, "the total stops at the dial's top")
-    XCTAssertEqual(h.state.remaining(at: h.now), Dial.longest - minutes(3) - ms(250))
+    // Up to 23:59:59 left, as the dial goes, whatever has run: the total passes the dial's top.
+    XCTAssertEqual(h.state.remaining(at: h.now), Dial.longest)
+    XCTAssertEqual(h.state.clockText(at: h.now), "23:59:59")
+    XCTAssertEqual(h.state.duration, Dial.longest + minutes(3) + ms(250), "what counted plus what is left")
     h.send(.press(.start))
     let resumed = h.now
     h.advance(h.state.remaining(at: h.now))
-    XCTAssertEqual(h.alarmsOn, [resumed + Dial.longest - minutes(3) - ms(250)])
+    XCTAssertEqual(h.alarmsOn, [resumed + Dial.longest])
     h.send(.press(.start))
-    XCTAssertEqual(h.records.map(\.planned), [Dial.longest], "dialed before it reached zero: the plan itself")
+    XCTAssertEqual(
+      h.records.map(\.planned), [Dial.longest + minutes(3) + ms(250)], "dialed before it reached zero: the plan itself")
+    XCTAssertEqual(h.records.map(\.actual), [Dial.longest + minutes(3) + ms(250)])
     XCTAssertEqual(h.records.map(\.extended), [0])
+  }
+
+  /// Paused and turned up to 23:59:59 again and again, a timer's total stops at
+  /// `Engine.longestTotal` (twice the dial's top); the time left never passes 23:59:59, and a
+  /// snooze or an extension adds nothing past the dial's top, as before.
+  func testTurnedUpWhilePausedTheTotalStaysWithinTwiceTheDialsTop() {
+    var h = Harness()
+    h.send(.press(.start))
+    h.advance(seconds(1))
+    h.send(.press(.start))
+    var lefts: [Nanoseconds] = []
+    for _ in 0..<3 {
+      XCTAssertEqual(h.state.phase, .paused)
+      for _ in 0..<30 {
+        h.advance(ms(5))
+        h.send(.turn(10))
+      }
+      lefts.append(h.state.remaining(at: h.now))
+      XCTAssertLessThanOrEqual(h.state.duration, Engine.longestTotal)
+      h.send(.extend(minutes(5)))
+      XCTAssertEqual(h.state.remaining(at: h.now), lefts.last, "no extension past the dial's top")
+      h.send(.press(.start))
+      h.advance(h.state.remaining(at: h.now) - minutes(1))
+      h.send(.press(.start))
+    }
+    var cancelled = h
+    cancelled.send(.press(.cancel))
+    XCTAssertEqual(cancelled.state.phase, .idle)
+    XCTAssertEqual(cancelled.state.duration, Dial.longest, "the picker keeps at most the dial's top")
+    XCTAssertEqual(cancelled.records.map(\.planned), [h.state.duration], "recorded with the plan it had")
+    XCTAssertEqual(lefts[0], Dial.longest)
+    XCTAssertEqual(lefts[1], Dial.longest, "a day run: still 23:59:59 left")
+    XCTAssertLessThan(lefts[2], Dial.longest, "at the top: only what the total has room for")
+    XCTAssertEqual(h.state.duration, Engine.longestTotal, "the total stopped at twice the dial's top")
+    h.send(.press(.start))
+    h.advance(minutes(1))
+    XCTAssertEqual(h.state.phase, .ringing)
+    h.send(.turn(1))
+    XCTAssertEqual(h.state.phase, .ringing, "nothing left to add: it keeps ringing")
+    h.send(.press(.start))
+    XCTAssertEqual(h.records.map(\.actual), [Engine.longestTotal])
+    XCTAssertEqual(h.records.map(\.outcome), [.completed])
   }
 
   func testDialingWhilePausedAfterASnoozeChangesTheExtension() {
@@ -181,6 +227,27 @@ final class SnoozeTests: XCTestCase {
 }
 
 final class RestoreTests: XCTestCase {
+  /// A paused timer turned up past the dial's top comes back whole after a restart; what no
+  /// engine writes is held within bounds (an idle duration at the dial's top, a timer's total
+  /// at `Engine.longestTotal`, the time left at 23:59:59).
+  func testATotalAboveTheDialsTopIsRestoredWhole() {
+    let now = Instant(nanoseconds: 42)
+    func restored(_ phase: Phase, duration: Nanoseconds, remaining: Nanoseconds) -> EngineState {
+      Engine.restore(
+        SavedTimer(phase: phase, mode: .focus, duration: duration, remaining: remaining, focusDoneInCycle: 0),
+        settings: EngineSettings(), now: now
+      ).0
+    }
+    let turnedUp = restored(.paused, duration: Dial.longest + minutes(3), remaining: Dial.longest)
+    XCTAssertEqual(turnedUp.duration, Dial.longest + minutes(3))
+    XCTAssertEqual(turnedUp.remaining(at: now), Dial.longest)
+    XCTAssertEqual(turnedUp.elapsed(at: now), minutes(3))
+    let wild = restored(.running, duration: .max, remaining: .max)
+    XCTAssertEqual(wild.duration, Engine.longestTotal)
+    XCTAssertEqual(wild.remaining(at: now), Dial.longest)
+    XCTAssertEqual(restored(.idle, duration: Dial.longest + 1, remaining: 0).duration, Dial.longest)
+  }
+
   func testRestoringARingingTimerRecordsItsSessionThere() {
     let saved = SavedTimer(
       phase: .ringing, mode: .focus, duration: minutes(27), remaining: 0, focusDoneInCycle: 1, extended: minutes(2))

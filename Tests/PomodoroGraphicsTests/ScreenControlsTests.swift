@@ -51,10 +51,47 @@ final class ScreenControlsTests: XCTestCase {
     }
   }
 
+  /// With hours (H:MM:SS) too, up to the dial's 23:59:59: every phase of both heights keeps the
+  /// start button's action and shows cancel exactly while a timer exists; on 128x32 the time
+  /// takes the medium digits then, and the cancel mark sits on the column's second row in
+  /// every phase (it was on the first while paused, the second while running).
+  func testWithHoursBothHeightsKeepTheActionAndTheCancelMarkStaysOnItsRow() {
+    var settings = EngineSettings()
+    var checked = 0
+    let presets = [minutes(25), seconds(3600 + 5 * 60), seconds(6 * 3600 + 56 * 60), seconds(12 * 3600 + 34 * 60 + 56)]
+    for preset in presets + [Dial.longest] {
+      for mode in Mode.allCases { settings.presets[mode] = preset }
+      for mode in Mode.allCases {
+        for (state, now) in phases(mode, settings: settings) {
+          let model = ScreenModel(state: state, now: now)
+          let what = "\(mode) \(state.phase) \(model.timeText)"
+          let full = texts(model, height: 64).map(\.text)
+          XCTAssertTrue(full.contains(model.startLabel), "128x64 \(what): \(full)")
+          XCTAssertEqual(full.contains("Cancel"), model.canCancel, "128x64 \(what): \(full)")
+          let compact = texts(model, height: 32)
+          XCTAssertTrue(compact.map(\.text).contains(model.startLabel), "128x32 \(what): \(compact)")
+          let marks = compact.filter { $0.text == "(cancel)" }
+          XCTAssertEqual(marks.count, model.canCancel ? 1 : 0, "128x32 \(what): \(compact)")
+          for mark in marks { XCTAssertEqual(mark.y, CompactLayout.secondY + 1, "128x32 \(what): the mark's row") }
+          if state.phase != .ringing {
+            let time = compact.first { $0.text == model.timeText }
+            XCTAssertEqual(
+              time?.height, model.timeText.count > 5 ? Font.mediumDigits.height : Font.bigDigits.height,
+              "128x32 \(what): \(compact)")
+          }
+          checked += 1
+        }
+      }
+    }
+    XCTAssertEqual(checked, 5 * 6 * 4)
+    XCTAssertEqual(Font.mediumDigits.width("23:59:59"), 92)
+    for c in "0123456789:" { XCTAssertEqual(Font.mediumDigits.glyph(c)?.height, 21, "medium digit \(c)") }
+  }
+
   func testEverythingDrawnFitsOnThePanelWithoutOverlapping() {
     var settings = EngineSettings()
     var checked = 0
-    for preset in [seconds(5), minutes(25), seconds(3600 + 5 * 60), seconds(12 * 3600 + 34 * 60)] {
+    for preset in [seconds(5), minutes(25), seconds(3600 + 5 * 60), seconds(12 * 3600 + 34 * 60), Dial.longest] {
       for mode in Mode.allCases { settings.presets[mode] = preset }
       for mode in Mode.allCases {
         for (state, now) in phases(mode, settings: settings) {

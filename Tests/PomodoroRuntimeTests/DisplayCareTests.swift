@@ -24,7 +24,10 @@ final class DisplayCareTests: XCTestCase {
       (.running, minutes(20), minutes(20), true, 207, PixelShift.orbit(step: 6)),
       (.idle, minutes(3), minutes(3), true, 16, PixelShift.orbit(step: 1)),
       (.idle, minutes(10) - 1, minutes(10) - 1, true, 16, PixelShift.orbit(step: 3)),
-      (.idle, minutes(10), minutes(10), false, 16, .zero),
+      // Off: the shift it had (the orbit stands still), however long it stays off.
+      (.idle, minutes(10), minutes(10), false, 16, PixelShift.orbit(step: 3)),
+      (.idle, minutes(70), minutes(70), false, 16, PixelShift.orbit(step: 3)),
+      (.idle, minutes(61), minutes(71), false, 16, PixelShift.orbit(step: 6)),
       (.paused, minutes(60), minutes(60), true, 16, PixelShift.orbit(step: 20)),
       (.ringing, minutes(60), minutes(60), true, 207, .zero),
     ]
@@ -35,6 +38,13 @@ final class DisplayCareTests: XCTestCase {
       XCTAssertEqual(l.contrast, contrast, what)
       XCTAssertEqual(l.shift, shift, what)
     }
+  }
+
+  func testBlanksOnlyThePickerAfterBlankAfter() {
+    XCTAssertEqual(care.blanksAt(phase: .idle, activeAt: origin + minutes(1)), origin + minutes(11))
+    for phase in [Phase.running, .paused, .ringing] { XCTAssertNil(care.blanksAt(phase: phase, activeAt: origin)) }
+    let never = DisplayCare(dimAfter: nil, blankAfter: nil, shiftEvery: minutes(3), contrast: 207, dimContrast: 16)
+    XCTAssertNil(never.blanksAt(phase: .idle, activeAt: origin))
   }
 
   func testNeverSwitchesEachOff() {

@@ -24,7 +24,8 @@ final class FuzzTests: XCTestCase {
   /// fractional numbers, units, pins, escapes, JSON punctuation, invisible characters.
   static let pieces: [String] = [
     "\r\n", "\r", "\n", "\u{FEFF}", "\u{0}", "#", " #", "=", " ", "\t", ".", "..", "0.4166667h", "1.999999999h",
-    "0.999999999m", "1h9223372035s", "9223372036854775807", "99999999999999999999", "-1", "0x", "ms", "h", "s",
+    "0.999999999m", "1h9223372035s", "9223372036854775807", "99999999999999999999", "5000000000000000000", "604800001",
+    "-1", "0x", "ms", "h", "s",
     "never", "GPIO17", "GPIO27", "17", "\u{1B}[2J", "é", "\u{202E}", "\u{FFFD}", "\"", "\\", "\\u0000", "\\ud800",
     "{", "}", ":", ",", "null", "true", "0.000000001", "1e9", "+", "25m", "# expect", "event=state", "turn +",
     "wait ", "press start", "2026-13-45T99:99:99Z", "2026-02-29T12:00:00Z",
@@ -266,6 +267,9 @@ final class FuzzTests: XCTestCase {
       if let entry = HistoryEntry(jsonLine: input) {
         entries += 1
         if HistoryEntry(jsonLine: entry.jsonLine) != entry { failures.add("entry round trip: \(entry.jsonLine)") }
+        if ![entry.plannedMs, entry.actualMs, entry.extendedMs].allSatisfy({ 0...HistoryEntry.longestMs ~= $0 }) {
+          failures.add("a time out of range accepted: \(TextLines.visible(input))")
+        }
       }
     }
     failures.check()
@@ -296,17 +300,35 @@ final class FuzzTests: XCTestCase {
       let count = m.int(7)
       for n in 1...max(count, 1) where count > 0 {
         var line: String
-        switch m.int(10) {
+        /// Whether the line must read as an entry, when known apart from the reader.
+        var readable: Bool?
+        switch m.int(11) {
         case 0: line = String(repeating: "{", count: HistoryLog.maxLine + 1 + m.int(100))
         case 1: line = m.randomBytes(m.int(60))
         case 2: line = ""
         case 3, 4, 5: line = m.mutate(Self.historyLines[m.int(2)])
+        case 6:
+          // Times at and past the bounds, huge ones twice or more in a history (they once
+          // overflowed the stats' sums): a line outside 0 to a week is damaged.
+          func time() -> Int64 {
+            let extremes: [Int64] = [
+              0, HistoryEntry.longestMs, HistoryEntry.longestMs + 1, -1, -5, .max, .min, 5_000_000_000_000_000_000,
+              Int64(bitPattern: m.rng.next()),
+            ]
+            return m.chance(40) ? Int64(m.int(86_400_000)) : extremes[m.int(extremes.count)]
+          }
+          let e = HistoryEntry(
+            ended: WallTime(epochSeconds: 1_700_000_000 + Int64(m.int(100_000_000)), synced: m.chance(80)),
+            mode: .focus, outcome: .completed, plannedMs: time(), actualMs: time(), extendedMs: time())
+          line = e.jsonLine
+          readable = [e.plannedMs, e.actualMs, e.extendedMs].allSatisfy { 0...HistoryEntry.longestMs ~= $0 }
         default:
           let e = HistoryEntry(
             ended: WallTime(epochSeconds: 1_700_000_000 + Int64(m.int(100_000_000)), synced: m.chance(50)),
             mode: Mode.allCases[m.int(Mode.allCases.count)], outcome: m.chance(50) ? .completed : .cancelled,
             plannedMs: Int64(m.int(86_400_000)), actualMs: Int64(m.int(86_400_000)))
           line = e.jsonLine
+          readable = true
         }
         // No line ends inside a line (on scalars: as a Character, "\r\n" is neither "\r" nor "\n").
         if line.utf8.first != UInt8(ascii: "{") || line.utf8.count <= HistoryLog.maxLine,
@@ -322,8 +344,10 @@ final class FuzzTests: XCTestCase {
         } else if seen.allSatisfy({ $0 == " " || $0 == "\t" }) {
         } else if let e = HistoryEntry(jsonLine: String(seen)) {
           expectedEntries.append(e)
+          if readable == false { failures.add("a time out of range read: \(line)") }
         } else {
           expectedDamaged.append(n)
+          if readable == true { failures.add("a line in range refused: \(line)") }
         }
         text += line + (n == count && m.chance(20) ? "" : crlf ? "\r\n" : "\n")
       }
@@ -353,6 +377,13 @@ final class FuzzTests: XCTestCase {
         if read.entries != entries || read.damagedLines != damaged {
           failures.add("the file gave \(read) where memory gave \(entries), \(damaged)")
         }
+      }
+      // The statistics of whatever was read: never a trap (all of it on one day, the worst case for the sums).
+      let stats = HistoryStats(
+        entries: entries, damagedLines: damaged, today: CivilDay(ordinal: 20_000), days: 7,
+        dayOf: { _ in CivilDay(ordinal: 20_000) })
+      if stats.entryCount != entries.count || stats.allTally.focus.ms < 0 || stats.allTally.focus.minutes < 0 {
+        failures.add("stats of \(entries.count) entries: \(stats.allTally)")
       }
       damagedSeen += damaged.count
       if entries != expectedEntries || damaged != expectedDamaged {

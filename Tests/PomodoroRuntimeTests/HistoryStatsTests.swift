@@ -165,6 +165,26 @@ final class HistoryStatsTests: XCTestCase {
       [0, 1, 49, 50, 99, 100, 150, 600].map { FocusShade.level(ms: Int64($0) * 60_000) }, [0, 1, 1, 2, 2, 3, 4, 4])
   }
 
+  /// The reader keeps every time within a week, but the sums must not trap whatever they are
+  /// given: they hold at Int64.max.
+  func testSumsHoldAtTheLargestValueInsteadOfOverflowing() {
+    var huge = F.entry("2026-12-01")
+    huge.actualMs = .max
+    var half = F.entry("2026-12-01")
+    half.actualMs = 5_000_000_000_000_000_000
+    let s = F.stats([huge, half, half, F.entry("2026-12-01")], today: "2026-12-01", days: 7)
+    XCTAssertEqual(s.todayTally.focus.sessions, 4)
+    XCTAssertEqual(s.todayTally.focus.ms, .max)
+    XCTAssertEqual(s.allTally.focus.minutes, Int64.max / 60_000 + 1, "rounded without adding 30 s to Int64.max")
+    XCTAssertEqual(s.heatmapFocusMs.last, .max)
+    XCTAssertEqual(FocusShade.level(ms: .max), 4)
+    XCTAssertEqual(HistoryStats.sum(.max, 1), .max)
+    XCTAssertEqual(HistoryStats.sum(.min, -1), .min)
+    XCTAssertEqual(HistoryStats.sum(2, 3), 5)
+    XCTAssertEqual(HistoryStats.Count(ms: 89_999).minutes, 1)
+    XCTAssertEqual(HistoryStats.Count(ms: 90_000).minutes, 2)
+  }
+
   func testAnEmptyHistoryIsAllZeros() {
     let s = F.stats([], today: "2026-12-01")
     XCTAssertTrue(s.isEmpty)

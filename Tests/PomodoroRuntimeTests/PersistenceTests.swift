@@ -151,6 +151,29 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(HistoryEntry(jsonLine: old)?.extendedMs, 0, "lines written before extended_ms read as 0")
   }
 
+  /// planned_ms, actual_ms and extended_ms must be 0 to a week (`HistoryEntry.longestMs`): a
+  /// negative or huge one makes the line damaged, as a torn one is.
+  func testHistoryTimesOutsideZeroToAWeekAreDamaged() {
+    func line(_ key: String, _ value: String) -> String {
+      var fields = ["planned_ms": "1500000", "actual_ms": "1500000", "extended_ms": "0"]
+      fields[key] = value
+      return
+        #"{"ended":"2026-11-30T15:00:05Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":\#(fields["planned_ms"]!),"actual_ms":\#(fields["actual_ms"]!),"extended_ms":\#(fields["extended_ms"]!)}"#
+    }
+    let week = String(HistoryEntry.longestMs)
+    XCTAssertEqual(week, "604800000")
+    XCTAssertLessThan(wholeMilliseconds(Engine.longestTotal), HistoryEntry.longestMs, "the longest session is readable")
+    for key in ["planned_ms", "actual_ms", "extended_ms"] {
+      XCTAssertNotNil(HistoryEntry(jsonLine: line(key, "0")), key)
+      XCTAssertNotNil(HistoryEntry(jsonLine: line(key, week)), key)
+      for bad in ["-1", "-5", String(HistoryEntry.longestMs + 1), "5000000000000000000", "9223372036854775807"] {
+        XCTAssertNil(HistoryEntry(jsonLine: line(key, bad)), "\(key) \(bad)")
+      }
+    }
+    XCTAssertNil(HistoryEntry(jsonLine: line("extended_ms", #""1""#)), "extended_ms, when given, is a number")
+    XCTAssertEqual(HistoryEntry(jsonLine: line("actual_ms", week))?.actualMs, HistoryEntry.longestMs)
+  }
+
   func testDamagedStateFileIsAnErrorNamingIt() throws {
     let store = StateStore(directory: directory)
     try Files.writeAtomically(store.path, Array("{\"phase\":\"runn".utf8))

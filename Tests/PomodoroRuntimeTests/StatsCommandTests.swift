@@ -54,9 +54,43 @@ final class StatsCommandTests: XCTestCase {
     XCTAssertTrue(out.contains("Focus minutes a day, 2026-11-18 to 2026-12-01 (14 days):\n"), out)
     XCTAssertTrue(out.contains("Mon   · ▒\nTue   · ░\n"), out)
     XCTAssertTrue(out.contains("1 session recorded before the wall clock was set: counted on the day of the next"), out)
-    XCTAssertTrue(out.contains("1 damaged history line skipped (a power cut?): line 4."), out)
+    XCTAssertTrue(
+      out.contains("1 damaged history line skipped (torn by a power cut, or a time out of range): line 4."), out)
     XCTAssertFalse(out.contains("No sessions yet"))
-    XCTAssertEqual(err, "pomodoro: \(directory)/history.jsonl line 4 is damaged (a power cut?); skipped\n")
+    XCTAssertEqual(
+      err,
+      "pomodoro: \(directory)/history.jsonl line 4 is damaged (torn by a power cut, or a time out of range); skipped\n")
+  }
+
+  /// A line with a time no session can have (beyond a week, or negative) is damaged for both
+  /// commands alike, and the huge ones once trapped `stats` with an arithmetic overflow.
+  func testHugeAndNegativeTimesAreDamagedLinesForStatsAndHistoryAlike() throws {
+    let path = directory + "/history.jsonl"
+    func line(planned: String = "1500000", actual: String, extended: String = "0") -> String {
+      #"{"ended":"2026-12-01T10:00:00Z","clock_synced":true,"mode":"focus","outcome":"completed","planned_ms":\#(planned),"actual_ms":\#(actual),"extended_ms":\#(extended)}"#
+    }
+    try append(daysAgo: 0)
+    try Files.appendLine(path, line(actual: "9223372036854775807"))
+    try Files.appendLine(path, line(actual: "5000000000000000000"))
+    try Files.appendLine(path, line(actual: "5000000000000000000"))
+    try Files.appendLine(path, line(actual: "-5"))
+    try Files.appendLine(path, line(planned: "-1", actual: "1500000"))
+    try Files.appendLine(path, line(actual: "1500000", extended: "604800001"))
+    try Files.appendLine(path, line(actual: "604800000", extended: "604800000"))  // a week: the most a line may say
+    let (code, out, err) = stats(["--days", "7"])
+    XCTAssertEqual(code, 0)
+    XCTAssertTrue(out.contains("Today:      2 focus sessions, 10105 min\n"), out)
+    XCTAssertTrue(
+      out.contains(
+        "6 damaged history lines skipped (torn by a power cut, or a time out of range): line 2, 3, 4, 5, 6, 7."), out)
+    let damaged = (2...7).map {
+      "pomodoro: \(path) line \($0) is damaged (torn by a power cut, or a time out of range); skipped\n"
+    }
+    XCTAssertEqual(err, damaged.joined())
+    let history = captureOutput { PomodoroCLI.main(["history", "--config", conf]) }
+    XCTAssertEqual(history.code, 0)
+    XCTAssertEqual(history.out.split(separator: "\n").count, 2, history.out)
+    XCTAssertEqual(history.err, damaged.joined(), "history skips the same lines")
   }
 
   func testAMissingHistorySaysNoSessionsYetWithZeros() {

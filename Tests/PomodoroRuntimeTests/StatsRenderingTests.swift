@@ -49,7 +49,7 @@ final class StatsRenderingTests: XCTestCase {
           · none  ░ 1-49 min  ▒ 50-99  ▓ 100-149  █ 150+
 
       1 session recorded before the wall clock was set: counted on the day of the next session recorded with the clock set, as its own date cannot be trusted.
-      1 damaged history line skipped (a power cut?): line 4.
+      1 damaged history line skipped (torn by a power cut, or a time out of range): line 4.
 
       """
     XCTAssertEqual(StatsText.render(Self.crafted()), expected)

@@ -1,16 +1,26 @@
 import PomodoroCore
 
-/// The 128 x 32 layout: the icon and the big time fill rows 0-27 with a narrow column on the
-/// right: the start/pause button's action on top ("Pause"), below it the cycle ("1/4") or the
-/// mode ("Short"), with a cancel mark (a small x) after either where it fits while a timer
-/// exists. The icon makes way when the action does not fit beside the time ("Resume"). A thin
-/// progress bar runs along rows 29-31. Ringing gives the title its own line instead.
+/// The 128 x 32 layout: the icon and the time fill rows 0-27 with a narrow column on the right:
+/// the start/pause button's action on top ("Pause"), below it the cycle ("1/4") or the mode
+/// ("Short") and, while a timer exists, the cancel mark (a small x) at the right end of that
+/// row, in every phase. The time is in the big digits when the action fits beside them (MM:SS),
+/// else in the medium ones (H:MM:SS); the icon makes way when the action does not fit beside
+/// the time ("Resume"). A thin progress bar runs along rows 29-31. Ringing gives the title its
+/// own line instead.
 enum CompactLayout {
   static let width = 128
+  /// The column's two rows: the action, then the cycle or mode and the cancel mark.
+  static let actionY = 2
+  static let secondY = 14
 
   static func draw(_ m: ScreenModel) -> Framebuffer {
     var texts: [PlacedText] = []
     return draw(m, texts: &texts)
+  }
+
+  /// The time's font: the big digits when the action fits beside them, else the medium ones.
+  static func timeFont(_ m: ScreenModel) -> Font {
+    Font.bigDigits.width(m.timeText) + 3 + Font.small.width(m.startLabel) <= width ? .bigDigits : .mediumDigits
   }
 
   /// Draws `m`, adding every text drawn (and where) to `texts`.
@@ -20,7 +30,8 @@ enum CompactLayout {
       drawRinging(m, into: &fb, texts: &texts)
       return fb
     }
-    let textWidth = Font.bigDigits.width(m.timeText)
+    let font = timeFont(m)
+    let textWidth = font.width(m.timeText)
     let action = m.startLabel
     let second = m.cycleText ?? m.label
     var icon = ScreenParts.iconBitmap(m.icon)
@@ -32,23 +43,22 @@ enum CompactLayout {
       fb.blit(icon, x: 0, y: 6)
       x = icon.width + 3
     }
-    ScreenParts.text(m.timeText, font: .bigDigits, x: x, y: 0, into: &fb, texts: &texts)
+    // Both fonts' digits centred on row 13.5, as the icon is.
+    ScreenParts.text(m.timeText, font: font, x: x, y: (28 - font.height) / 2, into: &fb, texts: &texts)
     let column = x + textWidth + 3
     let room = width - column
-    var lines: [(text: String, y: Int)] = []
-    if Font.small.width(action) <= room { lines.append((action, 2)) }
-    if Font.small.width(second) <= room { lines.append((second, 14)) }
-    var markPlaced = !m.canCancel
-    for line in lines {
-      let end = column + ScreenParts.text(line.text, x: column, y: line.y, into: &fb, texts: &texts)
-      if !markPlaced, end + 2 + cancelMark.width <= width {
-        fb.blit(cancelMark, x: width - cancelMark.width, y: line.y + 1)
-        texts.append(
-          PlacedText(
-            text: "(cancel)", x: width - cancelMark.width, y: line.y + 1, width: cancelMark.width,
-            height: cancelMark.height))
-        markPlaced = true
-      }
+    if Font.small.width(action) <= room {
+      ScreenParts.text(action, x: column, y: actionY, into: &fb, texts: &texts)
+    }
+    let mark = m.canCancel && cancelMark.width <= room
+    if Font.small.width(second) + (mark ? 2 + cancelMark.width : 0) <= room {
+      ScreenParts.text(second, x: column, y: secondY, into: &fb, texts: &texts)
+    }
+    if mark {
+      let markX = width - cancelMark.width
+      fb.blit(cancelMark, x: markX, y: secondY + 1)
+      texts.append(
+        PlacedText(text: "(cancel)", x: markX, y: secondY + 1, width: cancelMark.width, height: cancelMark.height))
     }
     // Thin bar: the filled part 3 rows high over a dotted track.
     if m.phase == .idle {

@@ -3,16 +3,18 @@ import PomodoroCore
 /// Every screen the device shows, each produced by driving the real engine to it: the idle
 /// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves (a start, and
 /// every return to idle: cancel while running or paused, stopping the alarm), paused,
-/// restored after a power cut, ringing with the flash on and off, and today's tomatoes.
+/// restored after a power cut, ringing with the flash on and off, today's tomatoes, idle and
+/// paused with hours, and OLED care's pixel shift at two ends of its orbit.
 /// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
 public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
   screenGalleryStates().map { scene in
-    (scene.name, renderScreen(state: scene.state, now: scene.now, height: height))
+    (scene.name, renderScreen(state: scene.state, now: scene.now, height: height, shift: scene.shift))
   }
 }
 
-/// The engine states behind `screenGallery`, with the instant each is drawn at.
-public func screenGalleryStates() -> [(name: String, state: EngineState, now: Instant)] {
+/// The engine states behind `screenGallery`, with the instant each is drawn at and the pixel
+/// shift it is drawn with.
+public func screenGalleryStates() -> [(name: String, state: EngineState, now: Instant, shift: PixelShift.Offset)] {
   let t0 = Instant(nanoseconds: 1_000 * nanosecondsPerSecond)
   func run(_ s: EngineState, _ events: [(Event, Nanoseconds)]) -> EngineState {
     var state = s
@@ -45,7 +47,9 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     restoring: SavedTimer(
       phase: .running, mode: .focus, duration: minutes(25), remaining: seconds(12 * 60 + 3), focusDoneInCycle: 1),
     settings: EngineSettings(), now: t0)
-  return [
+  let idleHours = run(fresh, [(.setDuration(seconds(6 * 3600 + 56 * 60)), 0)])
+  let pausedHours = run(idleHours, [(.press(.start), seconds(1)), (.press(.start), seconds(2))])
+  let scenes: [(String, EngineState, Instant)] = [
     ("01-idle-focus", fresh, t0),
     ("02-idle-short-break", mode(1), t0),
     ("03-idle-egg-soft", mode(3), t0),
@@ -65,5 +69,13 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("17-cancel-dissolve-midpoint", cancelled, t0 + running + ms(250)),
     ("18-paused-cancel-dissolve-midpoint", pausedCancelled, t0 + running + seconds(5) + ms(250)),
     ("19-ringing-stop-dissolve-midpoint", stopped, t0 + softDone + seconds(2) + ms(250)),
+    ("20-idle-hours", idleHours, t0),
+    ("21-paused-hours", pausedHours, t0 + seconds(3)),
   ]
+  // OLED care: the picture moved a pixel right and down, and left and up (two corners of the orbit).
+  let shifted = [
+    ("22-running-shift-right-down", started, t0 + running, PixelShift.Offset(dx: 1, dy: 1)),
+    ("23-paused-shift-left-up", paused, t0 + running + seconds(3), PixelShift.Offset(dx: -1, dy: -1)),
+  ]
+  return scenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) } + shifted
 }

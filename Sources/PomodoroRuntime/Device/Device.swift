@@ -87,10 +87,12 @@ public final class Device {
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
   /// of that press (its release or long press) says nothing more.
   var pressHandled: Set<Button> = []
-  /// OLED care: when the device started (shift steps count from it), the last input or phase
-  /// change, and the look the panel was last given.
+  /// OLED care: where the pixel shift's steps count from (the device's start, moved on by the
+  /// time the panel was off: the orbit stands still meanwhile), when the panel went off, the
+  /// last input or phase change, and the look the panel was last given.
   var care: DisplayCare
-  let startedAt: Instant
+  var shiftOrigin: Instant
+  var offSince: Instant?
   var activeAt: Instant
   public private(set) var look: DisplayCare.Look
   /// History lines not yet in the history file (the disk was full): kept, saved with the
@@ -118,7 +120,7 @@ public final class Device {
     state = EngineState(settings: config.engine, now: now)
     engineTime = now
     dayCheckedAt = now
-    startedAt = now
+    shiftOrigin = now
     activeAt = now
     care = DisplayCare(config)
     look = DisplayCare.Look(on: true, contrast: config.contrast, shift: .zero)
@@ -216,7 +218,16 @@ public final class Device {
   /// Gives the panel the look OLED care wants now (on/off, contrast); the shift applies to the
   /// next frame.
   func refreshLook(at now: Instant) {
-    let want = care.look(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now)
+    let active = max(activeAt, state.phaseSince)
+    var want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+    if want.on, let off = offSince {
+      // Waking: the orbit stood still while the panel was off, and goes on from where it stopped.
+      shiftOrigin = shiftOrigin + (now - off)
+      offSince = nil
+      want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+    } else if !want.on, offSince == nil {
+      offSince = care.blanksAt(phase: state.phase, activeAt: active) ?? now
+    }
     guard want != look else { return }
     if want.on != look.on || want.contrast != look.contrast {
       display.setLook(on: want.on, contrast: want.contrast, at: now)
@@ -245,7 +256,7 @@ public final class Device {
     return [
       Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil, mapper.nextDeadline,
       player.nextChange(after: now), display.nextRetry, inputsFailed ? nil : parts.inputs.nextEdgeTime,
-      care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: startedAt, now: now),
+      care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: shiftOrigin, now: now),
     ].compactMap { $0 }.min()
   }
 
@@ -376,7 +387,9 @@ public final class Device {
     do {
       let (entries, damaged) = try storage.history.read()
       for line in damaged {
-        log.once("history-\(line)", .warning, "\(storage.history.path) line \(line) is damaged (a power cut?); skipped")
+        log.once(
+          "history-\(line)", .warning,
+          "\(storage.history.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
       }
       let pending = pendingHistory.compactMap { HistoryEntry(jsonLine: $0) }
       feed(.setCompletedToday(HistoryLog.completedFocus(in: entries + pending, onDayOf: wall)), at: now)

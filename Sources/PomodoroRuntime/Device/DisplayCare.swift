@@ -5,6 +5,9 @@ import PomodoroGraphics
 /// the time: dim after `dimAfter` without input in idle or paused, switch off after
 /// `blankAfter` in idle, and move the whole picture one pixel along a small orbit every
 /// `shiftEvery` in every phase but ringing. Ringing is always lit, at full contrast, unshifted.
+/// The orbit stands still while the panel is off: a blank look keeps the shift the picture had
+/// when it went off, and the device moves the orbit's origin on by the time spent off
+/// (`Device.refreshLook`), so that on waking the picture is where it was and goes on from there.
 public struct DisplayCare: Equatable, Sendable {
   public var dimAfter: Nanoseconds?
   public var blankAfter: Nanoseconds?
@@ -43,7 +46,8 @@ public struct DisplayCare: Equatable, Sendable {
   }
 
   /// The look at `now` for a device in `phase`, last active at `activeAt` (the last input or
-  /// phase change), counting shift steps from `origin` (the device's start).
+  /// phase change), counting shift steps from `origin` (the device's start, moved on by the
+  /// time the panel has been off).
   public func look(phase: Phase, activeAt: Instant, origin: Instant, now: Instant) -> Look {
     let idleFor = now - activeAt
     let full = Look(on: true, contrast: contrast, shift: .zero)
@@ -52,17 +56,28 @@ public struct DisplayCare: Equatable, Sendable {
       return full
     case .idle, .paused, .running:
       var look = full
-      if let shiftEvery, shiftEvery > 0 {
-        look.shift = PixelShift.orbit(step: Int((now - origin) / shiftEvery))
-      }
+      look.shift = shift(origin: origin, at: now)
       if phase != .running, let dimAfter, idleFor >= dimAfter { look.contrast = dimContrast }
-      if phase == .idle, let blankAfter, idleFor >= blankAfter {
-        // A blank panel has no picture to move: nothing changes until an input.
+      if let off = blanksAt(phase: phase, activeAt: activeAt), now >= off {
+        // A blank panel has no picture to move: the orbit stops where it was until an input.
         look.on = false
-        look.shift = .zero
+        look.shift = shift(origin: origin, at: off)
       }
       return look
     }
+  }
+
+  /// When a device in `phase`, last active at `activeAt`, switches the panel off (nil: it does
+  /// not: only the picker blanks).
+  public func blanksAt(phase: Phase, activeAt: Instant) -> Instant? {
+    guard phase == .idle, let blankAfter else { return nil }
+    return activeAt + blankAfter
+  }
+
+  /// The orbit's position at `now`, its steps counted from `origin`.
+  func shift(origin: Instant, at now: Instant) -> PixelShift.Offset {
+    guard let shiftEvery, shiftEvery > 0 else { return .zero }
+    return PixelShift.orbit(step: Int((now - origin) / shiftEvery))
   }
 
   /// The next instant after `now` at which `look` changes by itself (nil: never, until an

@@ -42,6 +42,13 @@ public struct HistoryEntry: Equatable, Sendable {
 
   public var jsonLine: String { FlatJSON.encode(fields) }
 
+  /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
+  /// device never records more than `Engine.longestTotal` a session (47:59:58: up to 23:59:59
+  /// left, set while paused, on top of up to as much run); a week leaves room for that to grow
+  /// while any sum of them stays far from overflowing (2^63 ms is 15 billion weeks: no history
+  /// file holds that many lines). A line outside 0 to this is damaged, as a torn one is.
+  public static let longestMs: Int64 = 7 * 24 * 3_600_000
+
   public init?(jsonLine: String) {
     guard let o = FlatJSON.decode(jsonLine), let synced = o["clock_synced"]?.bool,
       let ended = o["ended"]?.string.flatMap({ WallTime(iso8601: $0, synced: synced) }),
@@ -49,9 +56,10 @@ public struct HistoryEntry: Equatable, Sendable {
       let outcome = o["outcome"]?.string.flatMap(SessionRecord.Outcome.init(rawValue:)),
       let planned = o["planned_ms"]?.int, let actual = o["actual_ms"]?.int
     else { return nil }
+    let extended = o["extended_ms"].map { $0.int } ?? 0
+    guard let extended, [planned, actual, extended].allSatisfy({ 0...Self.longestMs ~= $0 }) else { return nil }
     self.init(
-      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual,
-      extendedMs: o["extended_ms"]?.int ?? 0)
+      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended)
   }
 }
 

@@ -18,11 +18,11 @@ public struct HistoryStats: Equatable, Sendable {
       self.sessions = sessions
       self.ms = ms
     }
-    /// Whole minutes, rounded to the nearest.
-    public var minutes: Int64 { (ms + 30_000) / 60_000 }
+    /// Whole minutes, rounded to the nearest (without adding: `ms` may be as large as it gets).
+    public var minutes: Int64 { ms / 60_000 + (ms % 60_000 >= 30_000 ? 1 : 0) }
     mutating func add(_ entry: HistoryEntry) {
       sessions += 1
-      ms += entry.actualMs
+      ms = HistoryStats.sum(ms, entry.actualMs)
     }
   }
 
@@ -116,7 +116,10 @@ public struct HistoryStats: Equatable, Sendable {
       if day >= monday { weekTally.add(entry) }
       guard entry.mode == .focus && entry.outcome == .completed else { continue }
       focusDays.insert(day.ordinal)
-      if day >= heatmapStart { heatmapFocusMs[day.ordinal - heatmapStart.ordinal] += entry.actualMs }
+      if day >= heatmapStart {
+        let i = day.ordinal - heatmapStart.ordinal
+        heatmapFocusMs[i] = Self.sum(heatmapFocusMs[i], entry.actualMs)
+      }
     }
 
     streakIncludesToday = focusDays.contains(today.ordinal)
@@ -132,6 +135,14 @@ public struct HistoryStats: Equatable, Sendable {
       longestStreak = max(longestStreak, run)
       previous = day
     }
+  }
+
+  /// `a + b`, held at `Int64.max` rather than overflowing. The history reader keeps every
+  /// entry's times within a week (`HistoryEntry.longestMs`), so no real file gets near it; a
+  /// sum that did must still not stop `pomodoro stats`.
+  static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+    let (total, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b < 0 ? .min : .max) : total
   }
 }
 

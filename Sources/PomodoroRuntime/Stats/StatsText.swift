@@ -50,7 +50,8 @@ public enum StatsText {
     if !s.damagedLines.isEmpty {
       let numbers = s.damagedLines.map(String.init).joined(separator: ", ")
       lines.append(
-        "\(plural(s.damagedLines.count, "damaged history line")) skipped (a power cut?): line \(numbers).")
+        "\(plural(s.damagedLines.count, "damaged history line")) skipped (torn by a power cut, or a time out of range): line \(numbers)."
+      )
     }
     return lines
   }
