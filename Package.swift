@@ -87,7 +87,15 @@ let package = Package(
         "PomodoroMQTT",
       ]
     ),
-    .executableTarget(name: "pomodoro", dependencies: ["PomodoroCommandLine"]),
+    // Linked by lld (swift.org's and Debian's toolchains ship it) with packed relative
+    // relocations (DT_RELR, glibc 2.36+: bookworm and trixie): the 26,000 relocations of a
+    // static-stdlib binary take a few KiB instead of 600, which the loader no longer reads at
+    // every start (peak resident memory 8.5 -> 8.0 MiB over a scripted 25-minute focus).
+    .executableTarget(
+      name: "pomodoro", dependencies: ["PomodoroCommandLine"],
+      linkerSettings: [
+        .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+      ]),
     .executableTarget(
       name: "pomodoro-bench",
       dependencies: [

@@ -20,7 +20,9 @@ extension Framebuffer {
       let bottom = min(r.y1 - page * 8, 8)  // exclusive
       let mask = UInt8(truncatingIfNeeded: (0xFF << top) & (0xFF >> (8 - bottom)))
       let base = page * width
-      for column in r.x0..<r.x1 { op(&bytes[base + column], mask) }
+      bytes.withUnsafeMutableBufferPointer { bytes in
+        for column in r.x0..<r.x1 { op(&bytes[base + column], mask) }
+      }
     }
   }
 
@@ -50,7 +52,9 @@ extension Framebuffer {
   /// Fills a rectangle whose corners are rounded with `radius` (a pill when radius = h / 2).
   public mutating func fillRoundedRect(x: Int, y: Int, width w: Int, height h: Int, radius: Int, _ on: Bool = true) {
     let r = max(0, min(radius, min(w, h) / 2))
-    for row in 0..<h {
+    // The rows between the corners in one fill; the corners' rows one by one, each inset.
+    fillRect(x: x, y: y + r, width: w, height: h - 2 * r, on)
+    for row in 0..<h where row < r || row >= h - r {
       // Distance of this row's pixel centre from the corner circle's centre, in half pixels.
       let dy2 = row < r ? 2 * (r - row) - 1 : (row >= h - r ? 2 * (row - (h - r)) + 1 : 0)
       var inset = 0
@@ -104,37 +108,30 @@ extension Framebuffer {
 
   /// Draws `bitmap` with its top-left corner at (x, y).
   ///
-  /// Column by column, a page byte at a time: the bitmap's pixels of one column in one page are
-  /// gathered into a byte and combined with the picture's byte under the page's row mask.
+  /// Page by page, a byte at a time: the eight rows of a bitmap column that fall in a page come
+  /// out of its column word in one shift and are combined with the picture's byte under the
+  /// page's row mask.
   public mutating func blit(_ bitmap: Bitmap, x: Int, y: Int, mode: BlitMode = .or) {
     guard let r = clipped(x, y, bitmap.width, bitmap.height) else { return }
-    let stride = bitmap.width
     let width = self.width
-    bitmap.pixels.withUnsafeBufferPointer { source in
-      bytes.withUnsafeMutableBufferPointer { picture in
+    let firstPage = r.y0 >> 3
+    let lastPage = (r.y1 - 1) >> 3
+    bytes.withUnsafeMutableBufferPointer { picture in
+      for page in firstPage...lastPage {
+        let top = page << 3
+        // The rows of this page inside the clip, as a mask over the page's byte (the bits outside
+        // the bitmap come out dark; .copy keeps the picture there).
+        let mask = (UInt8(0xFF) << UInt8(max(r.y0, top) - top)) & (UInt8(0xFF) >> UInt8(top + 8 - min(r.y1, top + 8)))
+        var index = page * width + r.x0
         for px in r.x0..<r.x1 {
-          var row = r.y0
-          while row < r.y1 {
-            let page = row >> 3
-            let pageEnd = min(r.y1, (page + 1) << 3)
-            var bits: UInt8 = 0
-            var mask: UInt8 = 0
-            var sourceIndex = (row - y) * stride + (px - x)
-            for py in row..<pageEnd {
-              let bit = UInt8(1) << UInt8(py & 7)
-              mask |= bit
-              if source[sourceIndex] { bits |= bit }
-              sourceIndex += stride
-            }
-            let index = page * width + px
-            switch mode {
-            case .or: picture[index] |= bits
-            case .clear: picture[index] &= ~bits
-            case .xor: picture[index] ^= bits
-            case .copy: picture[index] = (picture[index] & ~mask) | bits
-            }
-            row = pageEnd
+          let bits = bitmap.byte(column: px - x, fromRow: top - y)
+          switch mode {
+          case .or: picture[index] |= bits
+          case .clear: picture[index] &= ~bits
+          case .xor: picture[index] ^= bits
+          case .copy: picture[index] = (picture[index] & ~mask) | bits
           }
+          index += 1
         }
       }
     }

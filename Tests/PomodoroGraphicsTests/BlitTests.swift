@@ -10,12 +10,13 @@ final class BlitTests: XCTestCase {
       for _ in 0..<300 {
         var picture = Framebuffer(width: 128, height: height)
         for i in picture.bytes.indices { picture.bytes[i] = UInt8.random(in: 0...255, using: &rng) }
-        var bitmap = Bitmap(width: Int.random(in: 1...20, using: &rng), height: Int.random(in: 1...30, using: &rng))
+        // Up to 70 rows: one column word (64 rows) and the taller bitmaps that take two.
+        var bitmap = Bitmap(width: Int.random(in: 1...20, using: &rng), height: Int.random(in: 1...70, using: &rng))
         for y in 0..<bitmap.height {
           for x in 0..<bitmap.width { bitmap[x, y] = Bool.random(using: &rng) }
         }
         let x = Int.random(in: -24...132, using: &rng)
-        let y = Int.random(in: -34...(height + 4), using: &rng)
+        let y = Int.random(in: -74...(height + 4), using: &rng)
         for mode in [Framebuffer.BlitMode.or, .clear, .xor, .copy] {
           var fast = picture
           fast.blit(bitmap, x: x, y: y, mode: mode)

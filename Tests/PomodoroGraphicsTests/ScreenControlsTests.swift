@@ -195,7 +195,10 @@ final class ScreenControlsTests: XCTestCase {
     for height in [64, 32] {
       var fb = Framebuffer(width: 128, height: height)
       for i in fb.bytes.indices { fb.bytes[i] = UInt8.random(in: 0...255, using: &rng) }
-      for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (5, -3), (-127, 2), (200, 0)] {
+      for (dx, dy) in [
+        (0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (5, -3), (-127, 2), (200, 0), (3, 9), (0, -13),
+        (-2, 31), (0, 8), (1, -16), (0, 70),
+      ] {
         let moved = fb.shifted(dx: dx, dy: dy)
         for y in 0..<height {
           for x in 0..<128 {

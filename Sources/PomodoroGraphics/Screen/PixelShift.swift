@@ -33,23 +33,29 @@ extension Framebuffer {
   public func shifted(dx: Int, dy: Int) -> Framebuffer {
     var out = Framebuffer(width: width, height: height)
     guard abs(dx) < width, abs(dy) < height else { return out }
-    if height <= 64 {
-      // Column by column: the column's pages as one 64-bit word, shifted down by dy.
-      let (width, pages) = (self.width, self.pages)
-      bytes.withUnsafeBufferPointer { from in
-        out.bytes.withUnsafeMutableBufferPointer { to in
-          for x in max(0, dx)..<min(width, width + dx) {
-            let source = x - dx
-            var column: UInt64 = 0
-            for page in 0..<pages { column |= UInt64(from[page * width + source]) << UInt64(page * 8) }
-            column = dy >= 0 ? column << UInt64(dy) : column >> UInt64(-dy)
-            for page in 0..<pages { to[page * width + x] = UInt8(truncatingIfNeeded: column >> UInt64(page * 8)) }
+    let (width, pages) = (self.width, self.pages)
+    // Columns x0..<x0 + count of each page take the source's columns x0 - dx...
+    let x0 = max(0, dx)
+    let count = width - abs(dx)
+    bytes.withUnsafeBufferPointer { from in
+      out.bytes.withUnsafeMutableBufferPointer { to in
+        guard let from = from.baseAddress, let to = to.baseAddress else { return }
+        for page in 0..<pages {
+          // ...and its 8 rows come from source rows start..<start + 8: the bottom of source page
+          // `low` and, unless start is a page's first row, the top of the page below it.
+          let start = page * 8 - dy
+          let low = start >> 3
+          let offset = UInt8(start & 7)
+          let destination = to + page * width + x0
+          if low >= 0 && low < pages {
+            let source = from + low * width + x0 - dx
+            for i in 0..<count { destination[i] = source[i] >> offset }
+          }
+          if offset != 0 && low + 1 >= 0 && low + 1 < pages {
+            let source = from + (low + 1) * width + x0 - dx
+            for i in 0..<count { destination[i] |= source[i] << (8 - offset) }
           }
         }
-      }
-    } else {
-      for y in 0..<height {
-        for x in 0..<width where pixel(x, y) { out.setPixel(x + dx, y + dy) }
       }
     }
     return out
