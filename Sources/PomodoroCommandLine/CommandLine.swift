@@ -107,7 +107,8 @@ public enum PomodoroCLI {
     --socket PATH, else control_socket from the config (default /run/pomodoro/control.sock), else the
     simulator's per-user socket. Commands act as the buttons would, so the device's rules hold:
       status                 the state: running  focus 2/4  17:42 left, ends 14:32
-      start | pause | resume | toggle | cancel
+      start | pause | resume | toggle
+      cancel                 cancel the timer, or silence a ringing alarm (as the cancel button)
       ack                    silence a ringing alarm
       skip                   to the next mode (a running timer is cancelled)
       extend DURATION        more time (or snooze a ringing alarm): extend 5m

@@ -131,7 +131,7 @@ final class ControlSocketTests: XCTestCase {
       ],
       .ringing: [
         ("status", .ok(.ringing)), ("start", .refused("ringing")), ("pause", .refused("ringing")),
-        ("resume", .refused("ringing")), ("toggle", .ok(.idle)), ("cancel", .refused("ringing")), ("ack", .ok(.idle)),
+        ("resume", .refused("ringing")), ("toggle", .ok(.idle)), ("cancel", .ok(.idle)), ("ack", .ok(.idle)),
         ("skip", .ok(.idle)), (extend, .ok(.running)), (set, .refused("set works only while idle")),
         ("watch", .ok(.ringing)),
       ],
@@ -154,6 +154,27 @@ final class ControlSocketTests: XCTestCase {
         close(fd)
       }
     }
+  }
+
+  /// `cancel` while ringing is the cancel button's press: it silences the alarm and counts the
+  /// focus as done, exactly as the button (and `ack`) does; Home Assistant's Cancel sends it.
+  func testCancelWhileRingingAcknowledgesAsTheCancelButtonDoes() throws {
+    XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), .success([.press(.cancel)]))
+    XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), ControlProtocol.events(for: .ack, in: .ringing))
+    let (button, _) = try fixture(in: .ringing, focus: minutes(2))
+    button.h.press(button.h.config.buttonCancel)
+    button.h.run(for: seconds(1))
+    let (socket, fd) = try fixture(in: .ringing, focus: minutes(2))
+    let reply = socket.reply(fd, #"{"cmd":"cancel"}"#)
+    XCTAssertTrue(reply.ok, reply.error ?? "")
+    socket.h.run(for: seconds(1))
+    for f in [button, socket] {
+      XCTAssertEqual(f.h.device.state.phase, .idle)
+      XCTAssertEqual(f.h.device.state.mode, .shortBreak, "the focus is done: a short break is next")
+      XCTAssertEqual(f.h.device.state.focusDoneInCycle, 1, "acknowledged, not cancelled")
+    }
+    XCTAssertEqual(reply.fields["mode"]?.string, "short")
+    close(fd)
   }
 
   func testRepliesCarryTheStateWithRemainingAndTheWallClockEnd() throws {
