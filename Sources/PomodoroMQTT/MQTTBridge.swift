@@ -329,7 +329,7 @@ public final class MQTTBridge {
 
   func flushDevice() {
     while device >= 0 && !deviceOutput.isEmpty {
-      let n = deviceOutput.withUnsafeBytes { send(device, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let n = deviceOutput.withUnsafeBytes { send(device, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
       if n < 0 {
         if currentErrno() == EINTR { continue }
         if currentErrno() != EAGAIN { deviceLost("write failed") }

@@ -186,6 +186,11 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertEqual(got.fields["cycle"]?.string, "1/4")
     XCTAssertEqual(
       got.fields["ends_at"]?.string, WallTime(epochSeconds: 1_796_040_000 + 1740, synced: true).iso8601)
+    // 1739.6 s left: the end is rounded to the nearest second, not truncated.
+    f.h.run(for: ms(400))
+    XCTAssertEqual(
+      f.reply(fd, #"{"cmd":"status"}"#).fields["ends_at"]?.string,
+      WallTime(epochSeconds: 1_796_040_000 + 1740, synced: true).iso8601)
     let set = try fixture(in: .idle)
     let idle = set.0.reply(set.1, #"{"cmd":"set","mode":"long","duration":"20m"}"#)
     XCTAssertEqual(idle.fields["mode"]?.string, "long")

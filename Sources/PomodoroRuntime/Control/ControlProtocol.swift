@@ -183,7 +183,7 @@ public enum ControlProtocol {
     ]
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
     if state.phase == .running, let wall, wall.synced {
-      let end = WallTime(epochSeconds: wall.epochSeconds + (remaining + 500_000_000) / 1_000_000_000, synced: true)
+      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(remaining), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }
     return fields
