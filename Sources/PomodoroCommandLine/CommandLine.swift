@@ -116,8 +116,9 @@ public enum PomodoroCLI {
                              (modes: focus, short, long, soft, medium, hard)
       watch                  the state now and on every change, a line each, until the device stops
     --json prints the device's JSON replies as they are. Exit codes: 0 ok, 1 refused (the reason on
-    stderr), 64 usage, 69 no device at the socket, 75 no reply within 5 s, 76 bad reply, 77 permission
-    denied (join the group pomodoro).
+    stderr, "too many clients" among them), 64 usage, 69 no device at the socket (or it closed the
+    connection without a reply), 75 no reply within 5 s, 76 bad reply, 77 permission denied (join the
+    group pomodoro).
     """,
     "mqtt": """
     Usage: pomodoro mqtt [--config FILE]
