@@ -306,13 +306,24 @@ final class ControlSocketTests: XCTestCase {
     floodThread.start()
     var extras: [Int32] = []
     for _ in 0..<20 { extras.append(try UnixSocket.connect(server.path)) }
-    // If the server ever blocked on a client, this unblocks it after 10 s (and the alarm is late).
     let everyClient = [watcher, starter, flood] + extras
+    // If the server ever blocked on a client, this unblocks it after 10 s (and the alarm is late);
+    // only while the test runs: after it, these descriptor numbers are other code's (a later
+    // test's Process watches its child through a socketpair that a shutdown would wreck).
+    let done = StopBox()
     let rescue = Thread {
-      Thread.sleep(forTimeInterval: 10)
+      let until = Date().addingTimeInterval(10)
+      while Date() < until { if done.stopped { return } else { usleep(10_000) } }
       for fd in everyClient { shutdown(fd, Int32(SHUT_RDWR)) }
     }
     rescue.start()
+    defer {
+      done.stop()
+      shutdown(flood, Int32(SHUT_RDWR))
+      // Both threads gone before their descriptors are closed and their numbers reused.
+      while !rescue.isFinished || !floodThread.isFinished { usleep(1000) }
+      for fd in everyClient { close(fd) }
+    }
     let waiter = try PollWaiter(clock: clock)
     device.start()
     let began = clock.now
@@ -330,8 +341,6 @@ final class ControlSocketTests: XCTestCase {
     }
     XCTAssertGreaterThanOrEqual(server.dropped, 1, "the flooding client was dropped")
     XCTAssertGreaterThanOrEqual(server.refused, 4, "the clients beyond 16 were refused")
-    shutdown(flood, Int32(SHUT_RDWR))
-    for fd in [watcher, flood, starter] + extras { close(fd) }
   }
 }
 
