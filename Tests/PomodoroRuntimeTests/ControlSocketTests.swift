@@ -361,3 +361,78 @@ final class SeenEvents: DeviceObserver {
   func buzzerChanged(_ on: Bool, at: Instant) { if on && buzzerOn == nil { buzzerOn = at } }
   func recorded(_ entry: HistoryEntry, at: Instant) {}
 }
+
+extension ControlSocketTests {
+  /// Sixteen idle connections cannot lock ctl and the bridge out: a client that is not watching
+  /// and sends no request for a minute is closed (told why); watchers and clients that keep
+  /// asking stay.
+  func testIdleClientsAreClosedAfterAMinuteAndWatchersStay() throws {
+    let f = try ControlFixture()
+    let start = f.h.clock.now
+    let watcher = try f.connect()
+    XCTAssertTrue(f.reply(watcher, #"{"cmd":"watch"}"#).ok)
+    var idle: [Int32] = []
+    for _ in 0..<(ControlServer.maxClients - 1) { idle.append(try f.connect()) }
+    XCTAssertEqual(f.server.deadline, start + seconds(60), "the first idle client's minute")
+    let extra = try f.connect()
+    var reader = LineReader(fd: extra)
+    XCTAssertEqual(reader.next(timeoutMs: 2000)?.contains("too many clients"), true, "full")
+    close(extra)
+
+    f.h.run(for: seconds(30))
+    let asker = idle.removeLast()
+    XCTAssertTrue(f.reply(asker, #"{"cmd":"status"}"#).ok)  // Its minute starts again.
+    f.h.run(for: seconds(30) - 1)
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, 0, "not before the minute")
+    f.h.run(for: 1)
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, idle.count)
+    for fd in idle {
+      var r = LineReader(fd: fd)
+      XCTAssertEqual(
+        r.next(timeoutMs: 2000),
+        ControlProtocol.errorReply("closed: no request for 1m; send one sooner, or watch to stay connected"))
+      XCTAssertNil(r.next(timeoutMs: 2000), "then closed")
+    }
+    XCTAssertEqual(f.server.deadline, start + seconds(90), "the asker's minute")
+    XCTAssertEqual(f.server.watchers, 1)
+    let ctl = try f.connect()
+    XCTAssertTrue(f.reply(ctl, #"{"cmd":"status"}"#).ok, "room again")
+    f.h.run(for: seconds(30))
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, idle.count + 1, "the asker, a minute after its request")
+    f.h.run(for: seconds(60))
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.watchers, 1, "a watcher stays however long it is quiet")
+    XCTAssertEqual(f.server.idleClosed, idle.count + 2)
+    XCTAssertEqual(f.h.logLines.filter { $0.1.contains("closed a client that sent no request for 1m") }.count, 1)
+    XCTAssertTrue(f.server.summary.hasSuffix("idle closed"), f.server.summary)
+    for fd in idle + [watcher, asker, ctl] { close(fd) }
+  }
+
+  /// The device's loop wakes for an idle client's deadline even when the device has none soon.
+  func testTheLoopWakesToCloseAnIdleClient() throws {
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let clock = SystemClock()
+    let config = DeviceConfig()
+    let hardware = try MockHardware(config: config, clock: clock)
+    let device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
+      log: Log(sink: { _, _ in }))
+    let server = try ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
+    defer { server.close() }
+    server.idleTimeout = ms(200)
+    let idle = try UnixSocket.connect(server.path)
+    defer { close(idle) }
+    let waiter = try PollWaiter(clock: clock)
+    device.start()
+    let began = clock.now
+    _ = try EventLoop.serve(
+      device, waiter: waiter, extraDeadline: { began + seconds(5) }, sources: [server],
+      onWake: { _ in server.idleClosed == 0 && clock.now - began < seconds(5) })
+    XCTAssertEqual(server.idleClosed, 1)
+    XCTAssertLessThan(clock.now - began, seconds(1), "woken at the client's deadline, not the device's")
+  }
+}
