@@ -86,6 +86,8 @@ func quote(_ s: String) -> String {
 /// Reconnects to either side with back-off and republishes when it comes back.
 public final class MQTTBridge {
   public static var available: Bool { pomo_mqtt_available() == 1 }
+  /// The longest command payload taken, as the control socket's request line.
+  static let maxCommand = 4096
   public static let notInstalled =
     "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
 
@@ -243,12 +245,18 @@ public final class MQTTBridge {
       brokerLost("connection failed")
     }
     var topic = [CChar](repeating: 0, count: 512)
-    var payload = [CChar](repeating: 0, count: 4097)
+    var payload = [CChar](repeating: 0, count: Self.maxCommand + 1)
     var length: Int32 = 0
     while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length) == 1 {
-      let text = String(cString: payload)
       guard String(cString: topic) == topics.command else { continue }
-      command(length > 4096 ? "" : text)
+      guard length <= Self.maxCommand else {
+        log.warning(
+          "ignored a command payload of \(length) bytes on \(topics.command): over the 4 KiB limit (a command is a line like 'extend 5m')"
+        )
+        continue
+      }
+      // Every byte of it: a NUL inside makes it malformed, not shorter.
+      command(String(decoding: payload.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
   }
 

@@ -176,7 +176,12 @@ final class MQTTBridgeTests: XCTestCase {
     let bridge = Process()
     bridge.executableURL = URL(fileURLWithPath: binary)
     bridge.arguments = ["mqtt", "--config", conf]
-    bridge.standardError = FileHandle.nullDevice
+    // Its log (stderr, journald's <N> prefixes) into a file, to check what it says.
+    let logPath = f.directory + "/bridge.log"
+    FileManager.default.createFile(atPath: logPath, contents: nil)
+    let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    defer { try? logFile.close() }
+    bridge.standardError = logFile
     try bridge.run()
     defer { if bridge.isRunning { kill(bridge.processIdentifier, SIGKILL) } }
     let stateTopic = "pomodoro/desk1/state"
@@ -190,8 +195,19 @@ final class MQTTBridgeTests: XCTestCase {
     XCTAssertNotNil(try broker.waitFor(stateTopic) { self.state($0)["total_ms"] as? Int == 1_800_000 })
     try broker.publish("pomodoro/desk1/command", "dance wildly")
     try broker.publish("pomodoro/desk1/command", "{not json")
+    try broker.publish("pomodoro/desk1/command", String(repeating: "x", count: 6000))
     try broker.publish("pomodoro/desk1/command", "pause")
     XCTAssertNotNil(try broker.waitFor(stateTopic) { self.state($0)["phase"] as? String == "paused" })
+    // Each malformed payload was logged, in order, with why; the commands after them acted.
+    let log = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map(String.init)
+    let ignored = log.filter { $0.contains("ignored") }
+    XCTAssertEqual(
+      ignored,
+      [
+        "<4>ignored a malformed command on pomodoro/desk1/command: 'dance wildly' (unknown command 'dance'; commands: status, start, pause, resume, toggle, cancel, ack, skip, extend, set, watch)",
+        "<4>ignored a malformed command on pomodoro/desk1/command: '{not json' (bad request: expected one JSON object a line, like {\"cmd\":\"status\"})",
+        "<4>ignored a command payload of 6000 bytes on pomodoro/desk1/command: over the 4 KiB limit (a command is a line like 'extend 5m')",
+      ], log.joined(separator: "\n"))
 
     // Discovery: six retained configs, valid JSON with what Home Assistant requires.
     let configs = try broker.retained("homeassistant/#", count: 6)
