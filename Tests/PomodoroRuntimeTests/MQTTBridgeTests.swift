@@ -1,8 +1,8 @@
 import Foundation
 import PomodoroCore
-import PomodoroMQTT
 import XCTest
 
+@testable import PomodoroMQTT
 @testable import PomodoroRuntime
 
 /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
@@ -144,6 +144,11 @@ final class StopBox: @unchecked Sendable {
 }
 
 final class MQTTBridgeTests: XCTestCase {
+  /// A scratch directory for each test (the setup checks' configs and files).
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
   func state(_ payload: String?) -> [String: Any] {
     guard let payload, let data = payload.data(using: .utf8),
       let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -261,5 +266,137 @@ final class MQTTBridgeTests: XCTestCase {
     kill(bridge.processIdentifier, SIGKILL)
     bridge.waitUntilExit()
     XCTAssertEqual(try broker.waitFor(availability) { $0 == "offline" }, "offline")
+  }
+}
+
+/// The bridge's checks before it connects, without a broker.
+extension MQTTBridgeTests {
+  func requireMosquitto() throws {
+    guard MQTTBridge.available else {
+      throw XCTSkip("pomodoro was built without libmosquitto: sudo apt install libmosquitto-dev, then rebuild")
+    }
+  }
+
+  func config(_ lines: String) throws -> String {
+    let path = directory + "/bridge.conf"
+    try "control_socket = \(directory)/c.sock\nmqtt_device_id = desk-1\n\(lines)\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// `pomodoro mqtt --config FILE`, the built binary: the exit code and stderr. It must stop
+  /// before connecting; one that starts bridging instead fails the test after 10 s.
+  func mqtt(_ lines: String) throws -> (code: Int32, err: String) {
+    let conf = try config(lines)
+    let errPath = directory + "/stderr"
+    let errFD = open(errPath, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+    let null = open("/dev/null", O_RDWR)
+    defer {
+      close(errFD)
+      close(null)
+    }
+    let child = try ChildProcess(["mqtt", "--config", conf], stdin: null, stdout: null, stderr: errFD)
+    let code = try child.waitForExit(timeout: 10)
+    return (code, (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+  }
+
+  func write(_ name: String, _ text: String, mode: mode_t) -> String {
+    let path = directory + "/" + name
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    chmod(path, mode)
+    return path
+  }
+
+  func bridge(_ config: DeviceConfig) throws -> (MQTTBridge, [(Log.Level, String)]) {
+    final class Lines { var all: [(Log.Level, String)] = [] }
+    let lines = Lines()
+    let b = try MQTTBridge(config: config, log: Log(sink: { lines.all.append(($0, $1)) }), hostName: "pi")
+    return (b, lines.all)
+  }
+
+  func testAPasswordFileOthersCanReadIsAWarningNamingTheFix() throws {
+    try requireMosquitto()
+    let secret = write("mqtt.password", "hunter2\n", mode: 0o644)
+    var config = DeviceConfig()
+    config.controlSocket = directory + "/c.sock"
+    config.mqttUser = "desk"
+    config.mqttPasswordFile = secret
+    var (b, lines) = try bridge(config)
+    XCTAssertEqual(b.password, "hunter2")
+    XCTAssertEqual(lines.map(\.0), [.warning])
+    XCTAssertEqual(
+      lines.first?.1,
+      "mqtt_password_file \(secret) can be read by its group or by everyone (mode 0644): keep it to the bridge's user: sudo chown pomodoro-mqtt \(secret) && sudo chmod 600 \(secret)"
+    )
+    chmod(secret, 0o640)
+    (b, lines) = try bridge(config)
+    XCTAssertEqual(lines.count, 1, "group-readable is warned of too")
+    chmod(secret, 0o600)
+    (b, lines) = try bridge(config)
+    XCTAssertTrue(lines.isEmpty, "0600: nothing to say")
+  }
+
+  func testAMissingOrUnreadablePasswordFileIsAConfigError() throws {
+    try requireMosquitto()
+    var r = try mqtt("mqtt_password_file = \(directory)/missing")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_password_file \(directory)/missing does not exist; create it"), r.err)
+    // A directory, and a path through a file: read errors, each a config error naming the file.
+    r = try mqtt("mqtt_password_file = \(directory)")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_password_file: \(directory) is a directory"), r.err)
+    let file = write("plain", "x", mode: 0o600)
+    r = try mqtt("mqtt_password_file = \(file)/password")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(
+      r.err.contains(
+        "mqtt_password_file: cannot open \(file)/password: Not a directory; the bridge's user pomodoro-mqtt must be able to read it: sudo chown pomodoro-mqtt \(file)/password && sudo chmod 600 \(file)/password"
+      ), r.err)
+  }
+
+  /// Permission denied on the password file: 78 (systemd does not restart it), not 1. Root reads
+  /// every file, so as root the real binary runs as nobody (setpriv).
+  func testAPasswordFileTheBridgeMayNotReadIsAConfigError() throws {
+    try requireMosquitto()
+    let secret = write("mqtt.password", "hunter2\n", mode: 0o600)
+    let conf = try config("mqtt_password_file = \(secret)")
+    chmod(directory, 0o755)
+    chmod(conf, 0o644)
+    let code: Int32
+    let err: String
+    if getuid() != 0 {
+      chmod(secret, 0o000)
+      (code, err) = try mqtt("mqtt_password_file = \(secret)")
+    } else {
+      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+        throw XCTSkip("as root this needs setpriv (util-linux) to run the bridge as nobody")
+      }
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      p.arguments = [
+        "--reuid=65534", "--regid=65534", "--clear-groups", try ChildProcess.pomodoroPath(), "mqtt", "--config", conf,
+      ]
+      let pipe = Pipe()
+      p.standardError = pipe
+      p.standardOutput = FileHandle.nullDevice
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      (code, err) = (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    XCTAssertEqual(code, ExitCode.config, err)
+    XCTAssertTrue(err.contains("mqtt_password_file: cannot open \(secret): Permission denied"), err)
+  }
+
+  func testAMissingOrUnreadableCAFileIsSaidBeforeLibmosquittoSeesIt() throws {
+    try requireMosquitto()
+    var r = try mqtt("mqtt_cafile = \(directory)/ca.pem")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_cafile \(directory)/ca.pem does not exist; give the CA certificate"), r.err)
+    XCTAssertFalse(r.err.contains("Invalid function arguments"), r.err)
+    r = try mqtt("mqtt_cafile = \(directory)")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_cafile: \(directory) is a directory, not a regular file"), r.err)
+    XCTAssertTrue(r.err.contains("the bridge's user pomodoro-mqtt must be able to read it"), r.err)
   }
 }
