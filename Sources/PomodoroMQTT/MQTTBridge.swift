@@ -43,6 +43,7 @@ public struct BridgeTopics: Equatable, Sendable {
       let fields =
         [
           ("name", pairs.first { $0.0 == "name" }!.1), ("unique_id", "\(node)_\(object)"),
+          ("default_entity_id", Self.entityId(component, "\(node)_\(object)")),
           ("object_id", "\(node)_\(object)"), ("availability_topic", availability),
         ] + pairs.filter { $0.0 != "name" }
       let body = fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",")
@@ -65,6 +66,24 @@ public struct BridgeTopics: Equatable, Sendable {
       button("cancel", "Cancel", "cancel", "mdi:stop"),
       button("extend", "+5 min", "extend 5m", "mdi:timer-plus-outline"),
     ].map { (topic: $0.0, payload: $0.1) }
+  }
+}
+
+extension BridgeTopics {
+  /// A Home Assistant entity id, `sensor.pomodoro_desk_1_phase`: the component, a dot and the
+  /// object lowercased with every run of other characters than letters and digits as one `_`
+  /// (Home Assistant refuses `-`, capitals and `__`). Its `default_entity_id` (2025.10 on).
+  static func entityId(_ component: String, _ object: String) -> String {
+    var slug = ""
+    for c in object.lowercased().unicodeScalars {
+      if ("a"..."z").contains(c) || ("0"..."9").contains(c) {
+        slug.unicodeScalars.append(c)
+      } else if !slug.isEmpty && !slug.hasSuffix("_") {
+        slug += "_"
+      }
+    }
+    while slug.hasSuffix("_") { slug.removeLast() }
+    return component + "." + slug
   }
 }
 

@@ -227,6 +227,9 @@ final class MQTTBridgeTests: XCTestCase {
       let o = state(payload)
       XCTAssertNotNil(o["name"] as? String, topic)
       XCTAssertNotNil(o["unique_id"] as? String, topic)
+      let component = topic.split(separator: "/")[1]
+      let object = try XCTUnwrap(o["object_id"] as? String, topic)
+      XCTAssertEqual(o["default_entity_id"] as? String, "\(component).\(object)", topic)
       XCTAssertEqual(o["availability_topic"] as? String, availability, topic)
       let device = o["device"] as? [String: Any]
       XCTAssertEqual(device?["identifiers"] as? [String], ["pomodoro_desk1"], topic)
@@ -269,7 +272,7 @@ final class MQTTBridgeTests: XCTestCase {
   }
 }
 
-/// The bridge's checks before it connects, without a broker.
+/// The bridge's checks before it connects, and what it announces, without a broker.
 extension MQTTBridgeTests {
   func requireMosquitto() throws {
     guard MQTTBridge.available else {
@@ -398,5 +401,31 @@ extension MQTTBridgeTests {
     XCTAssertEqual(r.code, ExitCode.config)
     XCTAssertTrue(r.err.contains("mqtt_cafile: \(directory) is a directory, not a regular file"), r.err)
     XCTAssertTrue(r.err.contains("the bridge's user pomodoro-mqtt must be able to read it"), r.err)
+  }
+
+  /// Every discovery payload names its entity id for Home Assistant 2025.10 on
+  /// (`default_entity_id`) beside the `object_id` older versions read.
+  func testDiscoveryGivesEachEntityItsDefaultEntityId() throws {
+    let topics = BridgeTopics(config: DeviceConfig(), deviceId: "Desk-1")
+    var ids: [String] = []
+    for (topic, payload) in topics.discovery {
+      let o = try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], topic)
+      let id = try XCTUnwrap(o["default_entity_id"] as? String, topic)
+      ids.append(id)
+      XCTAssertEqual(o["object_id"] as? String, o["unique_id"] as? String, "object_id kept for older versions")
+      // What Home Assistant takes: lowercase letters, digits and single underscores, one dot.
+      XCTAssertTrue(
+        id.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }, id)
+      XCTAssertFalse(id.contains("__") || id.hasSuffix("_") || id.contains("._"), id)
+      XCTAssertTrue(topic.hasPrefix("homeassistant/\(id.split(separator: ".")[0])/"), topic)
+    }
+    XCTAssertEqual(
+      ids,
+      [
+        "sensor.pomodoro_desk_1_phase", "sensor.pomodoro_desk_1_mode", "sensor.pomodoro_desk_1_remaining",
+        "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_extend",
+      ])
+    XCTAssertEqual(BridgeTopics.entityId("sensor", "pomodoro_a--b__c-_phase"), "sensor.pomodoro_a_b_c_phase")
   }
 }
