@@ -1,4 +1,5 @@
 import PomodoroLinux
+import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSimulator
 
@@ -31,7 +32,7 @@ public enum PomodoroCLI {
 
     Options:
       -h, --help      Show this help
-      -V, --version   Show the version and the hardware support compiled in
+      -V, --version   Show the version and the hardware and MQTT support compiled in
 
     Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error (ctl: no device),
     75 no reply in time, 76 bad reply, 77 no permission, 78 config error; 128 + n when signal n
@@ -196,7 +197,9 @@ public enum PomodoroCLI {
   static var versionText: String {
     let gpio = HardwareSupport.gpio ? "libgpiod v\(HardwareSupport.gpiodAPI) API" : "no libgpiod"
     let i2c = HardwareSupport.i2c ? "libi2c" : "no libi2c"
-    return "pomodoro \(version) (\(gpio), \(i2c))"
+    // The MQTT bridge's libmosquitto, decided as `pomodoro mqtt` decides "not installed".
+    let mqtt = MQTTBridge.available ? "libmosquitto" : "no libmosquitto"
+    return "pomodoro \(version) (\(gpio), \(i2c), \(mqtt))"
   }
 
   static func fail(_ message: String) {
