@@ -1,4 +1,5 @@
 import PomodoroLinux
+import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSimulator
 
@@ -31,7 +32,7 @@ public enum PomodoroCLI {
 
     Options:
       -h, --help      Show this help
-      -V, --version   Show the version and the hardware support compiled in
+      -V, --version   Show the version and the hardware and MQTT support compiled in
 
     Exit codes: 0 ok, 1 failure, 64 usage error, 65 bad script, 69 hardware error (ctl: no device),
     75 no reply in time, 76 bad reply, 77 no permission, 78 config error; 128 + n when signal n
@@ -107,7 +108,8 @@ public enum PomodoroCLI {
     --socket PATH, else control_socket from the config (default /run/pomodoro/control.sock), else the
     simulator's per-user socket. Commands act as the buttons would, so the device's rules hold:
       status                 the state: running  focus 2/4  17:42 left, ends 14:32
-      start | pause | resume | toggle | cancel
+      start | pause | resume | toggle
+      cancel                 cancel the timer, or silence a ringing alarm (as the cancel button)
       ack                    silence a ringing alarm
       skip                   to the next mode (a running timer is cancelled)
       extend DURATION        more time (or snooze a ringing alarm): extend 5m
@@ -115,8 +117,9 @@ public enum PomodoroCLI {
                              (modes: focus, short, long, soft, medium, hard)
       watch                  the state now and on every change, a line each, until the device stops
     --json prints the device's JSON replies as they are. Exit codes: 0 ok, 1 refused (the reason on
-    stderr), 64 usage, 69 no device at the socket, 75 no reply within 5 s, 76 bad reply, 77 permission
-    denied (join the group pomodoro).
+    stderr, "too many clients" among them), 64 usage, 69 no device at the socket (or it closed the
+    connection without a reply), 75 no reply within 5 s, 76 bad reply, 77 permission denied (join the
+    group pomodoro).
     """,
     "mqtt": """
     Usage: pomodoro mqtt [--config FILE]
@@ -194,7 +197,9 @@ public enum PomodoroCLI {
   static var versionText: String {
     let gpio = HardwareSupport.gpio ? "libgpiod v\(HardwareSupport.gpiodAPI) API" : "no libgpiod"
     let i2c = HardwareSupport.i2c ? "libi2c" : "no libi2c"
-    return "pomodoro \(version) (\(gpio), \(i2c))"
+    // The MQTT bridge's libmosquitto, decided as `pomodoro mqtt` decides "not installed".
+    let mqtt = MQTTBridge.available ? "libmosquitto" : "no libmosquitto"
+    return "pomodoro \(version) (\(gpio), \(i2c), \(mqtt))"
   }
 
   static func fail(_ message: String) {

@@ -16,9 +16,10 @@ enum CtlCommand {
   static let protocolError: Int32 = 76
   static let noAnswer: Int32 = 75
   /// How long a reply may take.
-  static let replyTimeoutMs: Int32 = 5000
+  static let replyTimeout: Nanoseconds = seconds(5)
 
-  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+  /// `replyTimeout`: a test's shorter wait for a device that says nothing.
+  static func run(_ words: ArraySlice<String>, replyTimeout: Nanoseconds = CtlCommand.replyTimeout) throws -> Int32 {
     let args = try Arguments(words, valued: ["--socket", "--config"], switches: ["--json"])
     let command: ControlCommand
     switch ControlCommand.parse(words: args.positional) {
@@ -36,18 +37,35 @@ enum CtlCommand {
       return code
     }
     defer { close(fd) }
-    guard UnixSocket.writeAll(fd, Array((command.requestLine + "\n").utf8)) else {
-      PomodoroCLI.fail("pomodoro: the device at \(path) closed the connection")
-      return unavailable
-    }
+    return exchange(fd, path: path, command: command, json: json, replyTimeout: replyTimeout)
+  }
+
+  /// Sends `command` on the connection `fd` to the device at `path` and prints its reply (and,
+  /// for watch, every state line after it); returns the exit code.
+  static func exchange(
+    _ fd: Int32, path: String, command: ControlCommand, json: Bool, replyTimeout: Nanoseconds
+  ) -> Int32 {
+    let sent = UnixSocket.writeAll(fd, Array((command.requestLine + "\n").utf8))
+    let sendErrno = sent ? 0 : currentErrno()
+    // A device that turns this client away (16 are connected) writes why and closes at once: the
+    // request then fails (EPIPE) while the refusal waits unread. So read before judging the write.
     var reader = LineReader(fd: fd)
-    guard let line = reader.next(timeoutMs: replyTimeoutMs) else {
-      PomodoroCLI.fail("pomodoro: no reply from \(path) within \(replyTimeoutMs / 1000) s")
+    guard let line = reader.next(timeoutMs: Int32(clamping: wholeMillisecondsRoundedUp(replyTimeout))) else {
+      if reader.ended || !sent {
+        let why = reader.ended ? "" : " (\(String(cString: strerror(sendErrno))))"
+        PomodoroCLI.fail(
+          "pomodoro: the device at \(path) closed the connection without a reply\(why): stopping or restarting? systemctl status pomodoro"
+        )
+        return unavailable
+      }
+      PomodoroCLI.fail(
+        "pomodoro: no reply from \(path) within \(DurationText.format(replyTimeout)): is the device stuck? systemctl status pomodoro"
+      )
       return noAnswer
     }
     switch ControlProtocol.decodeReply(line) {
     case nil:
-      PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(line)")
+      PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(line.prefix(200))")
       return protocolError
     case .failure(let refusal)?:
       if json { emit(line) }

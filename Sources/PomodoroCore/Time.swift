@@ -36,6 +36,12 @@ public let nanosecondsPerSecond: Int64 = 1_000_000_000
 @inlinable public func wholeMicroseconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerMicrosecond }
 @inlinable public func wholeMilliseconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerMillisecond }
 @inlinable public func wholeSeconds(_ d: Nanoseconds) -> Int64 { d / nanosecondsPerSecond }
+/// Whole seconds rounded to the nearest (a half away from zero): a time shown to the second,
+/// such as the wall-clock end of a running timer.
+@inlinable public func wholeSecondsRounded(_ d: Nanoseconds) -> Int64 {
+  let half = nanosecondsPerSecond / 2
+  return (d >= 0 ? d + half : d - half) / nanosecondsPerSecond
+}
 /// Whole milliseconds rounded up, for a wait that must not end early (poll's timeout).
 @inlinable public func wholeMillisecondsRoundedUp(_ d: Nanoseconds) -> Int64 {
   d <= 0 ? 0 : (d + nanosecondsPerMillisecond - 1) / nanosecondsPerMillisecond

@@ -9,7 +9,8 @@ import PomodoroRuntime
   import Darwin
 #endif
 
-/// A bridge that cannot start (no libmosquitto, an unreadable password file).
+/// A bridge that cannot start (no libmosquitto, an unreadable password file): `pomodoro mqtt`
+/// reports it as a config error (exit 78), which restarting does not mend.
 public struct BridgeError: Error, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }
@@ -42,6 +43,7 @@ public struct BridgeTopics: Equatable, Sendable {
       let fields =
         [
           ("name", pairs.first { $0.0 == "name" }!.1), ("unique_id", "\(node)_\(object)"),
+          ("default_entity_id", Self.entityId(component, "\(node)_\(object)")),
           ("object_id", "\(node)_\(object)"), ("availability_topic", availability),
         ] + pairs.filter { $0.0 != "name" }
       let body = fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",")
@@ -67,6 +69,24 @@ public struct BridgeTopics: Equatable, Sendable {
   }
 }
 
+extension BridgeTopics {
+  /// A Home Assistant entity id, `sensor.pomodoro_desk_1_phase`: the component, a dot and the
+  /// object lowercased with every run of other characters than letters and digits as one `_`
+  /// (Home Assistant refuses `-`, capitals and `__`). Its `default_entity_id` (2025.10 on).
+  static func entityId(_ component: String, _ object: String) -> String {
+    var slug = ""
+    for c in object.lowercased().unicodeScalars {
+      if ("a"..."z").contains(c) || ("0"..."9").contains(c) {
+        slug.unicodeScalars.append(c)
+      } else if !slug.isEmpty && !slug.hasSuffix("_") {
+        slug += "_"
+      }
+    }
+    while slug.hasSuffix("_") { slug.removeLast() }
+    return component + "." + slug
+  }
+}
+
 func quote(_ s: String) -> String {
   var out = "\""
   for u in s.unicodeScalars {
@@ -88,6 +108,8 @@ public final class MQTTBridge {
   public static var available: Bool { pomo_mqtt_available() == 1 }
   /// Why libmosquitto (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
   public static var loadError: String? { pomo_mqtt_load().map { String(cString: $0) } }
+  /// The longest command payload taken, as the control socket's request line.
+  static let maxCommand = 4096
   public static let notInstalled =
     "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
 
@@ -130,13 +152,9 @@ public final class MQTTBridge {
     self.socketPath = socketPath
     let id = config.mqttDeviceId ?? Self.topicLevel(hostName)
     topics = BridgeTopics(config: config, deviceId: id)
-    if let file = config.mqttPasswordFile {
-      guard let text = try Files.readText(file) else {
-        throw BridgeError(
-          "mqtt_password_file \(file) does not exist; create it (mode 0600, owned by the bridge's user)")
-      }
-      password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-    }
+    if let file = config.mqttPasswordFile { password = try Self.readPassword(file, log: log) }
+    // libmosquitto says only "Invalid function arguments provided" for a CA file it cannot open.
+    if let ca = config.mqttCafile { try Self.checkCafile(ca) }
     guard let c = pomo_mqtt_new("pomodoro-\(id)-\(getpid())") else {
       throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
     }
@@ -149,6 +167,49 @@ public final class MQTTBridge {
   }
 
   deinit { pomo_mqtt_free(client) }
+
+  /// The user that deploy/install.sh makes for the bridge, who alone should read the password.
+  static let user = "pomodoro-mqtt"
+
+  /// The password file's first line. Missing or unreadable is an error; readable by its group
+  /// or by everyone, a warning (the password is the broker's, and others on the Pi could use it).
+  static func readPassword(_ file: String, log: Log) throws -> String {
+    let keep = "sudo chown \(user) \(file) && sudo chmod 600 \(file)"
+    let text: String?
+    do {
+      text = try Files.readText(file, limit: 4096)
+    } catch {
+      throw BridgeError("mqtt_password_file: \(error); the bridge's user \(user) must be able to read it: \(keep)")
+    }
+    guard let text else {
+      throw BridgeError(
+        "mqtt_password_file \(file) does not exist; create it for the bridge's user alone (sudo install -m 0600 -o \(user) /dev/null \(file)) and write the password in it"
+      )
+    }
+    var info = stat()
+    if stat(file, &info) == 0, info.st_mode & 0o044 != 0 {
+      log.warning(
+        "mqtt_password_file \(file) can be read by its group or by everyone (mode 0\(String(info.st_mode & 0o777, radix: 8))): keep it to the bridge's user: \(keep)"
+      )
+    }
+    return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+  }
+
+  /// The CA file must be a regular file the bridge can read.
+  static func checkCafile(_ file: String) throws {
+    let found: Bool
+    do {
+      found = try Files.read(file, limit: 1 << 24) != nil
+    } catch {
+      throw BridgeError(
+        "mqtt_cafile: \(error); the bridge's user \(user) must be able to read it (sudo chmod 644 \(file))")
+    }
+    guard found else {
+      throw BridgeError(
+        "mqtt_cafile \(file) does not exist; give the CA certificate (PEM) that signed the broker's, or remove mqtt_cafile for a connection without TLS"
+      )
+    }
+  }
 
   /// A host name as one topic level (no dots, slashes, wildcards).
   static func topicLevel(_ name: String) -> String {
@@ -247,12 +308,18 @@ public final class MQTTBridge {
       brokerLost("connection failed")
     }
     var topic = [CChar](repeating: 0, count: 512)
-    var payload = [CChar](repeating: 0, count: 4097)
+    var payload = [CChar](repeating: 0, count: Self.maxCommand + 1)
     var length: Int32 = 0
     while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length) == 1 {
-      let text = String(cString: payload)
       guard String(cString: topic) == topics.command else { continue }
-      command(length > 4096 ? "" : text)
+      guard length <= Self.maxCommand else {
+        log.warning(
+          "ignored a command payload of \(length) bytes on \(topics.command): over the 4 KiB limit (a command is a line like 'extend 5m')"
+        )
+        continue
+      }
+      // Every byte of it: a NUL inside makes it malformed, not shorter.
+      command(String(decoding: payload.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
   }
 
@@ -333,7 +400,7 @@ public final class MQTTBridge {
 
   func flushDevice() {
     while device >= 0 && !deviceOutput.isEmpty {
-      let n = deviceOutput.withUnsafeBytes { send(device, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let n = deviceOutput.withUnsafeBytes { send(device, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
       if n < 0 {
         if currentErrno() == EINTR { continue }
         if currentErrno() != EAGAIN { deviceLost("write failed") }

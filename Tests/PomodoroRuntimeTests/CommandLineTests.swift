@@ -1,5 +1,6 @@
 import Foundation
 import PomodoroCore
+import PomodoroMQTT
 import XCTest
 
 @testable import PomodoroCommandLine
@@ -28,6 +29,11 @@ final class CommandLineTests: XCTestCase {
     XCTAssertTrue(PomodoroCLI.help["run"]!.contains("SIGHUP reads the config again"))
     XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
     XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
+    // The MQTT bridge's library too, as `pomodoro mqtt` finds it.
+    let mqtt = MQTTBridge.available ? ", libmosquitto)" : ", no libmosquitto)"
+    XCTAssertTrue(PomodoroCLI.versionText.hasSuffix(mqtt), PomodoroCLI.versionText)
+    let out = captureOutput { PomodoroCLI.main(["--version"]) }.out
+    XCTAssertEqual(out, PomodoroCLI.versionText + "\n")
   }
 
   func testUsageErrorsExit64() {

@@ -131,7 +131,7 @@ final class ControlSocketTests: XCTestCase {
       ],
       .ringing: [
         ("status", .ok(.ringing)), ("start", .refused("ringing")), ("pause", .refused("ringing")),
-        ("resume", .refused("ringing")), ("toggle", .ok(.idle)), ("cancel", .refused("ringing")), ("ack", .ok(.idle)),
+        ("resume", .refused("ringing")), ("toggle", .ok(.idle)), ("cancel", .ok(.idle)), ("ack", .ok(.idle)),
         ("skip", .ok(.idle)), (extend, .ok(.running)), (set, .refused("set works only while idle")),
         ("watch", .ok(.ringing)),
       ],
@@ -156,6 +156,27 @@ final class ControlSocketTests: XCTestCase {
     }
   }
 
+  /// `cancel` while ringing is the cancel button's press: it silences the alarm and counts the
+  /// focus as done, exactly as the button (and `ack`) does; Home Assistant's Cancel sends it.
+  func testCancelWhileRingingAcknowledgesAsTheCancelButtonDoes() throws {
+    XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), .success([.press(.cancel)]))
+    XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), ControlProtocol.events(for: .ack, in: .ringing))
+    let (button, _) = try fixture(in: .ringing, focus: minutes(2))
+    button.h.press(button.h.config.buttonCancel)
+    button.h.run(for: seconds(1))
+    let (socket, fd) = try fixture(in: .ringing, focus: minutes(2))
+    let reply = socket.reply(fd, #"{"cmd":"cancel"}"#)
+    XCTAssertTrue(reply.ok, reply.error ?? "")
+    socket.h.run(for: seconds(1))
+    for f in [button, socket] {
+      XCTAssertEqual(f.h.device.state.phase, .idle)
+      XCTAssertEqual(f.h.device.state.mode, .shortBreak, "the focus is done: a short break is next")
+      XCTAssertEqual(f.h.device.state.focusDoneInCycle, 1, "acknowledged, not cancelled")
+    }
+    XCTAssertEqual(reply.fields["mode"]?.string, "short")
+    close(fd)
+  }
+
   func testRepliesCarryTheStateWithRemainingAndTheWallClockEnd() throws {
     let (f, fd) = try fixture(in: .running)
     let got = f.reply(fd, #"{"cmd":"extend","by":"5m"}"#)
@@ -165,6 +186,11 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertEqual(got.fields["cycle"]?.string, "1/4")
     XCTAssertEqual(
       got.fields["ends_at"]?.string, WallTime(epochSeconds: 1_796_040_000 + 1740, synced: true).iso8601)
+    // 1739.6 s left: the end is rounded to the nearest second, not truncated.
+    f.h.run(for: ms(400))
+    XCTAssertEqual(
+      f.reply(fd, #"{"cmd":"status"}"#).fields["ends_at"]?.string,
+      WallTime(epochSeconds: 1_796_040_000 + 1740, synced: true).iso8601)
     let set = try fixture(in: .idle)
     let idle = set.0.reply(set.1, #"{"cmd":"set","mode":"long","duration":"20m"}"#)
     XCTAssertEqual(idle.fields["mode"]?.string, "long")
@@ -280,13 +306,24 @@ final class ControlSocketTests: XCTestCase {
     floodThread.start()
     var extras: [Int32] = []
     for _ in 0..<20 { extras.append(try UnixSocket.connect(server.path)) }
-    // If the server ever blocked on a client, this unblocks it after 10 s (and the alarm is late).
     let everyClient = [watcher, starter, flood] + extras
+    // If the server ever blocked on a client, this unblocks it after 10 s (and the alarm is late);
+    // only while the test runs: after it, these descriptor numbers are other code's (a later
+    // test's Process watches its child through a socketpair that a shutdown would wreck).
+    let done = StopBox()
     let rescue = Thread {
-      Thread.sleep(forTimeInterval: 10)
+      let until = Date().addingTimeInterval(10)
+      while Date() < until { if done.stopped { return } else { usleep(10_000) } }
       for fd in everyClient { shutdown(fd, Int32(SHUT_RDWR)) }
     }
     rescue.start()
+    defer {
+      done.stop()
+      shutdown(flood, Int32(SHUT_RDWR))
+      // Both threads gone before their descriptors are closed and their numbers reused.
+      while !rescue.isFinished || !floodThread.isFinished { usleep(1000) }
+      for fd in everyClient { close(fd) }
+    }
     let waiter = try PollWaiter(clock: clock)
     device.start()
     let began = clock.now
@@ -304,8 +341,6 @@ final class ControlSocketTests: XCTestCase {
     }
     XCTAssertGreaterThanOrEqual(server.dropped, 1, "the flooding client was dropped")
     XCTAssertGreaterThanOrEqual(server.refused, 4, "the clients beyond 16 were refused")
-    shutdown(flood, Int32(SHUT_RDWR))
-    for fd in [watcher, flood, starter] + extras { close(fd) }
   }
 }
 
@@ -325,4 +360,79 @@ final class SeenEvents: DeviceObserver {
   func frameFlushed(bytes: Int, shown: String, at: Instant) { frames.append((at, shown)) }
   func buzzerChanged(_ on: Bool, at: Instant) { if on && buzzerOn == nil { buzzerOn = at } }
   func recorded(_ entry: HistoryEntry, at: Instant) {}
+}
+
+extension ControlSocketTests {
+  /// Sixteen idle connections cannot lock ctl and the bridge out: a client that is not watching
+  /// and sends no request for a minute is closed (told why); watchers and clients that keep
+  /// asking stay.
+  func testIdleClientsAreClosedAfterAMinuteAndWatchersStay() throws {
+    let f = try ControlFixture()
+    let start = f.h.clock.now
+    let watcher = try f.connect()
+    XCTAssertTrue(f.reply(watcher, #"{"cmd":"watch"}"#).ok)
+    var idle: [Int32] = []
+    for _ in 0..<(ControlServer.maxClients - 1) { idle.append(try f.connect()) }
+    XCTAssertEqual(f.server.deadline, start + seconds(60), "the first idle client's minute")
+    let extra = try f.connect()
+    var reader = LineReader(fd: extra)
+    XCTAssertEqual(reader.next(timeoutMs: 2000)?.contains("too many clients"), true, "full")
+    close(extra)
+
+    f.h.run(for: seconds(30))
+    let asker = idle.removeLast()
+    XCTAssertTrue(f.reply(asker, #"{"cmd":"status"}"#).ok)  // Its minute starts again.
+    f.h.run(for: seconds(30) - 1)
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, 0, "not before the minute")
+    f.h.run(for: 1)
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, idle.count)
+    for fd in idle {
+      var r = LineReader(fd: fd)
+      XCTAssertEqual(
+        r.next(timeoutMs: 2000),
+        ControlProtocol.errorReply("closed: no request for 1m; send one sooner, or watch to stay connected"))
+      XCTAssertNil(r.next(timeoutMs: 2000), "then closed")
+    }
+    XCTAssertEqual(f.server.deadline, start + seconds(90), "the asker's minute")
+    XCTAssertEqual(f.server.watchers, 1)
+    let ctl = try f.connect()
+    XCTAssertTrue(f.reply(ctl, #"{"cmd":"status"}"#).ok, "room again")
+    f.h.run(for: seconds(30))
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.idleClosed, idle.count + 1, "the asker, a minute after its request")
+    f.h.run(for: seconds(60))
+    f.server.serviceNow()
+    XCTAssertEqual(f.server.watchers, 1, "a watcher stays however long it is quiet")
+    XCTAssertEqual(f.server.idleClosed, idle.count + 2)
+    XCTAssertEqual(f.h.logLines.filter { $0.1.contains("closed a client that sent no request for 1m") }.count, 1)
+    XCTAssertTrue(f.server.summary.hasSuffix("idle closed"), f.server.summary)
+    for fd in idle + [watcher, asker, ctl] { close(fd) }
+  }
+
+  /// The device's loop wakes for an idle client's deadline even when the device has none soon.
+  func testTheLoopWakesToCloseAnIdleClient() throws {
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let clock = SystemClock()
+    let config = DeviceConfig()
+    let hardware = try MockHardware(config: config, clock: clock)
+    let device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
+      log: Log(sink: { _, _ in }))
+    let server = try ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
+    defer { server.close() }
+    server.idleTimeout = ms(200)
+    let idle = try UnixSocket.connect(server.path)
+    defer { close(idle) }
+    let waiter = try PollWaiter(clock: clock)
+    device.start()
+    let began = clock.now
+    _ = try EventLoop.serve(
+      device, waiter: waiter, extraDeadline: { began + seconds(5) }, sources: [server],
+      onWake: { _ in server.idleClosed == 0 && clock.now - began < seconds(5) })
+    XCTAssertEqual(server.idleClosed, 1)
+    XCTAssertLessThan(clock.now - began, seconds(1), "woken at the client's deadline, not the device's")
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PomodoroCore
+import PomodoroRuntime
 import XCTest
 
 @testable import PomodoroCommandLine
@@ -42,7 +43,185 @@ final class SocketPump: @unchecked Sendable {
   }
 }
 
+/// A stand-in for the device, for ctl's failure paths: takes one connection, reads its request
+/// line, then replies `reply` and closes, or closes without a word, or stays silent until stopped.
+final class FakeDevice: @unchecked Sendable {
+  enum Behaviour: Sendable {
+    case reply(String)
+    case close
+    case silent
+  }
+
+  let path: String
+  let listener: Int32
+  let box = StopBox()
+  var thread: Thread?
+
+  init(directory: String, _ behaviour: Behaviour) throws {
+    path = directory + "/fake.sock"
+    listener = try UnixSocket.listen(path, group: nil).fd
+    let listener = listener
+    let box = box
+    let t = Thread {
+      var p = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 5000) > 0 else { return }
+      let fd = accept(listener, nil, nil)
+      guard fd >= 0 else { return }
+      defer { close(fd) }
+      var reader = LineReader(fd: fd)
+      _ = reader.next(timeoutMs: 5000)
+      switch behaviour {
+      case .reply(let line): UnixSocket.writeAll(fd, Array((line + "\n").utf8))
+      case .close: break
+      case .silent: while !box.stopped { usleep(1000) }
+      }
+    }
+    thread = t
+    t.start()
+  }
+
+  func stop() {
+    box.stop()
+    while thread?.isFinished == false { usleep(1000) }
+    close(listener)
+    unlink(path)
+  }
+}
+
 final class CtlCommandTests: XCTestCase {
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// `pomodoro ctl WORDS --socket PATH` with a reply timeout of `timeout`.
+  func ctl(_ words: [String], at path: String, timeout: Nanoseconds = CtlCommand.replyTimeout) -> (
+    code: Int32, out: String, err: String, seconds: Double
+  ) {
+    let began = Date()
+    let r = captureOutput {
+      (try? CtlCommand.run(ArraySlice(words + ["--socket", path]), replyTimeout: timeout)) ?? -1
+    }
+    return (r.code, r.out, r.err, Date().timeIntervalSince(began))
+  }
+
+  /// A device that refused the client wrote why and closed before the request went out: the
+  /// write fails (EPIPE), and ctl still reads the refusal and reports it (exit 1).
+  func testARefusalIsReadWhenTheRequestCannotBeWritten() throws {
+    var pair: [Int32] = [-1, -1]
+    XCTAssertEqual(socketpair(AF_UNIX, streamSocketType, 0, &pair), 0)
+    let refusal = ControlProtocol.errorReply("too many clients (16 at most); try again later")
+    XCTAssertTrue(UnixSocket.writeAll(pair[1], Array((refusal + "\n").utf8)))
+    close(pair[1])
+    XCTAssertFalse(UnixSocket.writeAll(pair[0], Array("x\n".utf8)), "the request cannot be written")
+    let r = captureOutput {
+      CtlCommand.exchange(
+        pair[0], path: "/run/pomodoro/control.sock", command: .status, json: false, replyTimeout: seconds(5))
+    }
+    close(pair[0])
+    XCTAssertEqual(r.code, ExitCode.failure)
+    XCTAssertEqual(r.err, "pomodoro: too many clients (16 at most); try again later\n")
+  }
+
+  /// With 16 clients connected, ctl says "too many clients" (exit 1) every time, whether its
+  /// request went out before the refusal or failed after it.
+  func testWithSixteenClientsCtlSaysTooManyClients() throws {
+    let f = try ControlFixture()
+    var fds: [Int32] = []
+    for _ in 0..<ControlServer.maxClients { fds.append(try f.connect()) }
+    defer { for fd in fds { close(fd) } }
+    // Served as the device's loop serves it: woken by poll the moment ctl connects, so the
+    // refusal and the close usually come before ctl's request (which then fails).
+    let box = StopBox()
+    nonisolated(unsafe) let server = f.server
+    let thread = Thread {
+      while !box.stopped {
+        var fds = server.readDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&fds, nfds_t(fds.count), 20) > 0 { server.serviceNow() }
+      }
+    }
+    thread.start()
+    defer {
+      box.stop()
+      while !thread.isFinished { usleep(1000) }
+    }
+    for attempt in 0..<20 {
+      let r = ctl(["status"], at: f.path)
+      XCTAssertEqual(r.code, ExitCode.failure, "attempt \(attempt): \(r.err)")
+      XCTAssertEqual(r.err, "pomodoro: too many clients (16 at most); try again later\n", "attempt \(attempt)")
+    }
+  }
+
+  func testADeviceThatClosesWithoutAReplySaysSoAtOnce() throws {
+    let fake = try FakeDevice(directory: directory, .close)
+    defer { fake.stop() }
+    let r = ctl(["status"], at: fake.path)
+    XCTAssertEqual(r.code, CtlCommand.unavailable)
+    XCTAssertEqual(
+      r.err,
+      "pomodoro: the device at \(fake.path) closed the connection without a reply: stopping or restarting? systemctl status pomodoro\n"
+    )
+    XCTAssertLessThan(r.seconds, 2, "at once, not after the reply timeout")
+  }
+
+  func testNoReplyInTimeExits75() throws {
+    let fake = try FakeDevice(directory: directory, .silent)
+    defer { fake.stop() }
+    let r = ctl(["pause"], at: fake.path, timeout: ms(200))
+    XCTAssertEqual(r.code, CtlCommand.noAnswer)
+    XCTAssertEqual(r.code, 75)
+    XCTAssertEqual(
+      r.err, "pomodoro: no reply from \(fake.path) within 200ms: is the device stuck? systemctl status pomodoro\n")
+    XCTAssertGreaterThanOrEqual(r.seconds, 0.2)
+    XCTAssertEqual(r.out, "")
+  }
+
+  func testABadReplyExits76NamingIt() throws {
+    let fake = try FakeDevice(directory: directory, .reply("HTTP/1.1 400 Bad Request"))
+    defer { fake.stop() }
+    let r = ctl(["status", "--json"], at: fake.path)
+    XCTAssertEqual(r.code, CtlCommand.protocolError)
+    XCTAssertEqual(r.code, 76)
+    XCTAssertEqual(r.err, "pomodoro: unexpected reply from \(fake.path): HTTP/1.1 400 Bad Request\n")
+    XCTAssertEqual(r.out, "")
+  }
+
+  /// A socket the user may not open: exit 77 and the group to join. Root passes every
+  /// permission check, so as root the real binary runs as nobody (setpriv).
+  func testPermissionDeniedExits77NamingTheGroup() throws {
+    let f = try ControlFixture()
+    chmod(f.path, 0o660)
+    let code: Int32
+    let err: String
+    if getuid() != 0 {
+      chmod(f.path, 0o000)
+      let r = ctl(["status"], at: f.path)
+      (code, err) = (r.code, r.err)
+    } else {
+      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+        throw XCTSkip("as root this needs setpriv (util-linux) to run ctl as nobody")
+      }
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      p.arguments = [
+        "--reuid=65534", "--regid=65534", "--clear-groups", try ChildProcess.pomodoroPath(), "ctl", "status",
+        "--socket", f.path,
+      ]
+      let pipe = Pipe()
+      p.standardError = pipe
+      p.standardOutput = FileHandle.nullDevice
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      (code, err) = (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    XCTAssertEqual(code, CtlCommand.noPermission, err)
+    XCTAssertEqual(code, 77)
+    XCTAssertEqual(
+      err,
+      "pomodoro: permission denied on \(f.path): add yourself to the group pomodoro (sudo usermod -aG pomodoro $USER, then log in again)\n"
+    )
+  }
+
   func testStatusReadsAsTextAndAsJSON() throws {
     let f = try ControlFixture()
     let pump = SocketPump(f)

@@ -1,8 +1,9 @@
 import Foundation
 import PomodoroCore
-import PomodoroMQTT
+import PomodoroRuntime
 import XCTest
 
+@testable import PomodoroMQTT
 @testable import PomodoroRuntime
 
 /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
@@ -21,7 +22,7 @@ final class TestBroker {
   }
 
   static func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, streamSocketType, 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -140,6 +141,11 @@ final class StopBox: @unchecked Sendable {
 }
 
 final class MQTTBridgeTests: XCTestCase {
+  /// A scratch directory for each test (the setup checks' configs and files).
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
   func state(_ payload: String?) -> [String: Any] {
     guard let payload, let data = payload.data(using: .utf8),
       let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -172,7 +178,12 @@ final class MQTTBridgeTests: XCTestCase {
     let bridge = Process()
     bridge.executableURL = URL(fileURLWithPath: binary)
     bridge.arguments = ["mqtt", "--config", conf]
-    bridge.standardError = FileHandle.nullDevice
+    // Its log (stderr, journald's <N> prefixes) into a file, to check what it says.
+    let logPath = f.directory + "/bridge.log"
+    FileManager.default.createFile(atPath: logPath, contents: nil)
+    let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    defer { try? logFile.close() }
+    bridge.standardError = logFile
     try bridge.run()
     defer { if bridge.isRunning { kill(bridge.processIdentifier, SIGKILL) } }
     let stateTopic = "pomodoro/desk1/state"
@@ -186,8 +197,19 @@ final class MQTTBridgeTests: XCTestCase {
     XCTAssertNotNil(try broker.waitFor(stateTopic) { self.state($0)["total_ms"] as? Int == 1_800_000 })
     try broker.publish("pomodoro/desk1/command", "dance wildly")
     try broker.publish("pomodoro/desk1/command", "{not json")
+    try broker.publish("pomodoro/desk1/command", String(repeating: "x", count: 6000))
     try broker.publish("pomodoro/desk1/command", "pause")
     XCTAssertNotNil(try broker.waitFor(stateTopic) { self.state($0)["phase"] as? String == "paused" })
+    // Each malformed payload was logged, in order, with why; the commands after them acted.
+    let log = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map(String.init)
+    let ignored = log.filter { $0.contains("ignored") }
+    XCTAssertEqual(
+      ignored,
+      [
+        "<4>ignored a malformed command on pomodoro/desk1/command: 'dance wildly' (unknown command 'dance'; commands: status, start, pause, resume, toggle, cancel, ack, skip, extend, set, watch)",
+        "<4>ignored a malformed command on pomodoro/desk1/command: '{not json' (bad request: expected one JSON object a line, like {\"cmd\":\"status\"})",
+        "<4>ignored a command payload of 6000 bytes on pomodoro/desk1/command: over the 4 KiB limit (a command is a line like 'extend 5m')",
+      ], log.joined(separator: "\n"))
 
     // Discovery: six retained configs, valid JSON with what Home Assistant requires.
     let configs = try broker.retained("homeassistant/#", count: 6)
@@ -202,6 +224,9 @@ final class MQTTBridgeTests: XCTestCase {
       let o = state(payload)
       XCTAssertNotNil(o["name"] as? String, topic)
       XCTAssertNotNil(o["unique_id"] as? String, topic)
+      let component = topic.split(separator: "/")[1]
+      let object = try XCTUnwrap(o["object_id"] as? String, topic)
+      XCTAssertEqual(o["default_entity_id"] as? String, "\(component).\(object)", topic)
       XCTAssertEqual(o["availability_topic"] as? String, availability, topic)
       let device = o["device"] as? [String: Any]
       XCTAssertEqual(device?["identifiers"] as? [String], ["pomodoro_desk1"], topic)
@@ -241,5 +266,163 @@ final class MQTTBridgeTests: XCTestCase {
     kill(bridge.processIdentifier, SIGKILL)
     bridge.waitUntilExit()
     XCTAssertEqual(try broker.waitFor(availability) { $0 == "offline" }, "offline")
+  }
+}
+
+/// The bridge's checks before it connects, and what it announces, without a broker.
+extension MQTTBridgeTests {
+  func requireMosquitto() throws {
+    guard MQTTBridge.available else {
+      throw XCTSkip("pomodoro was built without libmosquitto: sudo apt install libmosquitto-dev, then rebuild")
+    }
+  }
+
+  func config(_ lines: String) throws -> String {
+    let path = directory + "/bridge.conf"
+    try "control_socket = \(directory)/c.sock\nmqtt_device_id = desk-1\n\(lines)\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// `pomodoro mqtt --config FILE`, the built binary: the exit code and stderr. It must stop
+  /// before connecting; one that starts bridging instead fails the test after 10 s.
+  func mqtt(_ lines: String) throws -> (code: Int32, err: String) {
+    let conf = try config(lines)
+    let errPath = directory + "/stderr"
+    let errFD = open(errPath, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+    let null = open("/dev/null", O_RDWR)
+    defer {
+      close(errFD)
+      close(null)
+    }
+    let child = try ChildProcess(["mqtt", "--config", conf], stdin: null, stdout: null, stderr: errFD)
+    let code = try child.waitForExit(timeout: 10)
+    return (code, (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+  }
+
+  func write(_ name: String, _ text: String, mode: mode_t) -> String {
+    let path = directory + "/" + name
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    chmod(path, mode)
+    return path
+  }
+
+  func bridge(_ config: DeviceConfig) throws -> (MQTTBridge, [(Log.Level, String)]) {
+    final class Lines { var all: [(Log.Level, String)] = [] }
+    let lines = Lines()
+    let b = try MQTTBridge(config: config, log: Log(sink: { lines.all.append(($0, $1)) }), hostName: "pi")
+    return (b, lines.all)
+  }
+
+  func testAPasswordFileOthersCanReadIsAWarningNamingTheFix() throws {
+    try requireMosquitto()
+    let secret = write("mqtt.password", "hunter2\n", mode: 0o644)
+    var config = DeviceConfig()
+    config.controlSocket = directory + "/c.sock"
+    config.mqttUser = "desk"
+    config.mqttPasswordFile = secret
+    var (b, lines) = try bridge(config)
+    XCTAssertEqual(b.password, "hunter2")
+    XCTAssertEqual(lines.map(\.0), [.warning])
+    XCTAssertEqual(
+      lines.first?.1,
+      "mqtt_password_file \(secret) can be read by its group or by everyone (mode 0644): keep it to the bridge's user: sudo chown pomodoro-mqtt \(secret) && sudo chmod 600 \(secret)"
+    )
+    chmod(secret, 0o640)
+    (b, lines) = try bridge(config)
+    XCTAssertEqual(lines.count, 1, "group-readable is warned of too")
+    chmod(secret, 0o600)
+    (b, lines) = try bridge(config)
+    XCTAssertTrue(lines.isEmpty, "0600: nothing to say")
+  }
+
+  func testAMissingOrUnreadablePasswordFileIsAConfigError() throws {
+    try requireMosquitto()
+    var r = try mqtt("mqtt_password_file = \(directory)/missing")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_password_file \(directory)/missing does not exist; create it"), r.err)
+    // A directory, and a path through a file: read errors, each a config error naming the file.
+    r = try mqtt("mqtt_password_file = \(directory)")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_password_file: \(directory) is a directory"), r.err)
+    let file = write("plain", "x", mode: 0o600)
+    r = try mqtt("mqtt_password_file = \(file)/password")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(
+      r.err.contains(
+        "mqtt_password_file: cannot open \(file)/password: Not a directory; the bridge's user pomodoro-mqtt must be able to read it: sudo chown pomodoro-mqtt \(file)/password && sudo chmod 600 \(file)/password"
+      ), r.err)
+  }
+
+  /// Permission denied on the password file: 78 (systemd does not restart it), not 1. Root reads
+  /// every file, so as root the real binary runs as nobody (setpriv).
+  func testAPasswordFileTheBridgeMayNotReadIsAConfigError() throws {
+    try requireMosquitto()
+    let secret = write("mqtt.password", "hunter2\n", mode: 0o600)
+    let conf = try config("mqtt_password_file = \(secret)")
+    chmod(directory, 0o755)
+    chmod(conf, 0o644)
+    let code: Int32
+    let err: String
+    if getuid() != 0 {
+      chmod(secret, 0o000)
+      (code, err) = try mqtt("mqtt_password_file = \(secret)")
+    } else {
+      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+        throw XCTSkip("as root this needs setpriv (util-linux) to run the bridge as nobody")
+      }
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      p.arguments = [
+        "--reuid=65534", "--regid=65534", "--clear-groups", try ChildProcess.pomodoroPath(), "mqtt", "--config", conf,
+      ]
+      let pipe = Pipe()
+      p.standardError = pipe
+      p.standardOutput = FileHandle.nullDevice
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      (code, err) = (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    XCTAssertEqual(code, ExitCode.config, err)
+    XCTAssertTrue(err.contains("mqtt_password_file: cannot open \(secret): Permission denied"), err)
+  }
+
+  func testAMissingOrUnreadableCAFileIsSaidBeforeLibmosquittoSeesIt() throws {
+    try requireMosquitto()
+    var r = try mqtt("mqtt_cafile = \(directory)/ca.pem")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_cafile \(directory)/ca.pem does not exist; give the CA certificate"), r.err)
+    XCTAssertFalse(r.err.contains("Invalid function arguments"), r.err)
+    r = try mqtt("mqtt_cafile = \(directory)")
+    XCTAssertEqual(r.code, ExitCode.config)
+    XCTAssertTrue(r.err.contains("mqtt_cafile: \(directory) is a directory, not a regular file"), r.err)
+    XCTAssertTrue(r.err.contains("the bridge's user pomodoro-mqtt must be able to read it"), r.err)
+  }
+
+  /// Every discovery payload names its entity id for Home Assistant 2025.10 on
+  /// (`default_entity_id`) beside the `object_id` older versions read.
+  func testDiscoveryGivesEachEntityItsDefaultEntityId() throws {
+    let topics = BridgeTopics(config: DeviceConfig(), deviceId: "Desk-1")
+    var ids: [String] = []
+    for (topic, payload) in topics.discovery {
+      let o = try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], topic)
+      let id = try XCTUnwrap(o["default_entity_id"] as? String, topic)
+      ids.append(id)
+      XCTAssertEqual(o["object_id"] as? String, o["unique_id"] as? String, "object_id kept for older versions")
+      // What Home Assistant takes: lowercase letters, digits and single underscores, one dot.
+      XCTAssertTrue(
+        id.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "." }, id)
+      XCTAssertFalse(id.contains("__") || id.hasSuffix("_") || id.contains("._"), id)
+      XCTAssertTrue(topic.hasPrefix("homeassistant/\(id.split(separator: ".")[0])/"), topic)
+    }
+    XCTAssertEqual(
+      ids,
+      [
+        "sensor.pomodoro_desk_1_phase", "sensor.pomodoro_desk_1_mode", "sensor.pomodoro_desk_1_remaining",
+        "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_extend",
+      ])
+    XCTAssertEqual(BridgeTopics.entityId("sensor", "pomodoro_a--b__c-_phase"), "sensor.pomodoro_a_b_c_phase")
   }
 }

@@ -137,7 +137,7 @@ public enum ControlProtocol {
   /// the phase gives it no meaning ("nothing to pause: the timer is idle"). Status and watch make none.
   public static func events(for command: ControlCommand, in phase: Phase) -> Result<[Event], Refusal> {
     func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
-    let ringing = "the alarm is ringing: ack it, extend it or skip"
+    let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"
     switch (command, phase) {
     case (.status, _), (.watch, _): return .success([])
     case (.start, .idle): return .success([.press(.start)])
@@ -154,9 +154,10 @@ public enum ControlProtocol {
     case (.resume, .ringing): return no(ringing)
     // The start/pause button: starts, pauses, resumes, and acknowledges a ringing alarm.
     case (.toggle, _): return .success([.press(.start)])
-    case (.cancel, .running), (.cancel, .paused): return .success([.press(.cancel)])
+    // The cancel button: cancels a running or paused timer, and acknowledges a ringing alarm
+    // (so Home Assistant's Cancel button silences it); `ack` is the same press, only while ringing.
+    case (.cancel, .running), (.cancel, .paused), (.cancel, .ringing): return .success([.press(.cancel)])
     case (.cancel, .idle): return no("nothing to cancel: the timer is idle")
-    case (.cancel, .ringing): return no(ringing)
     case (.ack, .ringing): return .success([.press(.cancel)])
     case (.ack, .idle), (.ack, .running), (.ack, .paused):
       return no("nothing to acknowledge: the alarm is not ringing (the timer is \(phase.rawValue))")
@@ -182,7 +183,7 @@ public enum ControlProtocol {
     ]
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
     if state.phase == .running, let wall, wall.synced {
-      let end = WallTime(epochSeconds: wall.epochSeconds + (remaining + 500_000_000) / 1_000_000_000, synced: true)
+      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(remaining), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }
     return fields

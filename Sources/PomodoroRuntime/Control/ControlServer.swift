@@ -8,12 +8,16 @@ import PomodoroCore
 
 /// The control socket: a Unix stream socket in the device's own poll loop (no threads), one JSON
 /// object a line each way (`ControlProtocol`). It never stalls the device: every descriptor is
-/// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, and a client
-/// whose unsent output passes `maxPending` (a watcher that does not read) is dropped and logged.
+/// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, a client
+/// whose unsent output passes `maxPending` (a watcher that does not read) is dropped and logged,
+/// and one that is not watching and has sent no request for `idleTimeout` is closed, so that
+/// idle connections cannot keep `pomodoro ctl` and the bridge out.
 public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxClients = 16
   public static let maxLine = 4096
   public static let maxPending = 65536
+  /// How long a client that is not watching may stay connected without a request.
+  public static let idleLimit: Nanoseconds = seconds(60)
 
   final class Client {
     let fd: Int32
@@ -22,7 +26,13 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var watching = false
     /// The client has closed its side: close once the output is out.
     var closing = false
-    init(fd: Int32) { self.fd = fd }
+    /// When it connected or sent its last request line: a client that is not watching is
+    /// closed `idleTimeout` after.
+    var lastRequest: Instant
+    init(fd: Int32, at now: Instant) {
+      self.fd = fd
+      lastRequest = now
+    }
   }
 
   public let path: String
@@ -38,6 +48,10 @@ public final class ControlServer: LoopSource, DeviceObserver {
   /// Clients dropped for not reading, and refused for being one too many.
   public private(set) var dropped = 0
   public private(set) var refused = 0
+  /// Clients closed for sending nothing for `idleTimeout` without watching.
+  public private(set) var idleClosed = 0
+  /// `idleLimit`; a test's shorter one.
+  public var idleTimeout = ControlServer.idleLimit
   var closed = false
 
   /// Listens at `path` (mode 0660, group `pomodoro` where that group exists) and watches
@@ -70,6 +84,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public var summary: String {
     var text = "ctl \(requests) request\(requests == 1 ? "" : "s"), \(watchers) watching"
     if dropped > 0 { text += ", \(dropped) dropped" }
+    if idleClosed > 0 { text += ", \(idleClosed) idle closed" }
     return text
   }
 
@@ -87,6 +102,12 @@ public final class ControlServer: LoopSource, DeviceObserver {
         receive(client)
       }
     }
+    closeIdle()
+  }
+
+  /// The first moment a client that is not watching has been idle for `idleTimeout`.
+  public var deadline: Instant? {
+    clients.values.filter { !$0.watching }.map { $0.lastRequest + idleTimeout }.min()
   }
 
   /// Serves whatever is ready now without blocking (tests, and loops that poll themselves).
@@ -94,8 +115,8 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var fds = readDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     let reads = fds.count
     fds += writeDescriptors.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
-    guard poll(&fds, nfds_t(fds.count), 0) > 0 else { return }
     var wake = Wake()
+    guard poll(&fds, nfds_t(fds.count), 0) > 0 else { return handle(wake) }
     for (i, p) in fds.enumerated() where p.revents != 0 {
       if i < reads { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
     }
@@ -128,7 +149,27 @@ public final class ControlServer: LoopSource, DeviceObserver {
           "control socket \(path): a client was refused, \(Self.maxClients) are connected already (said once)")
         continue
       }
-      clients[fd] = Client(fd: fd)
+      clients[fd] = Client(fd: fd, at: device.clock.now)
+    }
+  }
+
+  /// Closes the clients that are not watching and have sent no request for `idleTimeout`,
+  /// telling them why.
+  func closeIdle() {
+    let now = device.clock.now
+    for client in clients.values.sorted(by: { $0.fd < $1.fd })
+    where !client.watching && now - client.lastRequest >= idleTimeout {
+      idleClosed += 1
+      let line = Array(
+        (ControlProtocol.errorReply(
+          "closed: no request for \(DurationText.format(idleTimeout)); send one sooner, or watch to stay connected")
+          + "\n").utf8)
+      _ = line.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+      drop(client.fd)
+      log.once(
+        "control-idle", .notice,
+        "control socket \(path): closed a client that sent no request for \(DurationText.format(idleTimeout)) (said once)"
+      )
     }
   }
 
@@ -158,8 +199,10 @@ public final class ControlServer: LoopSource, DeviceObserver {
         switch item {
         case .line(let line):
           if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+          client.lastRequest = device.clock.now
           answer(client, line)
         case .tooLong:
+          client.lastRequest = device.clock.now
           queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
         }
       }

@@ -115,7 +115,7 @@ public enum UnixSocket {
   }
 
   /// MSG_NOSIGNAL where it exists: a peer that left is EPIPE, not a signal.
-  static var sendFlags: Int32 {
+  public static var sendFlags: Int32 {
     #if os(Linux)
       return Int32(MSG_NOSIGNAL)
     #else

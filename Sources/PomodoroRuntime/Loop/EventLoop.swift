@@ -7,8 +7,16 @@ public protocol LoopSource: AnyObject {
   var readDescriptors: [Int32] { get }
   /// Descriptors to wake on when writable (those with bytes waiting to go out).
   var writeDescriptors: [Int32] { get }
-  /// Acts on what the wake found readable or writable; must never block.
+  /// Acts on what the wake found readable or writable, and on its own deadline when that has
+  /// come; must never block.
   func handle(_ wake: Wake)
+  /// When the source wants the loop to wake even if nothing is ready (the control socket's
+  /// idle clients); nil when never.
+  var deadline: Instant? { get }
+}
+
+extension LoopSource {
+  public var deadline: Instant? { nil }
 }
 
 /// The one loop: step the device, then sleep until its next deadline or an input. The real
@@ -28,7 +36,7 @@ public enum EventLoop {
     while true {
       device.step()
       onStep()
-      let deadline = [device.nextDeadline, extraDeadline()].compactMap { $0 }.min()
+      let deadline = ([device.nextDeadline, extraDeadline()] + sources.map(\.deadline)).compactMap { $0 }.min()
       // The input lines only while they work: a line that failed may stay readable (an error
       // condition) and would wake the loop at once, forever.
       let reads = [device.inputDescriptor].compactMap { $0 } + watching + sources.flatMap(\.readDescriptors)
