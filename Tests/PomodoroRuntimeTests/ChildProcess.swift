@@ -27,6 +27,24 @@ final class ChildProcess {
     return path
   }
 
+  /// Runs `pomodoro arguments` as the user nobody (setpriv, from util-linux) and returns its exit
+  /// status and stderr: how a test run as root sees a permission that root alone would pass.
+  static func runAsNobody(_ arguments: [String]) throws -> (code: Int32, err: String) {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+      throw XCTSkip("as root this needs setpriv (util-linux) to run pomodoro as nobody")
+    }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try pomodoroPath()] + arguments
+    let pipe = Pipe()
+    p.standardError = pipe
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
   /// Starts `pomodoro arguments` with the given descriptors as its stdin, stdout and stderr,
   /// every signal at its default action and none blocked. `ownGroup`: in a process group of its
   /// own (in this session, so that SIGTSTP stops it as it does a shell's job).

@@ -197,22 +197,7 @@ final class CtlCommandTests: XCTestCase {
       let r = ctl(["status"], at: f.path)
       (code, err) = (r.code, r.err)
     } else {
-      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-        throw XCTSkip("as root this needs setpriv (util-linux) to run ctl as nobody")
-      }
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      p.arguments = [
-        "--reuid=65534", "--regid=65534", "--clear-groups", try ChildProcess.pomodoroPath(), "ctl", "status",
-        "--socket", f.path,
-      ]
-      let pipe = Pipe()
-      p.standardError = pipe
-      p.standardOutput = FileHandle.nullDevice
-      try p.run()
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      (code, err) = (p.terminationStatus, String(decoding: data, as: UTF8.self))
+      (code, err) = try ChildProcess.runAsNobody(["ctl", "status", "--socket", f.path])
     }
     XCTAssertEqual(code, CtlCommand.noPermission, err)
     XCTAssertEqual(code, 77)

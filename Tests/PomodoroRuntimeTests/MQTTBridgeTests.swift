@@ -368,21 +368,7 @@ extension MQTTBridgeTests {
       chmod(secret, 0o000)
       (code, err) = try mqtt("mqtt_password_file = \(secret)")
     } else {
-      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-        throw XCTSkip("as root this needs setpriv (util-linux) to run the bridge as nobody")
-      }
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      p.arguments = [
-        "--reuid=65534", "--regid=65534", "--clear-groups", try ChildProcess.pomodoroPath(), "mqtt", "--config", conf,
-      ]
-      let pipe = Pipe()
-      p.standardError = pipe
-      p.standardOutput = FileHandle.nullDevice
-      try p.run()
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      (code, err) = (p.terminationStatus, String(decoding: data, as: UTF8.self))
+      (code, err) = try ChildProcess.runAsNobody(["mqtt", "--config", conf])
     }
     XCTAssertEqual(code, ExitCode.config, err)
     XCTAssertTrue(err.contains("mqtt_password_file: cannot open \(secret): Permission denied"), err)
