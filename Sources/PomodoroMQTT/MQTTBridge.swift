@@ -108,8 +108,8 @@ public final class MQTTBridge {
   public static var available: Bool { pomo_mqtt_available() == 1 }
   /// Why libmosquitto (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
   public static var loadError: String? { pomo_mqtt_load().map { String(cString: $0) } }
-  /// The longest command payload taken, as the control socket's request line.
-  static let maxCommand = 4096
+  /// The longest command payload taken: what the control socket takes as one request line.
+  static let maxCommand = ControlServer.maxLine
   public static let notInstalled =
     "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
 

@@ -47,7 +47,7 @@ public struct HistoryEntry: Equatable, Sendable {
   /// left, set while paused, on top of up to as much run); a week leaves room for that to grow
   /// while any sum of them stays far from overflowing (2^63 ms is 15 billion weeks: no history
   /// file holds that many lines). A line outside 0 to this is damaged, as a torn one is.
-  public static let longestMs: Int64 = 7 * 24 * 3_600_000
+  public static let longestMs: Int64 = wholeMilliseconds(seconds(7 * 86_400))
 
   public init?(jsonLine: String) {
     guard let o = FlatJSON.decode(jsonLine), let synced = o["clock_synced"]?.bool,
