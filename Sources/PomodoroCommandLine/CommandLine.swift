@@ -47,8 +47,9 @@ public enum PomodoroCLI {
     Runs the device: reads the config (default \(DeviceConfig.defaultPath); a missing file means the
     defaults), opens the GPIO chip, lines and I2C bus, shows the idle screen and serves until SIGTERM,
     SIGINT or SIGQUIT, which turn the buzzer off, save the state, switch the panel off, release the lines
-    and exit 0. SIGHUP reads the config again: timer settings and click apply at once, the timer carries on;
-    a bad config or a changed hardware key is logged (FILE:LINE) and the running config kept.
+    and exit 0. SIGHUP reads the config again: timer settings, click and OLED care apply at once, the timer
+    carries on; a changed key read only at start is logged (FILE:LINE) with the restart that applies it,
+    and a bad config is logged and the running config kept (docs/settings.md lists every key).
     Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and STATUS=. Logs go to stderr with
     journald priority prefixes.
     """,

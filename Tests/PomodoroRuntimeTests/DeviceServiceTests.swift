@@ -65,9 +65,11 @@ final class DeviceServiceTests: XCTestCase {
       }, "\(h.logLines)")
   }
 
-  /// A config that does not parse, or that changes the hardware, is logged with FILE:LINE and the
-  /// device keeps the config it has; SIGHUP never stops it.
-  func testSIGHUPWithABadConfigOrAHardwareChangeKeepsTheOldConfig() throws {
+  /// A config that does not parse is logged with FILE:LINE and the device keeps the config it
+  /// has; in one that changes the hardware as well as a timer setting, the timer setting applies
+  /// and each hardware key is named with its line and the restart that applies it. SIGHUP never
+  /// stops it.
+  func testSIGHUPWithABadConfigOrAHardwareChangeKeepsTheHardwareAndAppliesTheRest() throws {
     let h = try DeviceHarness(directory: directory)
     h.press(h.config.buttonStart, at: ms(500))
     let start = h.clock.now
@@ -85,16 +87,23 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertEqual(service.serve(waiter: waiter), 0)
     XCTAssertEqual(h.clock.now, start + seconds(20), "two SIGHUPs, still serving until SIGTERM")
     XCTAssertEqual(h.device.state.phase, .running)
-    XCTAssertEqual(h.device.config, h.config, "still the config it started with")
-    XCTAssertEqual(h.device.state.settings.presets[.focus], minutes(25))
-    let errors = h.logLines.filter { $0.0 == .error }.map(\.1)
+    XCTAssertEqual(h.device.config.encoderA, h.config.encoderA, "the hardware keys wait for a restart")
+    XCTAssertEqual(h.device.config.contrast, h.config.contrast)
+    XCTAssertEqual(h.device.state.settings.presets[.focus], minutes(50), "the timer setting applied")
     XCTAssertEqual(
-      errors,
+      h.logLines.filter { $0.0 == .error }.map(\.1),
       [
-        "\(file):3: 'focus' is set twice (first on line 2); keep one; still running on the config it had (fix it and send SIGHUP again)",
-        "\(file):3: 'encoder_a' changed; it takes effect at restart (sudo systemctl restart pomodoro); still running on the config it had",
-        "\(file):4: 'contrast' changed; it takes effect at restart (sudo systemctl restart pomodoro); still running on the config it had",
+        "\(file):3: 'focus' is set twice (first on line 2); keep one; still running on the config it had (fix it and send SIGHUP again)"
       ])
+    XCTAssertEqual(
+      h.logLines.filter { $0.0 == .warning }.map(\.1),
+      [
+        "\(file):3: 'encoder_a' changed; it takes effect when the device restarts (sudo systemctl restart pomodoro); until then it runs with the value it had",
+        "\(file):4: 'contrast' changed; it takes effect when the device restarts (sudo systemctl restart pomodoro); until then it runs with the value it had",
+      ])
+    XCTAssertTrue(
+      h.logLines.contains { $0 == (.notice, "reloaded \(file) on SIGHUP: applied focus; the timer carries on") },
+      "\(h.logLines)")
   }
 
   /// SIGQUIT is a clean stop like SIGTERM: state saved, lines released, exit 0.

@@ -9,7 +9,7 @@ public enum ConfigParser {
   /// line, and two keys on one pin are compared by offset rather than by text.
   public static func parse(_ text: String, file: String, pins: PinSet? = nil) throws -> DeviceConfig {
     var config = DeviceConfig()
-    let setters = Self.setters
+    let keys = ConfigKey.named
     var seen: [String: Int] = [:]
     var lineNumber = 0
     for rawLine in TextLines.split(text) {
@@ -24,17 +24,17 @@ public enum ConfigParser {
         (key, value) = pair
       }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
-      guard let setter = setters[key] else {
+      guard let setting = keys[key] else {
         throw fail(
-          "unknown key '\(TextLines.visible(key))'; known keys: \(setters.keys.sorted().joined(separator: ", "))")
+          "unknown key '\(TextLines.visible(key))'; known keys: \(keys.keys.sorted().joined(separator: ", "))")
       }
       if let first = seen[key] {
         throw fail("'\(key)' is set twice (first on line \(first)); keep one")
       }
       seen[key] = lineNumber
-      guard !value.isEmpty else { throw fail("'\(key)' has no value; expected \(setter.expected)") }
-      guard setter.apply(&config, value) else {
-        throw fail("bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setter.expected)")
+      guard !value.isEmpty else { throw fail("'\(key)' has no value; expected \(setting.expected)") }
+      guard setting.read(&config, value) else {
+        throw fail("bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setting.expected)")
       }
     }
     try checkPins(config, lines: seen, file: file, pins: pins)
@@ -97,234 +97,10 @@ public enum ConfigParser {
     if let first = errors.min(by: { $0.line < $1.line }) { throw first }
   }
 
-  /// The text of `config` as a config file: every key, one a line, in the order of
-  /// deploy/pomodoro.conf. Parses back to `config`.
+  /// The text of `config` as a config file: every key that is set, one a line, in the order of
+  /// deploy/pomodoro.conf (`ConfigKey.all`). Parses back to `config`.
   public static func text(of config: DeviceConfig) -> String {
-    var lines: [(String, String)] = [("chip", config.chip)]
-    for signal in DeviceLine.allCases { lines.append((signal.configKey, config.pin(signal))) }
-    func flag(_ b: Bool) -> String { b ? "true" : "false" }
-    lines += [
-      ("inputs_active_low", flag(config.inputsActiveLow)), ("buzzer_active_high", flag(config.buzzerActiveHigh)),
-      ("debounce", DurationText.format(config.debounce)), ("long_press", DurationText.format(config.longPress)),
-      ("encoder_detent", String(config.encoderDetent)), ("encoder_invert", flag(config.encoderInvert)),
-      ("i2c_bus", String(config.i2cBus)),
-      ("i2c_address", hex(config.i2cAddress)),
-      ("controller", config.controller.rawValue), ("size", "128x\(config.height)"),
-      ("rotate", config.rotate180 ? "180" : "0"), ("contrast", String(config.contrast)),
-      ("dim_after", DurationText.formatOrNever(config.dimAfter)),
-      ("dim_contrast", String(config.dimContrast)),
-      ("blank_after", DurationText.formatOrNever(config.blankAfter)),
-      ("shift_every", DurationText.formatOrNever(config.shiftEvery)),
-    ]
-    for (key, mode) in presetKeys {
-      if let d = config.engine.presets[mode] { lines.append((key, DurationText.format(d))) }
-    }
-    lines += [
-      ("long_break_every", String(config.engine.longBreakEvery)), ("auto_start", flag(config.engine.autoStart)),
-      ("alarm_timeout", DurationText.formatOrNever(config.engine.alarmTimeout)),
-      ("egg_alarm_timeout", DurationText.formatOrNever(config.engine.eggAlarmTimeout)),
-      ("click", flag(config.click)), ("state_dir", config.stateDirectory),
-      ("control_socket", config.controlSocket ?? "off"), ("mqtt_host", config.mqttHost),
-      ("mqtt_port", String(config.mqttPort)), ("mqtt_topic_prefix", config.mqttTopicPrefix),
-      ("mqtt_discovery_prefix", config.mqttDiscoveryPrefix),
-    ]
-    // Keys whose default is "not set" appear only when set.
-    let optional: [(String, String?)] = [
-      ("mqtt_device_id", config.mqttDeviceId), ("mqtt_user", config.mqttUser),
-      ("mqtt_password_file", config.mqttPasswordFile), ("mqtt_cafile", config.mqttCafile),
-    ]
-    for case (let key, let value?) in optional { lines.append((key, value)) }
-    return lines.map { "\($0.0) = \($0.1)\n" }.joined()
-  }
-
-  static let presetKeys: [(String, Mode)] = [
-    ("focus", .focus), ("short_break", .shortBreak), ("long_break", .longBreak), ("soft", .soft),
-    ("medium", .medium), ("hard", .hard),
-  ]
-
-  struct Setter {
-    var expected: String
-    var apply: (inout DeviceConfig, String) -> Bool
-  }
-
-  static func line(_ path: WritableKeyPath<DeviceConfig, String>) -> Setter {
-    Setter(expected: "a line name like GPIO17 or an offset like 17") { c, v in
-      guard v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { return false }
-      c[keyPath: path] = v
-      return true
-    }
-  }
-
-  static func flag(_ path: WritableKeyPath<DeviceConfig, Bool>) -> Setter {
-    Setter(expected: "true or false") { c, v in
-      switch v.lowercased() {
-      case "true", "yes", "on": c[keyPath: path] = true
-      case "false", "no", "off": c[keyPath: path] = false
-      default: return false
-      }
-      return true
-    }
-  }
-
-  static func span(
-    _ path: WritableKeyPath<DeviceConfig, Nanoseconds>, _ range: ClosedRange<Nanoseconds>, _ expected: String
-  ) -> Setter {
-    Setter(expected: expected) { c, v in
-      guard let d = DurationText.parse(v), range.contains(d) else { return false }
-      c[keyPath: path] = d
-      return true
-    }
-  }
-
-  static func optionalSpan(
-    _ path: WritableKeyPath<DeviceConfig, Nanoseconds?>, _ range: ClosedRange<Nanoseconds>, _ expected: String
-  ) -> Setter {
-    Setter(expected: expected) { c, v in
-      guard let d = DurationText.parseOrNever(v) else { return false }
-      if let d, !range.contains(d) { return false }
-      c[keyPath: path] = d
-      return true
-    }
-  }
-
-  static func preset(_ mode: Mode) -> Setter {
-    Setter(expected: "a duration from 5s to 23h59m59s, like 25m or 1m30s") { c, v in
-      guard let d = DurationText.parse(v), d >= Dial.shortest, d <= Dial.longest else { return false }
-      c.engine.presets[mode] = d
-      return true
-    }
-  }
-
-  static func integer(_ range: ClosedRange<Int>, _ expected: String, _ set: @escaping (inout DeviceConfig, Int) -> Void)
-    -> Setter
-  {
-    Setter(expected: expected) { c, v in
-      let parsed = v.hasPrefix("0x") ? Int(v.dropFirst(2), radix: 16) : Int(v)
-      guard let n = parsed, range.contains(n) else { return false }
-      set(&c, n)
-      return true
-    }
-  }
-
-  /// Built once; never changed after (closures over key paths are not Sendable).
-  nonisolated(unsafe) static let setters: [String: Setter] = makeSetters()
-
-  static func makeSetters() -> [String: Setter] {
-    var all: [String: Setter] = [
-      "chip": Setter(expected: "a chip path (/dev/gpiochip0), name (gpiochip0), label (pinctrl-rp1) or auto") { c, v in
-        guard !v.contains(" "), !v.contains("\t"), !v.hasPrefix("#") else { return false }
-        c.chip = v
-        return true
-      },
-      "inputs_active_low": flag(\.inputsActiveLow),
-      "buzzer_active_high": flag(\.buzzerActiveHigh),
-      "debounce": span(\.debounce, 0...ms(500), "a duration from 0ms to 500ms, like 20ms"),
-      "long_press": span(\.longPress, ms(200)...seconds(10), "a duration from 200ms to 10s, like 1s"),
-      "encoder_detent": Setter(expected: "1, 2 or 4 (transitions per detent)") { c, v in
-        guard let n = Int(v), [1, 2, 4].contains(n) else { return false }
-        c.encoderDetent = n
-        return true
-      },
-      "encoder_invert": flag(\.encoderInvert),
-      "i2c_bus": integer(0...255, "a bus number like 1 (for /dev/i2c-1)") { c, n in c.i2cBus = n },
-      "i2c_address": integer(0x03...0x77, "a 7-bit address like 0x3c or 0x3d") { c, n in c.i2cAddress = UInt8(n) },
-      "controller": Setter(expected: "ssd1306 or sh1106") { c, v in
-        guard let k = OLEDController(rawValue: v.lowercased()) else { return false }
-        c.controller = k
-        return true
-      },
-      "size": Setter(expected: "128x64 or 128x32") { c, v in
-        switch v.lowercased() {
-        case "128x64": c.height = 64
-        case "128x32": c.height = 32
-        default: return false
-        }
-        return true
-      },
-      "rotate": Setter(expected: "0 or 180") { c, v in
-        guard v == "0" || v == "180" else { return false }
-        c.rotate180 = v == "180"
-        return true
-      },
-      "contrast": integer(0...255, "a number from 0 to 255") { c, n in c.contrast = UInt8(n) },
-      "focus": preset(.focus),
-      "short_break": preset(.shortBreak),
-      "long_break": preset(.longBreak),
-      "soft": preset(.soft),
-      "medium": preset(.medium),
-      "hard": preset(.hard),
-      "long_break_every": integer(1...12, "a number from 1 to 12") { c, n in c.engine.longBreakEvery = n },
-      "auto_start": flag(\.engine.autoStart),
-      "alarm_timeout": optionalSpan(
-        \.engine.alarmTimeout, seconds(5)...minutes(60), "a duration from 5s to 1h, like 60s, or never"),
-      "egg_alarm_timeout": optionalSpan(
-        \.engine.eggAlarmTimeout, seconds(5)...minutes(60), "a duration from 5s to 1h, like 60s, or never"),
-      "dim_after": optionalSpan(
-        \.dimAfter, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 2m, or never"),
-      "blank_after": optionalSpan(
-        \.blankAfter, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 10m, or never"),
-      "shift_every": optionalSpan(
-        \.shiftEvery, seconds(5)...minutes(24 * 60), "a duration from 5s to 24h, like 3m, or never"),
-      "dim_contrast": integer(0...255, "a number from 0 to 255") { c, n in c.dimContrast = UInt8(n) },
-      "click": flag(\.click),
-      "state_dir": Setter(expected: "an absolute directory path like /var/lib/pomodoro") { c, v in
-        guard v.hasPrefix("/") else { return false }
-        c.stateDirectory = v
-        return true
-      },
-      "control_socket": Setter(expected: "an absolute socket path like /run/pomodoro/control.sock, or off") { c, v in
-        if v == "off" {
-          c.controlSocket = nil
-          return true
-        }
-        guard v.hasPrefix("/"), v.utf8.count < 108, !v.contains(" ") else { return false }
-        c.controlSocket = v
-        return true
-      },
-      "mqtt_host": Setter(expected: "a host name or address like localhost or 192.168.1.10") { c, v in
-        guard !v.contains(" "), !v.contains("/") else { return false }
-        c.mqttHost = v
-        return true
-      },
-      "mqtt_port": integer(1...65535, "a TCP port like 1883 (8883 for TLS)") { c, n in c.mqttPort = n },
-      "mqtt_device_id": Setter(expected: "letters, digits, - and _ (a topic level), like desk-1") { c, v in
-        guard v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else { return false }
-        c.mqttDeviceId = v
-        return true
-      },
-      "mqtt_topic_prefix": Setter(expected: "topic levels without wildcards, like pomodoro or office/pomodoro") {
-        c, v in
-        guard !v.contains("+"), !v.contains("#"), !v.contains(" "), !v.hasPrefix("/"), !v.hasSuffix("/") else {
-          return false
-        }
-        c.mqttTopicPrefix = v
-        return true
-      },
-      "mqtt_discovery_prefix": Setter(expected: "Home Assistant's discovery prefix, like homeassistant") { c, v in
-        guard !v.contains("+"), !v.contains("#"), !v.contains(" "), !v.hasPrefix("/"), !v.hasSuffix("/") else {
-          return false
-        }
-        c.mqttDiscoveryPrefix = v
-        return true
-      },
-      "mqtt_user": Setter(expected: "the broker's user name") { c, v in
-        guard !v.contains(" ") else { return false }
-        c.mqttUser = v
-        return true
-      },
-      "mqtt_password_file": Setter(expected: "an absolute path to a file holding the password") { c, v in
-        guard v.hasPrefix("/") else { return false }
-        c.mqttPasswordFile = v
-        return true
-      },
-      "mqtt_cafile": Setter(expected: "an absolute path to the CA certificate (PEM) for TLS") { c, v in
-        guard v.hasPrefix("/") else { return false }
-        c.mqttCafile = v
-        return true
-      },
-    ]
-    for signal in DeviceLine.allCases { all[signal.configKey] = line(signal.configField) }
-    return all
+    ConfigKey.all.compactMap { key in key.value(config).map { "\(key.name) = \($0)\n" } }.joined()
   }
 }
 

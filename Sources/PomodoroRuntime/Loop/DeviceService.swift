@@ -95,12 +95,16 @@ public final class DeviceService {
       return
     }
     switch ConfigReload.reload(text, file: file, running: device.config) {
-    case .apply(let config, let changed):
+    case .apply(let config, let changed, let waiting):
       device.reconfigure(config)
-      let what = changed.isEmpty ? "nothing changed" : "applied " + changed.joined(separator: ", ")
+      let what =
+        !changed.isEmpty
+        ? "applied " + changed.joined(separator: ", ")
+        : waiting.isEmpty ? "nothing changed" : "nothing to apply now"
       log.notice("reloaded \(file) on SIGHUP: \(what); the timer carries on")
-    case .kept(let reasons):
-      for reason in reasons { log.error(reason) }
+      for message in waiting { log.warning(message) }
+    case .kept(let reason):
+      log.error(reason)
     }
   }
 }

@@ -1,0 +1,347 @@
+import PomodoroCore
+import PomodoroDrivers
+
+/// When a change to a key reaches a running device (SIGHUP reads the config again).
+public enum ConfigApplies: String, CaseIterable, Sendable {
+  /// At once on SIGHUP; the timer carries on.
+  case live
+  /// When the device restarts: it opens the hardware and its files once.
+  case restart
+  /// When the device and the MQTT bridge restart: both read it at start.
+  case restartBoth = "restart-both"
+  /// The MQTT bridge's alone: the device never reads it.
+  case bridge
+
+  /// The command that applies a change, nil when SIGHUP does.
+  public var command: String? {
+    switch self {
+    case .live: return nil
+    case .restart: return "sudo systemctl restart pomodoro"
+    case .restartBoth: return "sudo systemctl restart pomodoro pomodoro-mqtt"
+    case .bridge: return "sudo systemctl restart pomodoro-mqtt"
+    }
+  }
+
+  /// How the settings table in docs/settings.md says it.
+  public var text: String {
+    switch self {
+    case .live: return "SIGHUP"
+    case .restart: return "restart"
+    case .restartBoth: return "restart (device and bridge)"
+    case .bridge: return "bridge restart"
+    }
+  }
+}
+
+/// One setting, written once: its name, how its value reads and writes, its default (the field's
+/// value in `DeviceConfig()`), the line deploy/pomodoro.conf carries for it and how a change
+/// applies. The parser, the config writer, SIGHUP's reload, and the checks of
+/// deploy/pomodoro.conf and docs/settings.md all take `ConfigKey.all`.
+public struct ConfigKey {
+  public let name: String
+  /// What a value looks like, for errors ("a duration from 0ms to 500ms, like 20ms").
+  public let expected: String
+  public let applies: ConfigApplies
+  /// What it is for, in a few words (docs/settings.md).
+  public let summary: String
+  /// For a key unset by default: the value deploy/pomodoro.conf shows in a comment.
+  public let example: String?
+  /// Reads `value` into the config; false when it is not a value of this key.
+  let read: (inout DeviceConfig, String) -> Bool
+  /// The value as a config writes it; nil while unset.
+  public let value: (DeviceConfig) -> String?
+  /// Whether two configs differ in this key.
+  let differs: (DeviceConfig, DeviceConfig) -> Bool
+  /// Takes this key's value from the second config.
+  let copy: (inout DeviceConfig, DeviceConfig) -> Void
+
+  /// The default as a config writes it (nil: unset).
+  public var defaultValue: String? { value(DeviceConfig()) }
+
+  /// The line deploy/pomodoro.conf carries: `name = default`, or `# name = example` for a key
+  /// unset by default.
+  public var exampleLine: String {
+    if let d = defaultValue { return "\(name) = \(d)" }
+    return "# \(name) = \(example ?? "")"
+  }
+
+  init<Value: Equatable>(
+    _ name: String, _ path: WritableKeyPath<DeviceConfig, Value>, _ codec: ConfigCodec<Value>,
+    _ applies: ConfigApplies, _ summary: String, example: String? = nil
+  ) {
+    self.name = name
+    self.expected = codec.expected
+    self.applies = applies
+    self.summary = summary
+    self.example = example
+    read = { config, text in
+      guard let v = codec.parse(text) else { return false }
+      config[keyPath: path] = v
+      return true
+    }
+    value = { codec.format($0[keyPath: path]) }
+    differs = { $0[keyPath: path] != $1[keyPath: path] }
+    copy = { $0[keyPath: path] = $1[keyPath: path] }
+  }
+
+  /// Every key, in the order of deploy/pomodoro.conf. Built once, never changed (closures over
+  /// key paths are not Sendable).
+  nonisolated(unsafe) public static let all: [ConfigKey] = makeAll()
+
+  /// `all` by name.
+  nonisolated(unsafe) static let named: [String: ConfigKey] = Dictionary(
+    all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+  static func makeAll() -> [ConfigKey] {
+    typealias C = ConfigCodecs
+    var keys: [ConfigKey] = [
+      ConfigKey(
+        "chip", \.chip,
+        C.text("a chip path (/dev/gpiochip0), name (gpiochip0), label (pinctrl-rp1) or auto") {
+          !$0.contains(" ") && !$0.contains("\t") && !$0.hasPrefix("#")
+        }, .restart, "the GPIO chip with the header's lines")
+    ]
+    for signal in DeviceLine.allCases {
+      keys.append(ConfigKey(signal.configKey, signal.configField, C.line, .restart, "the \(signal.partLabel)'s line"))
+    }
+    let durationOrNever = "a duration from 5s to 24h, or never"
+    keys += [
+      ConfigKey(
+        "inputs_active_low", \.inputsActiveLow, C.flag, .restart, "buttons and encoder pull to GND (internal pull-ups)"),
+      ConfigKey("buzzer_active_high", \.buzzerActiveHigh, C.flag, .restart, "the buzzer sounds when its line is high"),
+      ConfigKey(
+        "debounce", \.debounce, C.duration(0...ms(500), "a duration from 0ms to 500ms, like 20ms"), .restart,
+        "how long a button must be stable to count"),
+      ConfigKey(
+        "long_press", \.longPress, C.duration(ms(200)...seconds(10), "a duration from 200ms to 10s, like 1s"),
+        .restart, "how long a hold is a long press"),
+      ConfigKey(
+        "encoder_detent", \.encoderDetent,
+        C.choice([("1", 1), ("2", 2), ("4", 4)], "1, 2 or 4 (transitions per detent)"), .restart,
+        "quadrature transitions per detent"),
+      ConfigKey("encoder_invert", \.encoderInvert, C.flag, .restart, "swap the encoder's direction"),
+      ConfigKey(
+        "i2c_bus", \.i2cBus, C.integer(0...255, "a bus number like 1 (for /dev/i2c-1)"), .restart,
+        "the display's bus, /dev/i2c-N"),
+      ConfigKey(
+        "i2c_address", \.i2cAddress, C.integer(0x03...0x77, "a 7-bit address like 0x3c or 0x3d", hex: true),
+        .restart, "the display's 7-bit address"),
+      ConfigKey(
+        "controller", \.controller,
+        C.choice(OLEDController.allCases.map { ($0.rawValue, $0) }, "ssd1306 or sh1106"), .restart,
+        "the display's controller"),
+      ConfigKey(
+        "size", \.height, C.choice([("128x64", 64), ("128x32", 32)], "128x64 or 128x32"), .restart,
+        "the panel's size"),
+      ConfigKey(
+        "rotate", \.rotate180, C.choice([("0", false), ("180", true)], "0 or 180"), .restart,
+        "180: mounted upside down"),
+      ConfigKey("contrast", \.contrast, C.integer(0...255, "a number from 0 to 255"), .restart, "the panel's contrast"),
+      ConfigKey(
+        "dim_after", \.dimAfter, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 2m"), .live,
+        "dim after this long untouched"),
+      ConfigKey(
+        "dim_contrast", \.dimContrast, C.integer(0...255, "a number from 0 to 255"), .live, "the dimmed contrast"),
+      ConfigKey(
+        "blank_after", \.blankAfter, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 10m"),
+        .live, "blank the panel after this long untouched in the picker"),
+      ConfigKey(
+        "shift_every", \.shiftEvery, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 3m"),
+        .live, "move the picture a pixel this often"),
+    ]
+    for mode in Mode.allCases {
+      keys.append(ConfigKey(mode.configKey, \.engine.presets[mode], C.preset, .live, "the \(mode.displayName) preset"))
+    }
+    let alarmTimeout = "a duration from 5s to 1h, like 60s, or never"
+    keys += [
+      ConfigKey(
+        "long_break_every", \.engine.longBreakEvery, C.integer(1...12, "a number from 1 to 12"), .live,
+        "a long break after every Nth focus"),
+      ConfigKey(
+        "auto_start", \.engine.autoStart, C.flag, .live, "start the preselected session when the alarm is acknowledged"),
+      ConfigKey(
+        "alarm_timeout", \.engine.alarmTimeout, C.durationOrNever(seconds(5)...minutes(60), alarmTimeout), .live,
+        "a focus's or break's alarm stops by itself after this long"),
+      ConfigKey(
+        "egg_alarm_timeout", \.engine.eggAlarmTimeout, C.durationOrNever(seconds(5)...minutes(60), alarmTimeout),
+        .live, "the same for the egg presets"),
+      ConfigKey("click", \.click, C.flag, .live, "a 15 ms click on every press"),
+      ConfigKey(
+        "state_dir", \.stateDirectory,
+        C.text("an absolute directory path like /var/lib/pomodoro") { $0.hasPrefix("/") },
+        .restart, "where state.json and history.jsonl live"),
+      ConfigKey(
+        "control_socket", \.controlSocket, C.socket, .restartBoth,
+        "the control socket (pomodoro ctl, the bridge), or off"
+      ),
+      ConfigKey(
+        "mqtt_host", \.mqttHost,
+        C.text("a host name or address like localhost or 192.168.1.10") { !$0.contains(" ") && !$0.contains("/") },
+        .bridge, "the MQTT broker"),
+      ConfigKey(
+        "mqtt_port", \.mqttPort, C.integer(1...65535, "a TCP port like 1883 (8883 for TLS)"), .bridge,
+        "the broker's port"),
+      ConfigKey(
+        "mqtt_device_id", \.mqttDeviceId, C.optional(C.topicLevel), .bridge,
+        "the desk's name in topics and Home Assistant (default: the host name)", example: "desk-1"),
+      ConfigKey(
+        "mqtt_topic_prefix", \.mqttTopicPrefix,
+        C.topic("topic levels without wildcards, like pomodoro or office/pomodoro"), .bridge, "the topics' first levels"
+      ),
+      ConfigKey(
+        "mqtt_discovery_prefix", \.mqttDiscoveryPrefix,
+        C.topic("Home Assistant's discovery prefix, like homeassistant"), .bridge, "Home Assistant's discovery prefix"),
+      ConfigKey(
+        "mqtt_user", \.mqttUser, C.optional(C.text("the broker's user name") { !$0.contains(" ") }), .bridge,
+        "the broker's user, when it wants one", example: "pomodoro"),
+      ConfigKey(
+        "mqtt_password_file", \.mqttPasswordFile,
+        C.optional(C.text("an absolute path to a file holding the password") { $0.hasPrefix("/") }), .bridge,
+        "a file holding the broker's password (mode 0600)", example: "/etc/pomodoro/mqtt.password"),
+      ConfigKey(
+        "mqtt_cafile", \.mqttCafile,
+        C.optional(C.text("an absolute path to the CA certificate (PEM) for TLS") { $0.hasPrefix("/") }), .bridge,
+        "TLS to the broker, with this CA", example: "/etc/ssl/certs/ca-certificates.crt"),
+    ]
+    return keys
+  }
+}
+
+extension Mode {
+  /// The config key of this mode's preset. The config says `short_break` where the control
+  /// protocol and the transcript say `short`: both are interfaces, mapped here once.
+  public var configKey: String {
+    switch self {
+    case .focus: return "focus"
+    case .shortBreak: return "short_break"
+    case .longBreak: return "long_break"
+    case .soft: return "soft"
+    case .medium: return "medium"
+    case .hard: return "hard"
+    }
+  }
+}
+
+/// How one kind of value reads from and writes to config text.
+struct ConfigCodec<Value> {
+  var expected: String
+  var parse: (String) -> Value?
+  /// nil: unset, not written.
+  var format: (Value) -> String?
+}
+
+/// The kinds of value the keys take.
+enum ConfigCodecs {
+  static var flag: ConfigCodec<Bool> {
+    ConfigCodec<Bool>(expected: "true or false") { v in
+      switch v.lowercased() {
+      case "true", "yes", "on": return true
+      case "false", "no", "off": return false
+      default: return nil
+      }
+    } format: {
+      $0 ? "true" : "false"
+    }
+  }
+
+  static func duration(_ range: ClosedRange<Nanoseconds>, _ expected: String) -> ConfigCodec<Nanoseconds> {
+    ConfigCodec<Nanoseconds>(expected: expected) { v in
+      DurationText.parse(v).flatMap { range.contains($0) ? $0 : nil }
+    } format: {
+      DurationText.format($0)
+    }
+  }
+
+  /// A duration or `never` (nil).
+  static func durationOrNever(_ range: ClosedRange<Nanoseconds>, _ expected: String) -> ConfigCodec<Nanoseconds?> {
+    ConfigCodec<Nanoseconds?>(expected: expected) { v in
+      guard let d = DurationText.parseOrNever(v) else { return nil }
+      if let d, !range.contains(d) { return nil }
+      return .some(d)
+    } format: {
+      DurationText.formatOrNever($0)
+    }
+  }
+
+  /// A preset's duration, as the dial takes it.
+  static var preset: ConfigCodec<Nanoseconds?> {
+    ConfigCodec<Nanoseconds?>(expected: "a duration from 5s to 23h59m59s, like 25m or 1m30s") { v in
+      guard let d = DurationText.parse(v), d >= Dial.shortest, d <= Dial.longest else { return nil }
+      return .some(d)
+    } format: {
+      $0.map(DurationText.format)
+    }
+  }
+
+  /// A whole number in `range`, decimal or `0x` hexadecimal (written in hex when `hex`).
+  static func integer<I: FixedWidthInteger>(_ range: ClosedRange<Int>, _ expected: String, hex: Bool = false)
+    -> ConfigCodec<I>
+  {
+    ConfigCodec<I>(expected: expected) { v in
+      let hexDigits = v.hasPrefix("0x") ? v.dropFirst(2) : nil
+      if let hexDigits, hexDigits.isEmpty || !hexDigits.allSatisfy(\.isHexDigit) { return nil }
+      guard let n = hexDigits.map({ Int($0, radix: 16) }) ?? Int(v), range.contains(n) else { return nil }
+      return I(n)
+    } format: {
+      hex ? PomodoroDrivers.hex(UInt8(truncatingIfNeeded: $0)) : String($0)
+    }
+  }
+
+  /// One of `choices` (their names compared without case).
+  static func choice<V: Equatable>(_ choices: [(String, V)], _ expected: String) -> ConfigCodec<V> {
+    ConfigCodec<V>(expected: expected) { v in
+      choices.first { $0.0 == v.lowercased() }?.1
+    } format: { value in
+      choices.first { $0.1 == value }?.0
+    }
+  }
+
+  static func text(_ expected: String, valid: @escaping (String) -> Bool) -> ConfigCodec<String> {
+    ConfigCodec<String>(expected: expected) {
+      valid($0) ? $0 : nil
+    } format: {
+      $0
+    }
+  }
+
+  /// A key unset by default: absent from the config the writer writes.
+  static func optional<V>(_ codec: ConfigCodec<V>) -> ConfigCodec<V?> {
+    ConfigCodec<V?>(expected: codec.expected) {
+      codec.parse($0).map { .some($0) }
+    } format: {
+      $0.flatMap(codec.format)
+    }
+  }
+
+  /// A GPIO line: a name like GPIO17 or an offset.
+  static var line: ConfigCodec<String> {
+    text("a line name like GPIO17 or an offset like 17") {
+      $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+  }
+
+  /// One topic level.
+  static var topicLevel: ConfigCodec<String> {
+    text("letters, digits, - and _ (a topic level), like desk-1") {
+      $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+  }
+
+  /// Topic levels without wildcards.
+  static func topic(_ expected: String) -> ConfigCodec<String> {
+    text(expected) {
+      !$0.contains("+") && !$0.contains("#") && !$0.contains(" ") && !$0.hasPrefix("/") && !$0.hasSuffix("/")
+    }
+  }
+
+  /// An absolute socket path, or `off` (nil).
+  static var socket: ConfigCodec<String?> {
+    ConfigCodec<String?>(expected: "an absolute socket path like /run/pomodoro/control.sock, or off") { v in
+      if v == "off" { return .some(nil) }
+      guard v.hasPrefix("/"), v.utf8.count < 108, !v.contains(" ") else { return nil }
+      return .some(v)
+    } format: {
+      $0 ?? "off"
+    }
+  }
+}
