@@ -9,12 +9,6 @@ import PomodoroRuntime
 
 /// `pomodoro ctl COMMAND`: status and control of a running device through its control socket.
 enum CtlCommand {
-  /// sysexits: the device is not there (EX_UNAVAILABLE), no right to its socket (EX_NOPERM), it
-  /// answered nonsense (EX_PROTOCOL), it did not answer in time (EX_TEMPFAIL).
-  static let unavailable: Int32 = 69
-  static let noPermission: Int32 = 77
-  static let protocolError: Int32 = 76
-  static let noAnswer: Int32 = 75
   /// How long a reply may take.
   static let replyTimeout: Nanoseconds = seconds(5)
 
@@ -56,17 +50,17 @@ enum CtlCommand {
         PomodoroCLI.fail(
           "pomodoro: the device at \(path) closed the connection without a reply\(why): stopping or restarting? systemctl status pomodoro"
         )
-        return unavailable
+        return ExitCode.unavailable
       }
       PomodoroCLI.fail(
         "pomodoro: no reply from \(path) within \(DurationText.format(replyTimeout)): is the device stuck? systemctl status pomodoro"
       )
-      return noAnswer
+      return ExitCode.noAnswer
     }
     switch ControlProtocol.decodeReply(line) {
     case nil:
       PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(line.prefix(200))")
-      return protocolError
+      return ExitCode.protocolError
     case .failure(let refusal)?:
       if json { emit(line) }
       PomodoroCLI.fail("pomodoro: \(refusal.message)")
@@ -80,7 +74,7 @@ enum CtlCommand {
       emit(json ? line : ControlProtocol.text(state))
     }
     PomodoroCLI.fail("pomodoro: the device closed the connection (stopped, or this watcher fell behind)")
-    return unavailable
+    return ExitCode.unavailable
   }
 
   /// The exit code and message for a connection that failed with `errno`.
@@ -88,12 +82,12 @@ enum CtlCommand {
     switch errno {
     case EACCES, EPERM:
       return (
-        noPermission,
+        ExitCode.noPermission,
         "pomodoro: permission denied on \(path): add yourself to the group pomodoro (sudo usermod -aG pomodoro $USER, then log in again)"
       )
     default:
       return (
-        unavailable,
+        ExitCode.unavailable,
         "pomodoro: no device answers at \(path) (\(String(cString: strerror(errno)))): is pomodoro running? systemctl status pomodoro"
       )
     }

@@ -38,7 +38,7 @@ public struct BridgeTopics: Equatable, Sendable {
   public var discovery: [(topic: String, payload: String)] {
     let node = "pomodoro_\(deviceId)"
     let device =
-      "{\"identifiers\":[\(quote(node))],\"name\":\(quote("Pomodoro \(deviceId)")),\"manufacturer\":\"pomodoro\",\"model\":\"Desk timer\"}"
+      "{\"identifiers\":[\(FlatJSON.quote(node))],\"name\":\(FlatJSON.quote("Pomodoro \(deviceId)")),\"manufacturer\":\"pomodoro\",\"model\":\"Desk timer\"}"
     func entity(_ component: String, _ object: String, _ pairs: [(String, String)]) -> (String, String) {
       let fields =
         [
@@ -46,7 +46,7 @@ public struct BridgeTopics: Equatable, Sendable {
           ("default_entity_id", Self.entityId(component, "\(node)_\(object)")),
           ("object_id", "\(node)_\(object)"), ("availability_topic", availability),
         ] + pairs.filter { $0.0 != "name" }
-      let body = fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",")
+      let body = fields.map { "\(FlatJSON.quote($0.0)):\(FlatJSON.quote($0.1))" }.joined(separator: ",")
       return ("\(discoveryPrefix)/\(component)/\(node)/\(object)/config", "{\(body),\"device\":\(device)}")
     }
     func sensor(_ object: String, _ name: String, _ field: String, _ icon: String) -> (String, String) {
@@ -85,19 +85,6 @@ extension BridgeTopics {
     while slug.hasSuffix("_") { slug.removeLast() }
     return component + "." + slug
   }
-}
-
-func quote(_ s: String) -> String {
-  var out = "\""
-  for u in s.unicodeScalars {
-    switch u {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case _ where u.value < 0x20: out += "\\u00" + (u.value < 16 ? "0" : "") + String(u.value, radix: 16)
-    default: out.unicodeScalars.append(u)
-    }
-  }
-  return out + "\""
 }
 
 /// `pomodoro mqtt`: the control socket on one side, an MQTT broker on the other, in one poll loop
@@ -446,8 +433,7 @@ public final class MQTTBridge {
 
   /// The state as published: the control socket's state fields, in their order.
   static func statePayload(_ fields: [String: JSONValue]) -> String {
-    let order = ["phase", "mode", "remaining_ms", "total_ms", "remaining", "cycle", "ends_at"]
-    return FlatJSON.encode(order.compactMap { key in fields[key].map { (key, $0) } })
+    FlatJSON.encode(StateFields.ordered(fields))
   }
 }
 

@@ -27,12 +27,7 @@ public final class Transcript: DeviceObserver {
   func t(_ at: Instant) -> JSONValue { .int(wholeMilliseconds(at - origin)) }
 
   public func stateChanged(_ state: EngineState, at: Instant) {
-    emit(
-      [
-        ("t", t(at)), ("event", .string("state")), ("phase", .string(state.phase.rawValue)),
-        ("mode", .string(state.mode.rawValue)), ("remaining_ms", .int(wholeMilliseconds(state.remaining(at: at)))),
-        ("total_ms", .int(wholeMilliseconds(state.duration))),
-      ])
+    emit([("t", t(at)), ("event", .string("state"))] + StateFields.core(state, at: at))
   }
 
   public func frameFlushed(bytes: Int, shown: String, at: Instant) {

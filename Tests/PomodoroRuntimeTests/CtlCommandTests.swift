@@ -155,7 +155,7 @@ final class CtlCommandTests: XCTestCase {
     let fake = try FakeDevice(directory: directory, .close)
     defer { fake.stop() }
     let r = ctl(["status"], at: fake.path)
-    XCTAssertEqual(r.code, CtlCommand.unavailable)
+    XCTAssertEqual(r.code, ExitCode.unavailable)
     XCTAssertEqual(
       r.err,
       "pomodoro: the device at \(fake.path) closed the connection without a reply: stopping or restarting? systemctl status pomodoro\n"
@@ -167,7 +167,7 @@ final class CtlCommandTests: XCTestCase {
     let fake = try FakeDevice(directory: directory, .silent)
     defer { fake.stop() }
     let r = ctl(["pause"], at: fake.path, timeout: ms(200))
-    XCTAssertEqual(r.code, CtlCommand.noAnswer)
+    XCTAssertEqual(r.code, ExitCode.noAnswer)
     XCTAssertEqual(r.code, 75)
     XCTAssertEqual(
       r.err, "pomodoro: no reply from \(fake.path) within 200ms: is the device stuck? systemctl status pomodoro\n")
@@ -179,7 +179,7 @@ final class CtlCommandTests: XCTestCase {
     let fake = try FakeDevice(directory: directory, .reply("HTTP/1.1 400 Bad Request"))
     defer { fake.stop() }
     let r = ctl(["status", "--json"], at: fake.path)
-    XCTAssertEqual(r.code, CtlCommand.protocolError)
+    XCTAssertEqual(r.code, ExitCode.protocolError)
     XCTAssertEqual(r.code, 76)
     XCTAssertEqual(r.err, "pomodoro: unexpected reply from \(fake.path): HTTP/1.1 400 Bad Request\n")
     XCTAssertEqual(r.out, "")
@@ -199,7 +199,7 @@ final class CtlCommandTests: XCTestCase {
     } else {
       (code, err) = try ChildProcess.runAsNobody(["ctl", "status", "--socket", f.path])
     }
-    XCTAssertEqual(code, CtlCommand.noPermission, err)
+    XCTAssertEqual(code, ExitCode.noPermission, err)
     XCTAssertEqual(code, 77)
     XCTAssertEqual(
       err,
@@ -260,7 +260,7 @@ final class CtlCommandTests: XCTestCase {
 
   func testNoDeviceAndNoPermissionSayWhatToDo() throws {
     let r = captureOutput { PomodoroCLI.main(["ctl", "status", "--socket", "/nonexistent/pomodoro.sock"]) }
-    XCTAssertEqual(r.code, CtlCommand.unavailable)
+    XCTAssertEqual(r.code, ExitCode.unavailable)
     XCTAssertTrue(r.err.hasSuffix("is pomodoro running? systemctl status pomodoro\n"), r.err)
     // Root passes every permission check, so the refusal's advice is checked directly.
     let (code, message) = CtlCommand.advice(connecting: "/run/pomodoro/control.sock", errno: EACCES)
@@ -278,7 +278,7 @@ final class CtlCommandTests: XCTestCase {
     })
     defer { pump.stop() }
     let r = captureOutput { PomodoroCLI.main(["ctl", "watch", "--socket", f.path]) }
-    XCTAssertEqual(r.code, CtlCommand.unavailable)
+    XCTAssertEqual(r.code, ExitCode.unavailable)
     XCTAssertEqual(
       r.out.split(separator: "\n").map(String.init),
       [

@@ -16,11 +16,27 @@ public enum ControlCommand: Equatable, Sendable {
   case set(mode: Mode?, duration: Nanoseconds?)
   case watch
 
-  /// The command names, as requests and `pomodoro ctl` spell them.
-  public static let names = [
-    "status", "start", "pause", "resume", "toggle", "cancel", "ack", "skip", "extend", "set", "watch",
+  /// One of each command, in the order help and errors list them.
+  static let each: [ControlCommand] = [
+    .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
+    .watch,
   ]
 
+  /// The command names, as requests and `pomodoro ctl` spell them.
+  public static let names = each.map(\.name)
+
+  /// The commands that take no argument, by name.
+  static let plain: [String: ControlCommand] = Dictionary(
+    each.filter(\.takesNoArgument).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+  var takesNoArgument: Bool {
+    switch self {
+    case .extend, .set: return false
+    default: return true
+    }
+  }
+
+  /// The command's name: the one place each is spelled.
   public var name: String {
     switch self {
     case .status: return "status"
@@ -83,10 +99,6 @@ public enum ControlCommand: Equatable, Sendable {
       return .failure(.init("no command; commands: \(names.joined(separator: ", "))"))
     }
     let rest = Array(words.dropFirst())
-    let plain: [String: ControlCommand] = [
-      "status": .status, "start": .start, "pause": .pause, "resume": .resume, "toggle": .toggle, "cancel": .cancel,
-      "ack": .ack, "skip": .skip, "watch": .watch,
-    ]
     if let command = plain[name] {
       guard rest.isEmpty else { return .failure(.init("\(name) takes no argument, got '\(rest[0])'")) }
       return .success(command)
@@ -170,23 +182,6 @@ public enum ControlProtocol {
     case (.set, .running), (.set, .paused), (.set, .ringing):
       return no("set works only while idle: the timer is \(phase.rawValue); cancel it first")
     }
-  }
-
-  /// The state's fields: those of the transcript's `state` event, the time left as shown, the
-  /// focus's place in the cycle, and, while running with a synchronised wall clock, the end.
-  public static func stateFields(_ state: EngineState, at now: Instant, wall: WallTime?) -> [(String, JSONValue)] {
-    let remaining = state.remaining(at: now)
-    var fields: [(String, JSONValue)] = [
-      ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
-      ("remaining_ms", .int(wholeMilliseconds(remaining))), ("total_ms", .int(wholeMilliseconds(state.duration))),
-      ("remaining", .string(state.clockText(at: now))),
-    ]
-    if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
-    if state.phase == .running, let wall, wall.synced {
-      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(remaining), synced: true)
-      fields.append(("ends_at", .string(end.iso8601)))
-    }
-    return fields
   }
 
   public static func okReply(_ fields: [(String, JSONValue)]) -> String {

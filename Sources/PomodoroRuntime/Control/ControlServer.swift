@@ -223,7 +223,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
         for event in events { device.perform(event) }
         if command == .watch { client.watching = true }
         reply = ControlProtocol.okReply(
-          ControlProtocol.stateFields(device.state, at: device.clock.now, wall: wallClock()))
+          StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
       }
     }
     queue(client, reply)
@@ -269,7 +269,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
     next?.stateChanged(state, at: at)
     let watching = clients.values.filter(\.watching)
     guard !watching.isEmpty else { return }
-    let line = ControlProtocol.watchLine(ControlProtocol.stateFields(state, at: at, wall: wallClock()))
+    let line = ControlProtocol.watchLine(StateFields.full(state, at: at, wall: wallClock()))
     for client in watching.sorted(by: { $0.fd < $1.fd }) { queue(client, line) }
   }
 

@@ -288,9 +288,7 @@ public final class Device {
     let observed = (state.phase, state.mode, state.duration)
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
-      log.info(
-        "state phase=\(state.phase.rawValue) mode=\(state.mode.rawValue) remaining_ms=\(wholeMilliseconds(state.remaining(at: at))) total_ms=\(wholeMilliseconds(state.duration))"
-      )
+      log.info("state " + StateFields.logText(StateFields.core(state, at: at)))
       observer?.stateChanged(state, at: at)
     }
     for effect in effects {

@@ -30,7 +30,8 @@ public enum FlatJSON {
     "{" + pairs.map { quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
   }
 
-  static func quote(_ s: String) -> String {
+  /// `s` as a JSON string, quoted and escaped.
+  public static func quote(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
       switch u {

@@ -1,0 +1,49 @@
+import PomodoroCore
+
+/// The device's state as named fields, written once for every place that shows it: the
+/// transcript's `state` lines, the journal's `state ...` line (which the system test reads), the
+/// control socket's replies and watch lines, and the MQTT bridge's state payload. The names and
+/// their order are interfaces (README, docs/).
+public enum StateFields {
+  /// Every field `full` can give, in its order.
+  public static let names = ["phase", "mode", "remaining_ms", "total_ms", "remaining", "cycle", "ends_at"]
+
+  /// What every view has: the phase, the mode, the time left and the session's length.
+  public static func core(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
+    [
+      ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
+      ("remaining_ms", .int(wholeMilliseconds(state.remaining(at: now)))),
+      ("total_ms", .int(wholeMilliseconds(state.duration))),
+    ]
+  }
+
+  /// `core`, then the time left as the panel shows it, the focus's place in the cycle, and, while
+  /// running with a synchronised wall clock, the end: the control socket's and the bridge's state.
+  public static func full(_ state: EngineState, at now: Instant, wall: WallTime?) -> [(String, JSONValue)] {
+    var fields = core(state, at: now)
+    fields.append(("remaining", .string(state.clockText(at: now))))
+    if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
+    if state.phase == .running, let wall, wall.synced {
+      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(state.remaining(at: now)), synced: true)
+      fields.append(("ends_at", .string(end.iso8601)))
+    }
+    return fields
+  }
+
+  /// Decoded fields (a reply, a watch line) back in `names` order, others dropped.
+  public static func ordered(_ fields: [String: JSONValue]) -> [(String, JSONValue)] {
+    names.compactMap { name in fields[name].map { (name, $0) } }
+  }
+
+  /// `phase=running mode=focus remaining_ms=1500000 total_ms=1500000`: the journal's form.
+  public static func logText(_ fields: [(String, JSONValue)]) -> String {
+    fields.map { name, value in
+      switch value {
+      case .string(let s): return "\(name)=\(s)"
+      case .int(let n): return "\(name)=\(n)"
+      case .bool(let b): return "\(name)=\(b)"
+      case .null: return "\(name)=null"
+      }
+    }.joined(separator: " ")
+  }
+}
