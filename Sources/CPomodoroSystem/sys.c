@@ -1,3 +1,6 @@
+#ifdef __linux__
+#define _GNU_SOURCE /* pipe2 */
+#endif
 #include "pomodoro_sys.h"
 
 #include <errno.h>
@@ -68,11 +71,16 @@ static void install(int signo) {
 
 int pomo_signal_pipe(void) {
   if (signal_pipe[0] >= 0) return signal_pipe[0];
+#ifdef __linux__
+  /* Non-blocking and close-on-exec from the start: no moment where a child could inherit it. */
+  if (pipe2(signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+#else
   if (pipe(signal_pipe) != 0) return -1;
   for (int i = 0; i < 2; i++) {
     fcntl(signal_pipe[i], F_SETFL, fcntl(signal_pipe[i], F_GETFL) | O_NONBLOCK);
     fcntl(signal_pipe[i], F_SETFD, FD_CLOEXEC);
   }
+#endif
   install(SIGINT);
   install(SIGTERM);
   install(SIGHUP);

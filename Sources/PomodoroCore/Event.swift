@@ -36,7 +36,7 @@ public enum Effect: Equatable, Sendable {
 /// One session, for the history: recorded once, when it ends for good (cancelled, or its alarm
 /// acknowledged or timed out), with any time added by snoozing.
 public struct SessionRecord: Equatable, Sendable {
-  public enum Outcome: String, Sendable {
+  public enum Outcome: String, CaseIterable, Sendable {
     case completed
     case cancelled
   }

@@ -139,13 +139,6 @@ public final class MockGPIOChip: GPIOChip {
 
   // MARK: Scripting inputs
 
-  /// The physical level `line` sits at before any scheduled edge (default high: pulled up).
-  public func setInitialLevel(_ line: String, high: Bool) {
-    guard let offset = offset(of: line) else { preconditionFailure("no line \(line) on \(displayName)") }
-    lines[offset].initialHigh = high
-    lines[offset].droppedHigh = high
-  }
-
   /// Schedules `line` to go to the physical level `high` at `time`, with `bounce` of contact
   /// chatter after it (0 = a clean edge). `time` must not be before `clock.now`.
   public func schedule(_ line: String, high: Bool, at time: Instant, bounce: Nanoseconds = 0) {

@@ -1,3 +1,4 @@
+import PomodoroCore
 import PomodoroRuntime
 
 /// A check a script makes on its own transcript, written under the step it is about:
@@ -64,7 +65,44 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
       throw ScriptError(
         file: file, line: line, message: "expected key=value pairs after `# \(words[1])`, like event=state phase=idle")
     }
+    if let problem = impossible(pairs) {
+      throw ScriptError(file: file, line: line, message: "`# \(words[1])` can never match: \(problem)")
+    }
     return Expectation(line: line, negated: words[1] == "expect-none", pairs: pairs)
+  }
+
+  /// Values a key can take, where they are few.
+  static let values: [String: [String]] = [
+    "event": Transcript.keys.keys.sorted(), "phase": Phase.allCases.map(\.rawValue),
+    "mode": Mode.allCases.map(\.rawValue), "outcome": SessionRecord.Outcome.allCases.map(\.rawValue),
+    "on": ["true", "false"],
+    "clock_synced": ["true", "false"],
+  ]
+
+  /// Keys whose values are whole numbers.
+  static let numbers: Set<String> = [
+    "t", "remaining_ms", "total_ms", "bytes", "contrast", "shift_x", "shift_y", "frames", "i2c_bytes", "buzzer_on_ms",
+    "planned_ms", "actual_ms", "extended_ms",
+  ]
+
+  /// Why no transcript line can have all of `pairs` (a misspelled key or value, which would make
+  /// an `# expect-none` pass silently), nil when one can.
+  static func impossible(_ pairs: [Pair]) -> String? {
+    for pair in pairs {
+      if let allowed = values[pair.key], !allowed.contains(pair.value) {
+        return "'\(pair.value)' is no value of \(pair.key); it takes \(allowed.joined(separator: ", "))"
+      }
+      if numbers.contains(pair.key), Int64(pair.value) == nil {
+        return "\(pair.key) takes a whole number, not '\(pair.value)'"
+      }
+    }
+    let event = pairs.first { $0.key == "event" }?.value
+    let keys = event.flatMap { Transcript.keys[$0] } ?? Transcript.keys.values.reduce(into: Set()) { $0.formUnion($1) }
+    if let unknown = pairs.first(where: { !keys.contains($0.key) }) {
+      return "no \(event.map { "`\($0)` " } ?? "")line has the key '\(unknown.key)'; "
+        + "its keys: \(keys.sorted().joined(separator: ", "))"
+    }
+    return nil
   }
 }
 

@@ -4,6 +4,17 @@ import PomodoroRuntime
 /// The scripted run's transcript: one JSON object a line on `write`, `t` in virtual
 /// milliseconds since the script started. Keys and their order are an interface (README).
 public final class Transcript: DeviceObserver {
+  /// Every event the transcript writes and the keys its lines have: what `# expect` lines may ask
+  /// for (a test checks every line of every scenario against it).
+  public static let keys: [String: Set<String>] = [
+    "state": Set(["t", "event"] + StateFields.core(EngineState(now: .zero), at: .zero).map(\.0)),
+    "frame": ["t", "event", "bytes", "shown"],
+    "buzzer": ["t", "event", "on"],
+    "history": Set(["t", "event"] + HistoryEntry.fieldNames),
+    "display": ["t", "event", "on", "contrast", "shift_x", "shift_y"],
+    "summary": ["t", "event", "frames", "i2c_bytes", "buzzer_on_ms", "interrupted"],
+  ]
+
   let origin: Instant
   let write: (String) -> Void
   public private(set) var frames = 0

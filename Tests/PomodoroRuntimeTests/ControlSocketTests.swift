@@ -436,3 +436,22 @@ extension ControlSocketTests {
     XCTAssertLessThan(clock.now - began, seconds(1), "woken at the client's deadline, not the device's")
   }
 }
+
+final class PollWaiterTests: XCTestCase {
+  /// The timer's expiry wakes the loop without posing as a descriptor that became writable.
+  func testATimerExpiryIsNoWritableDescriptor() throws {
+    let clock = SystemClock()
+    let waiter = try PollWaiter(clock: clock)
+    var ends: [Int32] = [-1, -1]
+    XCTAssertEqual(pipe(&ends), 0)
+    defer { for fd in ends { close(fd) } }
+    // A pipe's read end never takes bytes: only the deadline can end this wait.
+    let began = clock.now
+    let wake = try waiter.wait(until: began + ms(20), watching: [], writable: [ends[0]])
+    XCTAssertGreaterThanOrEqual(clock.now - began, ms(20), "woken by the deadline")
+    XCTAssertEqual(wake.writable, [], "the timer is not a writable descriptor")
+    XCTAssertEqual(wake.readable, [])
+    let ready = try waiter.wait(until: clock.now + seconds(5), watching: [], writable: [ends[1]])
+    XCTAssertEqual(ready.writable, [ends[1]], "a descriptor that can take bytes is")
+  }
+}

@@ -18,7 +18,34 @@ final class ExampleScenarioTests: XCTestCase {
       let scenario = try Scenario(text, file: file)
       XCTAssertGreaterThan(try ScriptParser.parse(text, file: file).expectationCount, 0, "\(file) checks something")
       XCTAssertNil(scenario.unmet, "\(file): \(scenario.unmet.map(String.init(describing:)) ?? "")")
+      for object in scenario.objects {
+        let event = try XCTUnwrap(object["event"]?.string, "\(file): a line without an event")
+        let keys = try XCTUnwrap(Transcript.keys[event], "\(file): Transcript.keys lacks the event \(event)")
+        XCTAssertTrue(Set(object.keys).isSubset(of: keys), "\(file): \(event) has keys beyond Transcript.keys")
+      }
     }
+  }
+
+  /// An expectation no transcript line can meet (a misspelled key, event or value) is an error
+  /// naming its line, so an `# expect-none` cannot pass because of a typo.
+  func testAnExpectationThatCanNeverMatchIsAScriptErrorNamingItsLine() throws {
+    let cases = [
+      ("# expect-none event=buzzer onn=true", "no `buzzer` line has the key 'onn'"),
+      ("# expect-none event=buzer", "'buzer' is no value of event"),
+      ("# expect phase=runing", "'runing' is no value of phase"),
+      ("# expect-none event=state total_ms=30000O", "total_ms takes a whole number, not '30000O'"),
+      ("# expect-none remianing_ms=5", "no line has the key 'remianing_ms'"),
+      ("# expect-none event=frame phase=idle", "no `frame` line has the key 'phase'"),
+    ]
+    for (line, message) in cases {
+      XCTAssertThrowsError(try ScriptParser.parse("wait 1s\n\(line)\n", file: "typo.pomo"), line) { error in
+        let text = "\(error)"
+        XCTAssertTrue(text.hasPrefix("typo.pomo:2: "), text)
+        XCTAssertTrue(text.contains(message), text)
+      }
+    }
+    XCTAssertNoThrow(
+      try ScriptParser.parse("wait 1s\n# expect-none event=history outcome=completed mode=short\n", file: "ok"))
   }
 
   func testAWrongValueFailsNamingTheLineAndWhatCameInstead() throws {

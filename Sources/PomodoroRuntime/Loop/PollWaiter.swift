@@ -62,7 +62,7 @@ public final class PollWaiter: Waiter {
     func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
     watch(signals)
     extra.forEach(watch)
-    let firstWritable = fds.count
+    let writableRange = fds.count..<(fds.count + writable.count)
     for fd in writable { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
     var timeout: Int32 = -1
     if timer >= 0 {
@@ -82,7 +82,7 @@ public final class PollWaiter: Waiter {
     while case let signo = pomo_signal_next(signals), signo > 0 { wake.signals.append(Int32(signo)) }
     if timer >= 0 && pomo_timer_clear(timer) == 1 { armed = nil }
     for (i, fd) in fds.enumerated() where fd.revents != 0 {
-      if i >= firstWritable {
+      if writableRange.contains(i) {
         wake.writable.append(fd.fd)
       } else if extra.contains(fd.fd) {
         wake.readable.append(fd.fd)

@@ -33,14 +33,19 @@ public struct HistoryEntry: Equatable, Sendable {
 
   /// The fields in the order they are written, for JSON lines, the transcript and CSV alike.
   public var fields: [(String, JSONValue)] {
-    [
-      ("ended", .string(ended.iso8601)), ("clock_synced", .bool(ended.synced)), ("mode", .string(mode.rawValue)),
-      ("outcome", .string(outcome.rawValue)), ("planned_ms", .int(plannedMs)), ("actual_ms", .int(actualMs)),
-      ("extended_ms", .int(extendedMs)),
+    let values: [JSONValue] = [
+      .string(ended.iso8601), .bool(ended.synced), .string(mode.rawValue), .string(outcome.rawValue), .int(plannedMs),
+      .int(actualMs), .int(extendedMs),
     ]
+    return Array(zip(Self.fieldNames, values))
   }
 
   public var jsonLine: String { FlatJSON.encode(fields) }
+
+  /// The names of `fields`, in their order.
+  public static let fieldNames = [
+    "ended", "clock_synced", "mode", "outcome", "planned_ms", "actual_ms", "extended_ms",
+  ]
 
   /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
   /// device never records more than `Engine.longestTotal` a session (47:59:58: up to 23:59:59
