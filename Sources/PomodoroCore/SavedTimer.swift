@@ -51,7 +51,8 @@ extension Engine {
     // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
     let timer = saved.phase != .idle
     s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
-    s.focusDoneInCycle = max(0, saved.focusDoneInCycle)
+    // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
+    s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
     var effects: [Effect] = []
     switch saved.phase {

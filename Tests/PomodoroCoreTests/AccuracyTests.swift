@@ -95,3 +95,16 @@ final class AccuracyTests: XCTestCase {
     XCTAssertEqual(after.mode, .longBreak)
   }
 }
+
+final class RestoreBoundsTests: XCTestCase {
+  /// A crafted state file's focus count is held to the cycle.
+  func testAHugeFocusCountIsHeldToTheCycle() {
+    for count in [Int.max, 99, -5] {
+      let saved = SavedTimer(
+        phase: .paused, mode: .focus, duration: minutes(25), remaining: minutes(3), focusDoneInCycle: count)
+      let state = EngineState(restoring: saved, settings: EngineSettings(), now: .zero)
+      XCTAssertTrue((0...4).contains(state.focusDoneInCycle), "\(count) -> \(state.focusDoneInCycle)")
+      XCTAssertNotEqual(state.cycleText, "\(count)/4")
+    }
+  }
+}

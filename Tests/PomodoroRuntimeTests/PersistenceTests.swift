@@ -247,3 +247,86 @@ final class PersistenceTests: XCTestCase {
     XCTAssertNil(FlatJSON.decode(text + "x"))
   }
 }
+
+/// Recovery decides "already appended or not" from the history's end, at any size.
+final class RecoveryAtSizeTests: XCTestCase {
+  var directory = ""
+
+  override func setUpWithError() throws {
+    directory = NSTemporaryDirectory() + "pomodoro-recovery-\(UUID().uuidString)"
+    try Files.makeDirectories(directory)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  func record(_ second: Int64, _ mode: Mode = .focus) -> String {
+    HistoryEntry(
+      ended: WallTime(epochSeconds: 1_796_000_000 + second, synced: true),
+      record: SessionRecord(mode: mode, outcome: .completed, planned: minutes(25), actual: minutes(25), endedAt: .zero)
+    ).jsonLine
+  }
+
+  func saveWithPending(_ lines: [String]) throws {
+    try StateStore(directory: directory).save(
+      SavedTimer(phase: .idle, mode: .shortBreak, duration: minutes(5), remaining: minutes(5), focusDoneInCycle: 1),
+      pendingHistory: lines)
+  }
+
+  /// A 50 MB history (about 380,000 records): the pending record is appended once, and a second
+  /// recovery (the record already at the end) appends nothing.
+  func testAFiftyMegabyteHistoryLosesNoPendingRecord() throws {
+    let storage = Storage(directory: directory)
+    let old = (0..<1000).map { record($0) }.joined(separator: "\n") + "\n"
+    let chunk = Array(old.utf8)
+    let fd = open(storage.history.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    XCTAssertGreaterThanOrEqual(fd, 0)
+    var written = 0
+    while written < 50_000_000 {
+      written += chunk.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+    close(fd)
+    let pending = record(999_999, .shortBreak)
+    try saveWithPending([pending])
+    XCTAssertEqual(try storage.recover(), [], "appended, none left pending")
+    XCTAssertEqual(try Files.tail(storage.history.path, count: pending.utf8.count + 1), Array((pending + "\n").utf8))
+    let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: storage.history.path)[.size] as? Int)
+    XCTAssertEqual(try storage.recover(), [])
+    XCTAssertEqual(
+      try XCTUnwrap(FileManager.default.attributesOfItem(atPath: storage.history.path)[.size] as? Int), size,
+      "already at the end: not appended twice")
+  }
+
+  /// A sparse 1 GiB history whose last record is the pending one, torn line and all: read from
+  /// its end only.
+  func testASparseGigabyteHistoryIsReadFromItsEnd() throws {
+    let storage = Storage(directory: directory)
+    let first = record(1)
+    let second = record(2, .shortBreak)
+    let fd = open(storage.history.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    XCTAssertEqual(ftruncate(fd, 1 << 30), 0)
+    XCTAssertEqual(lseek(fd, 0, SEEK_END), 1 << 30)
+    let text = Array(("\n" + first + "\n" + "{\"ended\":\"torn").utf8)
+    _ = text.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    try saveWithPending([first, second])
+    XCTAssertEqual(try storage.recover(), [])
+    let tail = try XCTUnwrap(Files.tail(storage.history.path, count: 4096))
+    let lines = String(decoding: tail, as: UTF8.self).split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.last, second, "the second record was appended after the torn line")
+    XCTAssertEqual(lines.filter { $0 == first }.count, 1, "the first was already there, not appended again")
+    XCTAssertEqual(tail.first, 0, "the tail read is the sparse file's zeros, then its records")
+  }
+
+  /// Junk in state.json's pending_history is never appended: each line must be a record.
+  func testAPendingLineThatIsNoRecordIsDropped() throws {
+    let storage = Storage(directory: directory)
+    let good = record(5)
+    try saveWithPending(["{\"junk\":1}", good, "x"])
+    XCTAssertEqual(try storage.recover(), [])
+    let read = try storage.history.read()
+    XCTAssertEqual(read.entries.map(\.jsonLine), [good])
+    XCTAssertEqual(read.damagedLines, [], "no junk became a damaged line")
+  }
+}

@@ -42,6 +42,9 @@ public protocol FileSystem: AnyObject {
   func kind(_ path: String) throws -> FileKind?
   /// The whole file, or nil when it does not exist.
   func read(_ path: String) throws -> [UInt8]?
+  /// The file's last `count` bytes (all of it when shorter), or nil when it does not exist:
+  /// what recovery reads of a history of any size.
+  func tail(_ path: String, count: Int) throws -> [UInt8]?
   /// The file's lines in order (see `Files.forEachLine`): each line's number and text, nil for
   /// one longer than `maxLine` bytes; false when there is no file.
   @discardableResult
@@ -51,6 +54,12 @@ public protocol FileSystem: AnyObject {
 extension FileSystem {
   public func readText(_ path: String) throws -> String? {
     try read(path).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The tail of the whole file read at once (a test's in-memory file system; the real one
+  /// reads only the tail).
+  public func tail(_ path: String, count: Int) throws -> [UInt8]? {
+    try read(path).map { Array($0.suffix(count)) }
   }
 
   /// Lines from the whole file read at once (a test's in-memory file system; the real one
@@ -172,6 +181,8 @@ public final class PosixFileSystem: FileSystem, Sendable {
   }
 
   public func read(_ path: String) throws -> [UInt8]? { try Files.read(path) }
+
+  public func tail(_ path: String, count: Int) throws -> [UInt8]? { try Files.tail(path, count: count) }
 
   private func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
     while true {

@@ -10,14 +10,22 @@ extension Storage {
   /// power cut does not count as written. Returns the lines that could not be written (a full
   /// disk), to keep pending.
   public func recover() throws -> [String] {
-    let pending = try state.loadPendingHistory()
+    let pending = try state.loadPendingHistory().filter(Self.isRecord)
     guard !pending.isEmpty else { return [] }
     // Pending lines are appended in order, so those already written end the history (before a
     // line torn by the cut, if any). Matching the end, not any line, keeps a record that
-    // happens to read like an older one (a Pi without a clock repeats 1970 times).
-    let text = try history.fileSystem.readText(history.path) ?? ""
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    if !text.isEmpty, !text.hasSuffix("\n") { lines.removeLast() }
+    // happens to read like an older one (a Pi without a clock repeats 1970 times). Only the end
+    // is read: room for every pending line and a torn one, whatever the history's size.
+    let room = (pending.count + 1) * (HistoryLog.maxLine + 2)
+    let tail = try history.fileSystem.tail(history.path, count: room) ?? []
+    var lines = tail.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+      String(decoding: $0.last == 0x0D ? $0.dropLast() : $0, as: UTF8.self)
+    }
+    // The last piece is what follows the final newline: empty, or a line torn by the cut.
+    _ = lines.popLast()
+    // A tail that does not start the file starts inside a line.
+    if tail.count == room, !lines.isEmpty { lines.removeFirst() }
+    lines.removeAll { $0.isEmpty }
     if let last = lines.last, HistoryEntry(jsonLine: last) == nil { lines.removeLast() }
     var written = min(pending.count, lines.count)
     while written > 0, Array(lines.suffix(written)) != Array(pending.prefix(written)) { written -= 1 }
@@ -27,6 +35,12 @@ extension Storage {
       left.removeFirst()
     }
     return left
+  }
+
+  /// Whether a pending line read back from state.json is a history record the device could have
+  /// written: anything else (a crafted or damaged state file) is dropped, never appended.
+  static func isRecord(_ line: String) -> Bool {
+    line.utf8.count <= HistoryLog.maxLine && HistoryEntry(jsonLine: line) != nil
   }
 
   /// What a failed write means for the user, by errno (never "a power cut" for a full disk).

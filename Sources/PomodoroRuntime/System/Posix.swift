@@ -99,6 +99,32 @@ public enum Files {
     return out
   }
 
+  /// The last `count` bytes of a regular file (all of it when shorter), read from the end
+  /// whatever the file's size (a sparse 1 GiB history costs `count` bytes), or nil when it does
+  /// not exist.
+  public static func tail(_ path: String, count: Int) throws -> [UInt8]? {
+    guard let fd = try openRegular(path) else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw SystemError("cannot stat \(path)") }
+    var offset = max(0, Int64(info.st_size) - Int64(count))
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: min(max(count, 1), 65536))
+    while out.count < count {
+      let n = buffer.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress, min($0.count, count - out.count), off_t(offset))
+      }
+      if n < 0 {
+        if currentErrno() == EINTR { continue }
+        throw SystemError("cannot read \(path)")
+      }
+      if n == 0 { break }
+      out += buffer[0..<n]
+      offset += Int64(n)
+    }
+    return out
+  }
+
   /// The file as text (invalid UTF-8 becomes U+FFFD), or nil when it does not exist.
   public static func readText(_ path: String, limit: Int = textLimit) throws -> String? {
     guard let bytes = try read(path, limit: limit) else { return nil }
