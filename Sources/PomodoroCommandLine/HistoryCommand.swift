@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroSimulator
 
 /// `pomodoro history [--csv]`: the sessions from the state directory's history.jsonl.
 enum HistoryCommand {
@@ -9,14 +10,17 @@ enum HistoryCommand {
       args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: Log(sink: { _, _ in }))
     let log = HistoryLog(directory: config.stateDirectory)
     let csv = args.switches.contains("--csv")
-    if csv { print(HistoryLog.csvHeader) }
+    let out = LineOutput()
+    if csv { out.line(HistoryLog.csvHeader) }
     // Streamed: memory stays flat however long the history is.
     try log.scan(
-      entry: { e in print(csv ? HistoryLog.csvLine(e) : e.jsonLine) },
+      entry: { e in out.line(csv ? HistoryLog.csvLine(e) : e.jsonLine) },
       damaged: { line in
+        out.flush()
         PomodoroCLI.fail(
           "pomodoro: \(log.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
       })
+    out.flush()
     return ExitCode.ok
   }
 }

@@ -16,12 +16,16 @@ enum StatsCommand {
     // No log: a --config FILE that does not exist is an error; a missing default config means the defaults.
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
     let log = HistoryLog(directory: config.stateDirectory)
-    let (entries, damaged) = try log.read()
-    for line in damaged {
-      PomodoroCLI.fail(
-        "pomodoro: \(log.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
-    }
-    let stats = HistoryStats(entries: entries, damagedLines: damaged, today: now.localCivilDay, days: days)
+    // Streamed: memory stays flat however long the history is.
+    var builder = HistoryStats.Builder(today: now.localCivilDay, days: days)
+    try log.scan(
+      entry: { builder.add($0) },
+      damaged: { line in
+        builder.damaged(line)
+        PomodoroCLI.fail(
+          "pomodoro: \(log.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
+      })
+    let stats = builder.finish()
     print(StatsText.render(stats), terminator: "")
     if !now.synced {
       print("The wall clock is not set yet (no network time since boot): \"today\" may be wrong.")

@@ -1,9 +1,12 @@
 // pomodoro-bench: prints the project's figures, one a line (name value unit).
 // Run with: swift run -c release pomodoro-bench
 // Each area adds its figures in a file of its own here.
-// `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default.
+// `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default;
+// `pomodoro-bench history` only the history readers at a million lines.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "soak" {
+if arguments.first == "history" {
+  historyBench()
+} else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,
     seed: arguments.count > 2 ? UInt64(arguments[2]) ?? 12 : 12)
@@ -14,4 +17,5 @@ if arguments.first == "soak" {
   runtimeBench()
   leanBench()
   mqttBench()
+  historyBench()
 }

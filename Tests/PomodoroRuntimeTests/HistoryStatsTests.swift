@@ -165,6 +165,19 @@ final class HistoryStatsTests: XCTestCase {
       [0, 1, 49, 50, 99, 100, 150, 600].map { FocusShade.level(ms: Int64($0) * 60_000) }, [0, 1, 1, 2, 2, 3, 4, 4])
   }
 
+  /// Damaged lines are counted however many there are; the report names the first 20, so a
+  /// history of junk costs no memory for their numbers.
+  func testManyDamagedLinesAreCountedAndTheFirstNamed() {
+    let s = F.stats([], today: "2026-12-01", damaged: Array(1...25))
+    XCTAssertEqual(s.damagedCount, 25)
+    XCTAssertEqual(s.damagedLines, Array(1...20))
+    XCTAssertTrue(
+      StatsText.render(s).contains(
+        "25 damaged history lines skipped (torn by a power cut, or a time out of range): line 1, 2,"),
+      StatsText.render(s))
+    XCTAssertTrue(StatsText.render(s).contains("19, 20 and 5 more."), StatsText.render(s))
+  }
+
   /// The reader keeps every time within a week, but the sums must not trap whatever they are
   /// given: they hold at Int64.max.
   func testSumsHoldAtTheLargestValueInsteadOfOverflowing() {

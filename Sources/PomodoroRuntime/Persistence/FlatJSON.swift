@@ -27,11 +27,22 @@ public enum FlatJSON {
   }
 
   public static func encode(_ pairs: [(String, JSONValue)]) -> String {
-    "{" + pairs.map { quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+    var out = "{"
+    for (i, (key, value)) in pairs.enumerated() {
+      if i > 0 { out += "," }
+      out += quote(key)
+      out += ":"
+      out += value.text
+    }
+    return out + "}"
   }
 
   /// `s` as a JSON string, quoted and escaped.
   public static func quote(_ s: String) -> String {
+    // Most strings (keys, modes, times) need no escape: one scan of their bytes tells.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      return "\"" + s + "\""
+    }
     var out = "\""
     for u in s.unicodeScalars {
       switch u {

@@ -24,6 +24,10 @@ public struct HistoryStats: Equatable, Sendable {
       sessions += 1
       ms = HistoryStats.sum(ms, entry.actualMs)
     }
+    mutating func merge(_ other: Count) {
+      sessions += other.sessions
+      ms = HistoryStats.sum(ms, other.ms)
+    }
   }
 
   /// The sessions of one period, by kind.
@@ -48,6 +52,12 @@ public struct HistoryStats: Equatable, Sendable {
         breaks.add(entry)
       }
     }
+    mutating func merge(_ other: Tally) {
+      focus.merge(other.focus)
+      breaks.merge(other.breaks)
+      eggs.merge(other.eggs)
+      cancelled.merge(other.cancelled)
+    }
   }
 
   public var today: CivilDay
@@ -71,7 +81,7 @@ public struct HistoryStats: Equatable, Sendable {
   public var unsyncedPlaced = 0
   /// Sessions recorded before the wall clock was set with no synced session after them: on no day.
   public var unsyncedUnplaced = 0
-  /// Line numbers of the history lines that could not be read.
+  /// Line numbers of the history lines that could not be read (the first `damagedLinesShown`).
   public var damagedLines: [Int] = []
 
   /// True when the history holds no readable session.
@@ -84,57 +94,101 @@ public struct HistoryStats: Equatable, Sendable {
   /// days ending today. `dayOf` gives an instant's local calendar day.
   public init(
     entries: [HistoryEntry], damagedLines: [Int] = [], today: CivilDay, days: Int = 84,
-    dayOf: (WallTime) -> CivilDay = { $0.localCivilDay }
+    dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }
   ) {
-    self.today = today
-    self.damagedLines = damagedLines
-    let span = max(1, days)
-    heatmapStart = today.adding(1 - span)
-    heatmapFocusMs = Array(repeating: 0, count: span)
+    var builder = Builder(today: today, days: days, dayOf: dayOf)
+    for entry in entries { builder.add(entry) }
+    for line in damagedLines { builder.damaged(line) }
+    self = builder.finish()
+  }
 
-    // Each entry's day: its own when the clock was set, else the next synced entry's.
-    var placed: [(HistoryEntry, CivilDay)] = []
-    var pending: [HistoryEntry] = []
-    for entry in entries {
-      allTally.add(entry)
+  /// The damaged lines' numbers kept for the report; past this many only their count grows.
+  public static let damagedLinesShown = 20
+  /// How many history lines could not be read (all of them, where `damagedLines` stops).
+  public var damagedCount = 0
+
+  /// Builds the statistics one entry at a time, in file order, in memory that does not grow with
+  /// the history (a set of the days with focus, and the tally of unsynced entries waiting for a
+  /// day): what `pomodoro stats` streams the file through.
+  public struct Builder {
+    var stats: HistoryStats
+    let dayOf: (WallTime) -> CivilDay
+    /// Entries recorded before the clock was set since the last synced one: placed, as a group,
+    /// on the next synced entry's day.
+    var waiting = Tally()
+    var waitingCount = 0
+    var focusDays = Set<Int>()
+
+    public init(today: CivilDay, days: Int = 84, dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }) {
+      let span = max(1, days)
+      stats = HistoryStats(
+        today: today, heatmapStart: today.adding(1 - span), heatmapFocusMs: Array(repeating: 0, count: span))
+      self.dayOf = dayOf
+    }
+
+    /// The next readable entry of the file.
+    public mutating func add(_ entry: HistoryEntry) {
+      stats.allTally.add(entry)
       guard entry.ended.synced else {
-        pending.append(entry)
-        continue
+        waiting.add(entry)
+        waitingCount += 1
+        return
       }
       let day = dayOf(entry.ended)
-      for p in pending { placed.append((p, day)) }
-      unsyncedPlaced += pending.count
-      pending.removeAll()
-      placed.append((entry, day))
+      if waitingCount > 0 {
+        place(waiting, on: day)
+        stats.unsyncedPlaced += waitingCount
+        (waiting, waitingCount) = (Tally(), 0)
+      }
+      var one = Tally()
+      one.add(entry)
+      place(one, on: day)
     }
-    unsyncedUnplaced = pending.count
 
-    let monday = today.monday
-    var focusDays = Set<Int>()
-    for (entry, day) in placed where day <= today {
-      if day == today { todayTally.add(entry) }
-      if day >= monday { weekTally.add(entry) }
-      guard entry.mode == .focus && entry.outcome == .completed else { continue }
+    /// The number of a line that could not be read.
+    public mutating func damaged(_ line: Int) {
+      stats.damagedCount += 1
+      if stats.damagedLines.count < HistoryStats.damagedLinesShown { stats.damagedLines.append(line) }
+    }
+
+    /// Counts `tally` on `day`: today's, the week's, the heatmap, the streak.
+    mutating func place(_ tally: Tally, on day: CivilDay) {
+      guard day <= stats.today else { return }
+      if day == stats.today { stats.todayTally.merge(tally) }
+      if day >= stats.today.monday { stats.weekTally.merge(tally) }
+      guard tally.focus.sessions > 0 else { return }
       focusDays.insert(day.ordinal)
-      if day >= heatmapStart {
-        let i = day.ordinal - heatmapStart.ordinal
-        heatmapFocusMs[i] = Self.sum(heatmapFocusMs[i], entry.actualMs)
+      if day >= stats.heatmapStart {
+        let i = day.ordinal - stats.heatmapStart.ordinal
+        stats.heatmapFocusMs[i] = HistoryStats.sum(stats.heatmapFocusMs[i], tally.focus.ms)
       }
     }
 
-    streakIncludesToday = focusDays.contains(today.ordinal)
-    var d = streakIncludesToday ? today.ordinal : today.ordinal - 1
-    while focusDays.contains(d) {
-      currentStreak += 1
-      d -= 1
+    public func finish() -> HistoryStats {
+      var s = stats
+      s.unsyncedUnplaced = waitingCount
+      let today = s.today.ordinal
+      s.streakIncludesToday = focusDays.contains(today)
+      var d = s.streakIncludesToday ? today : today - 1
+      while focusDays.contains(d) {
+        s.currentStreak += 1
+        d -= 1
+      }
+      var run = 0
+      var previous = Int.min
+      for day in focusDays.sorted() {
+        run = day == previous + 1 ? run + 1 : 1
+        s.longestStreak = max(s.longestStreak, run)
+        previous = day
+      }
+      return s
     }
-    var run = 0
-    var previous = Int.min
-    for day in focusDays.sorted() {
-      run = day == previous + 1 ? run + 1 : 1
-      longestStreak = max(longestStreak, run)
-      previous = day
-    }
+  }
+
+  init(today: CivilDay, heatmapStart: CivilDay, heatmapFocusMs: [Int64]) {
+    self.today = today
+    self.heatmapStart = heatmapStart
+    self.heatmapFocusMs = heatmapFocusMs
   }
 
   /// `a + b`, held at `Int64.max` rather than overflowing. The history reader keeps every

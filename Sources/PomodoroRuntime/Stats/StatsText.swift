@@ -35,7 +35,7 @@ public enum StatsText {
   /// What to say about sessions whose date is not trusted.
   public static func notes(_ s: HistoryStats) -> [String] {
     var lines: [String] = []
-    if s.unsyncedPlaced > 0 || s.unsyncedUnplaced > 0 || !s.damagedLines.isEmpty { lines.append("") }
+    if s.unsyncedPlaced > 0 || s.unsyncedUnplaced > 0 || s.damagedCount > 0 { lines.append("") }
     if s.unsyncedPlaced > 0 {
       lines.append(
         "\(plural(s.unsyncedPlaced, "session")) recorded before the wall clock was set: counted on the day of the "
@@ -47,10 +47,11 @@ public enum StatsText {
         "\(plural(s.unsyncedUnplaced, "session")) recorded before the wall clock was set, with none recorded with "
           + "the clock set after: not placed on any day, counted only in all time.")
     }
-    if !s.damagedLines.isEmpty {
-      let numbers = s.damagedLines.map(String.init).joined(separator: ", ")
+    if s.damagedCount > 0 {
+      var numbers = s.damagedLines.map(String.init).joined(separator: ", ")
+      if s.damagedCount > s.damagedLines.count { numbers += " and \(s.damagedCount - s.damagedLines.count) more" }
       lines.append(
-        "\(plural(s.damagedLines.count, "damaged history line")) skipped (torn by a power cut, or a time out of range): line \(numbers)."
+        "\(plural(s.damagedCount, "damaged history line")) skipped (torn by a power cut, or a time out of range): line \(numbers)."
       )
     }
     return lines

@@ -32,12 +32,24 @@ public struct WallTime: Equatable, Sendable {
     var t = time_t(epochSeconds)
     var parts = tm()
     gmtime_r(&t, &parts)
-    func pad(_ v: Int32, _ n: Int = 2) -> String {
-      let s = String(v)
-      return String(repeating: "0", count: max(0, n - s.count)) + s
+    let year = Int(parts.tm_year) + 1900
+    // Written digit by digit into 20 bytes: `history` writes a million of these.
+    var b: [UInt8] = Array("0000-00-00T00:00:00Z".utf8)
+    func put(_ value: Int, at end: Int, digits: Int) {
+      var v = value
+      for i in 0..<digits {
+        b[end - i] = 0x30 + UInt8(v % 10)
+        v /= 10
+      }
     }
-    return
-      "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+    guard (0...9999).contains(year) else { return "\(year)-" + String(decoding: b[5...], as: UTF8.self) }
+    put(year, at: 3, digits: 4)
+    put(Int(parts.tm_mon) + 1, at: 6, digits: 2)
+    put(Int(parts.tm_mday), at: 9, digits: 2)
+    put(Int(parts.tm_hour), at: 12, digits: 2)
+    put(Int(parts.tm_min), at: 15, digits: 2)
+    put(Int(parts.tm_sec), at: 18, digits: 2)
+    return String(decoding: b, as: UTF8.self)
   }
 
   /// The local calendar day, as yyyy*10000 + mm*100 + dd, for "today's" count.
@@ -51,7 +63,14 @@ public struct WallTime: Equatable, Sendable {
   /// Parses what `iso8601` writes, exactly `YYYY-MM-DDTHH:MM:SSZ`; an impossible date or time
   /// (`2026-13-45T99:99:99Z`, February 30th) is refused, never rolled over.
   public init?(iso8601 text: String, synced: Bool) {
-    let b = Array(text.utf8)
+    var text = text
+    guard let parsed = text.withUTF8({ WallTime(iso8601Bytes: UnsafeBufferPointer(rebasing: $0[...]), synced: synced) })
+    else { return nil }
+    self = parsed
+  }
+
+  /// `init(iso8601:synced:)` over the text's UTF-8 bytes.
+  public init?(iso8601Bytes b: UnsafeBufferPointer<UInt8>, synced: Bool) {
     guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
       b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z")
     else { return nil }
