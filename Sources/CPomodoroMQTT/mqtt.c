@@ -7,6 +7,7 @@
 #ifdef POMODORO_HAVE_MOSQUITTO
 #include <dlfcn.h>
 #include <mosquitto.h>
+#include <mqtt_protocol.h>
 
 // libmosquitto is loaded when the bridge makes its first client, not linked: only `pomodoro mqtt`
 // maps it (and the TLS libraries it brings, about 1.8 MiB resident), never the device's own
@@ -14,7 +15,7 @@
 // Debian's libmosquitto1 (1.x and 2.x alike) installs it under this name.
 #define POMO_MOSQUITTO_SONAME "libmosquitto.so.1"
 #define POMO_MOSQUITTO_FUNCTIONS(X)                                                               \
-  X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_callback_set)             \
+  X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_v5_callback_set)          \
   X(message_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
   X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
   X(subscribe) X(disconnect) X(strerror)
@@ -57,6 +58,7 @@ struct message {
   char *topic;
   char *payload;
   int length;
+  int retain;
   struct message *next;
 };
 
@@ -64,6 +66,7 @@ struct pomo_mqtt {
   struct mosquitto *mosq;
   int connack;
   int disconnected;
+  int taken_over;
   int connected_once;
   struct message *head, *tail;
   int queued;
@@ -74,10 +77,14 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc) {
   ((pomo_mqtt *)obj)->connack = rc;
 }
 
-static void on_disconnect(struct mosquitto *mosq, void *obj, int rc) {
+// MQTT 5 (the client is made for it): the broker says why it ends a connection, and one reason
+// matters here: another client connected with this client id (a second bridge for the desk).
+static void on_disconnect(struct mosquitto *mosq, void *obj, int rc, const mosquitto_property *props) {
   (void)mosq;
-  (void)rc;
-  ((pomo_mqtt *)obj)->disconnected = 1;
+  (void)props;
+  pomo_mqtt *m = obj;
+  m->disconnected = 1;
+  m->taken_over = rc == MQTT_RC_SESSION_TAKEN_OVER;
 }
 
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg) {
@@ -97,6 +104,7 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
   memcpy(e->payload, msg->payload, (size_t)msg->payloadlen);
   e->payload[msg->payloadlen] = 0;
   e->length = msg->payloadlen;
+  e->retain = msg->retain;
   if (m->tail) m->tail->next = e; else m->head = e;
   m->tail = e;
   m->queued++;
@@ -117,8 +125,9 @@ pomo_mqtt *pomo_mqtt_new(const char *client_id) {
   // Small messages, sent at once: without this, Nagle's algorithm and the broker's delayed ACK
   // hold a state or a command back about 40 ms (measured by pomodoro-bench's mqtt figures).
   lib.int_option(m->mosq, MOSQ_OPT_TCP_NODELAY, 1);
+  lib.int_option(m->mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
   lib.connect_callback_set(m->mosq, on_connect);
-  lib.disconnect_callback_set(m->mosq, on_disconnect);
+  lib.disconnect_v5_callback_set(m->mosq, on_disconnect);
   lib.message_callback_set(m->mosq, on_message);
   return m;
 }
@@ -179,13 +188,14 @@ int pomo_mqtt_take_connack(pomo_mqtt *m) {
 }
 
 int pomo_mqtt_take_disconnect(pomo_mqtt *m) {
-  int d = m->disconnected;
+  int d = m->disconnected ? (m->taken_over ? 2 : 1) : 0;
   m->disconnected = 0;
+  m->taken_over = 0;
   return d;
 }
 
 int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
-                           int *length) {
+                           int *length, int *retained) {
   struct message *e = m->head;
   if (!e) return 0;
   m->head = e->next;
@@ -197,6 +207,7 @@ int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *p
   memcpy(payload, e->payload, n);
   payload[n] = 0;
   *length = e->length;
+  *retained = e->retain;
   free(e->topic);
   free(e->payload);
   free(e);
@@ -231,8 +242,8 @@ int pomo_mqtt_subscribe(pomo_mqtt *m, const char *t, int q) { (void)m; (void)t; 
 int pomo_mqtt_disconnect(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_take_connack(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_take_disconnect(pomo_mqtt *m) { (void)m; return 0; }
-int pomo_mqtt_next_message(pomo_mqtt *m, char *t, size_t ts, char *p, size_t ps, int *l) {
-  (void)m; (void)t; (void)ts; (void)p; (void)ps; (void)l;
+int pomo_mqtt_next_message(pomo_mqtt *m, char *t, size_t ts, char *p, size_t ps, int *l, int *r) {
+  (void)m; (void)t; (void)ts; (void)p; (void)ps; (void)l; (void)r;
   return 0;
 }
 const char *pomo_mqtt_strerror(int rc) {

@@ -106,7 +106,22 @@ public final class MQTTBridge {
   let socketPath: String
   let clock = SystemClock()
   let client: OpaquePointer
+  let clientId: String
   var password: String?
+  /// Rejections from outside (the command topic) are said a few times a minute, then counted.
+  let limiter: LogLimiter
+  /// The most command bytes queued for a device that does not read (stopped with SIGSTOP, say);
+  /// commands past it are dropped and said so.
+  static let maxQueued = 16 * ControlServer.maxLine
+  /// Set when the broker said it dropped this bridge for another with the same client id (MQTT 5's
+  /// "session taken over"): `run` stops.
+  var takenOver = false
+  /// When the broker last accepted the connection, and how many connections in a row it dropped
+  /// within `quickDrop` of accepting them: what a second bridge with the same client id does
+  /// on a broker that does not say why (mosquitto 2.0 closes the older connection silently).
+  var connectedAt: Instant?
+  var quickDrops = 0
+  static let quickDrop = seconds(10)
 
   // The broker
   var brokerUp = false
@@ -142,7 +157,11 @@ public final class MQTTBridge {
     if let file = config.mqttPasswordFile { password = try Self.readPassword(file, log: log) }
     // libmosquitto says only "Invalid function arguments provided" for a CA file it cannot open.
     if let ca = config.mqttCafile { try Self.checkCafile(ca) }
-    guard let c = pomo_mqtt_new("pomodoro-\(id)-\(getpid())") else {
+    // One client id a desk: a second bridge for the same desk makes the broker drop the first
+    // (MQTT 5 says so, and the dropped one stops), rather than both acting on every command.
+    clientId = "pomodoro-\(id)"
+    limiter = LogLimiter(log: log)
+    guard let c = pomo_mqtt_new(clientId) else {
       throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
     }
     client = c
@@ -212,8 +231,9 @@ public final class MQTTBridge {
     log.info("bridging \(socketPath) and \(config.mqttHost):\(config.mqttPort) as \(topics.deviceId)")
     brokerRetryAt = clock.now
     deviceRetryAt = clock.now
-    while !stop() {
+    while !stop() && !takenOver {
       let now = clock.now
+      limiter.tick(now)
       if let at = brokerRetryAt, at <= now { connectBroker() }
       if let at = deviceRetryAt, at <= now { connectDevice() }
       if let at = nextRefresh, at <= now { refresh(now) }
@@ -227,7 +247,9 @@ public final class MQTTBridge {
         let events = POLLIN | (deviceOutput.isEmpty ? 0 : POLLOUT)
         fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
       }
-      let due = [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh].compactMap { $0 }.min() ?? now + seconds(1)
+      let due =
+        [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh, limiter.nextDeadline].compactMap { $0 }.min()
+        ?? now + seconds(1)
       let timeout = Int32(max(0, min(1000, wholeMillisecondsRoundedUp(due - now))))
       if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
       if pomo_signal_next(signals) > 0 { break }
@@ -253,6 +275,13 @@ public final class MQTTBridge {
       for _ in 0..<10 where pomo_mqtt_want_write(client) == 1 { _ = pomo_mqtt_loop_write(client) }
     }
     if device >= 0 { close(device) }
+    if takenOver {
+      log.error(
+        "another MQTT client connected to \(config.mqttHost):\(config.mqttPort) as \(clientId) and the broker dropped this one: "
+          + "a second bridge for \(topics.deviceId)? Stopping, so that the two do not take turns (each desk needs its own mqtt_device_id)"
+      )
+      return ExitCode.config
+    }
     log.info("stopped")
     return ExitCode.ok
   }
@@ -278,6 +307,7 @@ public final class MQTTBridge {
     let connack = pomo_mqtt_take_connack(client)
     if connack == 0 {
       brokerUp = true
+      connectedAt = clock.now
       brokerBackoff.reset()
       log.forget("broker")
       log.notice("connected to the MQTT broker \(config.mqttHost):\(config.mqttPort)")
@@ -289,7 +319,21 @@ public final class MQTTBridge {
     } else if connack > 0 {
       brokerLost("refused the connection (CONNACK \(connack): bad credentials or not authorised?)")
     }
-    if pomo_mqtt_take_disconnect(client) == 1 || (brokerUp && pomo_mqtt_socket(client) < 0) {
+    let lost = pomo_mqtt_take_disconnect(client)
+    if lost == 2 {
+      brokerUp = false
+      takenOver = true
+      return
+    }
+    if lost == 1 || (brokerUp && pomo_mqtt_socket(client) < 0) {
+      if let at = connectedAt, clock.now - at < Self.quickDrop { quickDrops += 1 } else { quickDrops = 0 }
+      connectedAt = nil
+      if quickDrops == 3 {
+        log.warning(
+          "the broker \(config.mqttHost):\(config.mqttPort) dropped this bridge's connection soon after accepting it, 3 times in a row: "
+            + "another client with the client id \(clientId), a second bridge for \(topics.deviceId)? Each desk needs its own mqtt_device_id"
+        )
+      }
       brokerLost("connection lost")
     } else if !brokerUp && brokerRetryAt == nil && pomo_mqtt_socket(client) < 0 {
       brokerLost("connection failed")
@@ -297,16 +341,32 @@ public final class MQTTBridge {
     var topic = [CChar](repeating: 0, count: 512)
     var payload = [CChar](repeating: 0, count: Self.maxCommand + 1)
     var length: Int32 = 0
-    while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length) == 1 {
+    var retained: Int32 = 0
+    while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length, &retained) == 1 {
       guard String(cString: topic) == topics.command else { continue }
+      let now = clock.now
       guard length <= Self.maxCommand else {
-        log.warning(
-          "ignored a command payload of \(length) bytes on \(topics.command): over the 4 KiB limit (a command is a line like 'extend 5m')"
-        )
+        limiter.say(
+          "oversized", .warning,
+          "ignored a command payload of \(length) bytes on \(topics.command): over the \(Self.maxCommand / 1024) KiB limit (a command is a line like 'extend 5m')",
+          what: "oversized command payloads on \(topics.command)", at: now)
         continue
       }
       // Every byte of it: a NUL inside makes it malformed, not shorter.
-      command(String(decoding: payload.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      let text = String(decoding: payload.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      // A retained command is the broker's copy of an old one: taken, it would replay at every
+      // reconnect (a timer started again after a cancel). Its clearing (empty) says nothing.
+      guard retained == 0 else {
+        if length > 0 {
+          log.once(
+            "retained-command", .warning,
+            "ignored a retained command '\(text.prefix(100))' on \(topics.command): the broker keeps it and would replay it at every reconnect; "
+              + "publish commands without -r, and clear it with: mosquitto_pub -h \(config.mqttHost) -r -n -t \(topics.command)"
+          )
+        }
+        continue
+      }
+      command(text)
     }
   }
 
@@ -335,17 +395,33 @@ public final class MQTTBridge {
       trimmed.hasPrefix("{")
       ? ControlCommand.parse(json: trimmed)
       : ControlCommand.parse(words: trimmed.split(separator: " ").map(String.init))
+    let now = clock.now
     switch parsed {
     case .failure(let refusal):
-      log.warning("ignored a malformed command on \(topics.command): '\(payload.prefix(100))' (\(refusal.message))")
+      limiter.say(
+        "malformed", .warning,
+        "ignored a malformed command on \(topics.command): '\(payload.prefix(100))' (\(refusal.message))",
+        what: "malformed commands on \(topics.command)", at: now)
     case .success(.watch):
-      log.warning("ignored 'watch' on \(topics.command): the bridge watches already")
+      limiter.say(
+        "watch", .warning, "ignored 'watch' on \(topics.command): the bridge watches already",
+        what: "'watch' commands on \(topics.command)", at: now)
     case .success(let command):
       guard device >= 0 else {
-        log.warning("the device is not connected; dropped the command '\(command.name)'")
+        limiter.say(
+          "dropped", .warning, "the device is not connected; dropped the command '\(command.name)'",
+          what: "commands dropped while the device was away", at: now)
         return
       }
-      deviceOutput += Array((command.requestLine + "\n").utf8)
+      let line = Array((command.requestLine + "\n").utf8)
+      guard deviceOutput.count + line.count <= Self.maxQueued else {
+        limiter.say(
+          "full", .warning,
+          "the device does not read its socket (\(deviceOutput.count) bytes waiting); dropped the command '\(command.name)'",
+          what: "commands dropped while the device did not read", at: now)
+        return
+      }
+      deviceOutput += line
       flushDevice()
     }
   }
@@ -424,9 +500,13 @@ public final class MQTTBridge {
         }
         updateAvailability()
       case .failure(let refusal)?:
-        log.notice("the device refused a command: \(refusal.message)")
+        limiter.say(
+          "refused", .notice, "the device refused a command: \(refusal.message)", what: "refusals by the device",
+          at: clock.now)
       case nil:
-        log.warning("unexpected line from the device: \(line.prefix(200))")
+        limiter.say(
+          "unexpected", .warning, "unexpected line from the device: \(line.prefix(200))",
+          what: "unexpected lines from the device", at: clock.now)
       }
     }
   }

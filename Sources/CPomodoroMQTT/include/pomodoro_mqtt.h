@@ -14,7 +14,8 @@ int pomo_mqtt_available(void);
 /// Loads libmosquitto (once; pomo_mqtt_new does it too): NULL when it is loaded, else what went
 /// wrong and how to fix it.
 const char *pomo_mqtt_load(void);
-/// A client with a clean session; NULL when libmosquitto is not compiled in or on failure.
+/// A client with a clean session speaking MQTT 5; NULL when libmosquitto is not compiled in or on
+/// failure.
 pomo_mqtt *pomo_mqtt_new(const char *client_id);
 void pomo_mqtt_free(pomo_mqtt *m);
 /// Before connecting: the last will, credentials (password may be NULL), TLS with a CA file.
@@ -34,12 +35,14 @@ int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos);
 int pomo_mqtt_disconnect(pomo_mqtt *m);
 /// The CONNACK code of a connection made since the last call (0 accepted), or -1 when none.
 int pomo_mqtt_take_connack(pomo_mqtt *m);
-/// 1 when the connection was lost since the last call.
+/// Whether the connection was lost since the last call: 0 no, 1 lost, 2 the broker dropped it
+/// because another client connected with the same client id (MQTT 5's "session taken over").
 int pomo_mqtt_take_disconnect(pomo_mqtt *m);
 /// Pops the oldest received message: copies its topic and payload (NUL-terminated) into the
-/// buffers (truncating), sets *length to the payload's full length; returns 0 when none, 1 when one.
+/// buffers (truncating), sets *length to the payload's full length and *retained to 1 when the
+/// broker kept it (a retained message, sent at subscribe); returns 0 when none, 1 when one.
 int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
-                           int *length);
+                           int *length, int *retained);
 /// Words for an error code.
 const char *pomo_mqtt_strerror(int rc);
 
