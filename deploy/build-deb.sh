@@ -36,10 +36,12 @@ readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev libmosquitto-dev pkg-config
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
   libgpiod3:arm64 libi2c0:arm64)
 # The arm64 sysroot Swift compiles and links against (swiftlang:arm64 for Swift's aarch64
-# modules and static runtime: only its lib/swift and lib/swift_static are unpacked).
+# modules and static runtime: only its lib/swift, lib/swift_static and lib/clang, the C
+# headers those link to, are unpacked).
 readonly SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1
   libstdc++-14-dev libstdc++6 libgpiod-dev libgpiod3 libi2c-dev libi2c0 libmosquitto-dev
   libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
+readonly SWIFT_PARTS=(lib/swift lib/swift_static lib/clang)
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64
 readonly SDKS=/opt/pomodoro-swift-sdks
 readonly SDK_NAME=pomodoro-trixie-arm64
@@ -171,7 +173,7 @@ fi
 # --- 3. the arm64 sysroot and the Swift SDK bundle -----------------------------------------
 if [[ "$arch" == arm64 ]]; then
   sysroot_mark="$root$SYSROOT/.pomodoro-sysroot"
-  if [[ -f "$sysroot_mark" && "$(cat "$sysroot_mark")" == "${SYSROOT_PACKAGES[*]}" ]]; then
+  if [[ -f "$sysroot_mark" && "$(cat "$sysroot_mark")" == "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" ]]; then
     say "the arm64 sysroot is already in $SYSROOT"
   else
     phase "arm64 sysroot (apt-get download, dpkg-deb -x)"
@@ -185,7 +187,7 @@ if [[ "$arch" == arm64 ]]; then
       case "${deb##*/}" in
       swiftlang_*)
         dpkg-deb --fsys-tarfile "$deb" |
-          tar -C "$root$SYSROOT" -xf - ./usr/libexec/swift/lib/swift ./usr/libexec/swift/lib/swift_static
+          tar -C "$root$SYSROOT" -xf - "${SWIFT_PARTS[@]/#/./usr/libexec/swift/}"
         ;;
       *) dpkg-deb -x "$deb" "$root$SYSROOT" ;;
       esac
@@ -194,7 +196,7 @@ if [[ "$arch" == arm64 ]]; then
     for link in bin sbin lib; do [[ -e "$root$SYSROOT/$link" ]] || ln -s "usr/$link" "$root$SYSROOT/$link"; done
     # "13": every compile warns that it cannot read the version.
     printf '{ "Version": "13.0", "VersionMap": {}, "CanonicalName": "%s" }\n' "$SDK_NAME" >"$root$SYSROOT/SDKSettings.json"
-    printf '%s' "${SYSROOT_PACKAGES[*]}" >"$sysroot_mark"
+    printf '%s' "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" >"$sysroot_mark"
     say "  $(du -sh "$root$SYSROOT" | cut -f1) in $SYSROOT"
     phase_done
   fi
