@@ -149,7 +149,8 @@ apt_in_root -y -qq install lintian qemu-user-static >/dev/null 2>&1 ||
 rm -rf "$root/var/tmp/test-deb"
 mkdir -p "$root/var/tmp/test-deb"
 cp "$debs"/*.deb "$root/var/tmp/test-deb/"
-source_tar "$source_dir" | tar -C "$root/var/tmp/test-deb" -xf - Tests/scenarios
+mkdir -p "$root/var/tmp/test-deb/Tests"
+cp -r "$source_dir/Tests/scenarios" "$root/var/tmp/test-deb/Tests/"
 
 for arch in amd64 arm64; do
   for package in pomodoro pomodoro-mqtt; do
@@ -197,7 +198,10 @@ if [[ -f "$(deb pomodoro "$upgrade_version" amd64)" ]]; then
 fi
 
 if [[ -x "$root/var/tmp/test-deb/amd64/usr/bin/pomodoro" && -x "$root/var/tmp/test-deb/arm64/usr/bin/pomodoro" ]]; then
-  for scenario in "$root"/var/tmp/test-deb/Tests/scenarios/*.pomo; do
+  scenarios=("$root"/var/tmp/test-deb/Tests/scenarios/*.pomo)
+  [[ -f "${scenarios[0]}" ]] || fail "scenarios: none in $source_dir/Tests/scenarios"
+  for scenario in "${scenarios[@]}"; do
+    [[ -f "$scenario" ]] || continue
     name="${scenario##*/}"
     run_binary amd64 simulate --script "/var/tmp/test-deb/Tests/scenarios/$name" >"$work/amd64.out" 2>"$work/amd64.err"
     amd64_status=$?
