@@ -135,9 +135,13 @@ phase_done() {
   stage_times+=("$(printf '%-44s %4d s' "$phase_name" "$took")")
 }
 
+# A signal's trap runs inside the redirection of the command it interrupted (the build's log):
+# the cleanup's words go to the script's own stdout and stderr, kept here.
+exec 3>&1 4>&2
 cleanup() {
   local status=$?
   trap - EXIT INT TERM HUP
+  exec 1>&3 2>&4
   root_cleanup
   if ((status != 0)); then
     say "FAILED (exit $status) after $((SECONDS - t0)) s${phase_name:+, in the stage: $phase_name}"

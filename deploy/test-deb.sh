@@ -172,6 +172,26 @@ for arch in amd64 arm64; do
   done
 done
 
+# A package that only simulates cannot be made: the manifest stops, naming each missing header.
+mkdir -p "$root/var/tmp/test-deb/empty-sysroot" "$root/var/tmp/test-deb/pkg"
+cp "$source_dir/Package.swift" "$root/var/tmp/test-deb/pkg/"
+manifest() { # manifest SYSROOT: the manifest as the packages' build evaluates it
+  in_root env POMODORO_SYSROOT="$1" POMODORO_REQUIRE_HARDWARE=1 \
+    swift-package --package-path /var/tmp/test-deb/pkg --manifest-cache none dump-package 2>&1
+}
+out="$(manifest /var/tmp/test-deb/empty-sysroot)"
+status=$?
+if ((status != 0)) && grep -q 'empty-sysroot/usr/include/gpiod.h is missing' <<<"$out" &&
+  grep -q 'mosquitto.h is missing' <<<"$out"; then
+  pass "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them"
+else
+  fail "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them" \
+    "exit $status" "$(grep -v '^error: .*Invalid manifest (compiled with' <<<"$out" | tail -n 5)"
+fi
+out="$(manifest "$SYSROOT")"
+check "POMODORO_REQUIRE_HARDWARE=1 with the arm64 sysroot: the manifest is content" "$(tail -n 5 <<<"$out")" \
+  grep -q '"name" : "pomodoro"' <<<"$out"
+
 run_binary() { # run_binary ARCH ARGS...: the package's pomodoro, in the build root
   local arch=$1
   shift
