@@ -3,16 +3,42 @@
 //
 // The hardware backend (libgpiod, libi2c) is compiled in only where its headers are
 // installed; elsewhere (a laptop, macOS) the C shim compiles its "not installed" body and
-// the device runs on the mock hardware. POMODORO_NO_HARDWARE=1 forces the mock-only build.
+// the device runs on the mock hardware. The headers are looked for in the target's system, not
+// necessarily the build host's:
+//   POMODORO_SYSROOT=DIR        look in DIR/usr/include (a cross-build's sysroot, the one the
+//                               Swift SDK compiles against; deploy/build-deb.sh sets it); default /
+//   POMODORO_REQUIRE_HARDWARE=1 fail here, naming the missing header, rather than leave libgpiod,
+//                               libi2c or libmosquitto out (a package that only simulates)
+//   POMODORO_NO_HARDWARE=1      the mock-only build, whatever is installed
 import PackageDescription
 
 #if os(Linux)
   import Foundation
 
-  let forceMock = ProcessInfo.processInfo.environment["POMODORO_NO_HARDWARE"] == "1"
-  let hasGPIOD = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/gpiod.h")
-  let hasI2C = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/i2c/smbus.h")
-  let hasMosquitto = !forceMock && FileManager.default.fileExists(atPath: "/usr/include/mosquitto.h")
+  let environment = ProcessInfo.processInfo.environment
+  let sysroot = environment["POMODORO_SYSROOT"] ?? ""
+  let forceMock = environment["POMODORO_NO_HARDWARE"] == "1"
+  let requireHardware = environment["POMODORO_REQUIRE_HARDWARE"] == "1"
+  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h"]
+  let found = headers.map { FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)") }
+  if requireHardware {
+    let missing =
+      forceMock
+      ? ["POMODORO_NO_HARDWARE=1 is set"]
+      : zip(headers, found).filter { !$0.1 }.map {
+        "\(sysroot)/usr/include/\($0.0) is missing"
+      }
+    if !missing.isEmpty {
+      FileHandle.standardError.write(
+        Data(
+          ("Package.swift: POMODORO_REQUIRE_HARDWARE=1, but \(missing.joined(separator: ", ")) "
+            + "(install libgpiod-dev, libi2c-dev and libmosquitto-dev there, or set POMODORO_SYSROOT)\n").utf8))
+      exit(1)
+    }
+  }
+  let hasGPIOD = !forceMock && found[0]
+  let hasI2C = !forceMock && found[1]
+  let hasMosquitto = !forceMock && found[2]
 #else
   let hasGPIOD = false
   let hasI2C = false

@@ -2,6 +2,11 @@
 # deploy/build-arm64.sh: build the aarch64 `pomodoro` binary a Raspberry Pi (64-bit Raspberry Pi
 # OS, trixie) runs, on an x86-64 Debian/Ubuntu machine, without a Pi.
 #
+# Kept only as a cross-check, not in CI: deploy/build-deb.sh --arch arm64 is the way to make
+# the arm64 device (a Debian package, cross-compiled in minutes). This script builds the same
+# source natively in an emulated arm64 root (about 23 minutes), so its binary and transcript
+# can be set beside the cross-compiled one's.
+#
 # It makes a Debian trixie arm64 root with `debootstrap --foreign --arch=arm64` (minbase), finishes
 # it with the second stage under qemu-user-static (binfmt_misc), installs swiftlang, libgpiod-dev,
 # libi2c-dev, pkg-config and libstdc++-14-dev there, copies this repository's source in (git

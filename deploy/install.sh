@@ -3,6 +3,7 @@
 # bookworm or trixie), or upgrades it in place, or removes it.
 #
 # Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--no-apt] [--binary FILE] [--dest DIR] [--with-mqtt]
+#        sudo bash deploy/install.sh --deb FILE [--with-mqtt] [--dry-run] [--dest DIR]
 #        sudo bash deploy/install.sh --uninstall [--dry-run] [--dest DIR]
 #   --dry-run     print what would be done, change nothing
 #   --no-start    install and enable the service, but do not (re)start it now
@@ -10,6 +11,11 @@
 #                 must be installed already; it stops naming any that is missing
 #   --binary FILE install this pomodoro binary (built elsewhere, e.g. for arm64) instead of
 #                 installing the build dependencies and building
+#   --deb FILE    install the Debian package FILE (deploy/build-deb.sh's pomodoro_VERSION_ARCH.deb;
+#                 with --with-mqtt also the pomodoro-mqtt_VERSION_ARCH.deb beside it) with apt
+#                 instead of building: the package brings the binary, units, config, users and
+#                 udev rule; this script first removes a source install's binary and units
+#                 (they would shadow the package's), then turns I2C on as in step 5
 #   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
 #                 that change the running system (apt-get, useradd, systemctl...) are only printed
 #   --with-mqtt   also the MQTT bridge: libmosquitto, the unit pomodoro-mqtt.service and its
@@ -54,6 +60,7 @@ start=1
 uninstall=0
 no_apt=0
 binary=""
+deb=""
 dest=""
 reboot_needed=0
 mqtt=0
@@ -74,6 +81,10 @@ while (($#)); do
   --with-mqtt) mqtt=1 ;;
   --binary)
     binary="$(realpath "${2:?--binary needs a file}")"
+    shift
+    ;;
+  --deb)
+    deb="$(realpath "${2:?--deb needs a file}")"
     shift
     ;;
   --dest)
@@ -435,6 +446,36 @@ uninstall_mqtt() {
   if getent passwd "$MQTT_USER" >/dev/null; then system userdel "$MQTT_USER"; fi
 }
 
+# --- --deb: the Debian package --------------------------------------------------------------
+install_deb() {
+  [[ -f "$deb" && "${deb##*/}" == pomodoro_*.deb ]] || die "--deb $deb is not a pomodoro_VERSION_ARCH.deb file"
+  [[ -z "$binary" ]] || die "--deb and --binary exclude each other"
+  local packages=("$deb")
+  if ((mqtt)); then
+    local bridge
+    bridge="$(dirname "$deb")/pomodoro-mqtt_${deb##*/pomodoro_}"
+    [[ -f "$bridge" ]] || die "--with-mqtt: no $bridge beside $deb (build-deb.sh makes both)"
+    packages+=("$bridge")
+  fi
+  # A source install's files: /etc/systemd/system would override the package's unit.
+  local f
+  for f in "$BIN" "$UNIT" "$MQTT_UNIT"; do
+    if [[ -e "$(path "$f")" ]]; then
+      say "removing the source install's $f (the package has its own)"
+      run rm -f "$(path "$f")"
+    fi
+  done
+  ((no_apt)) && die "--deb installs with apt: drop --no-apt"
+  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
+    --no-install-recommends "${packages[@]}" || die "apt-get install ${packages[*]} failed"
+  say "installed ${packages[*]##*/} (the service is enabled and started by the package)"
+  enable_i2c
+  if ((reboot_needed)); then
+    say "REBOOT NEEDED: I2C was enabled in config.txt; run: sudo reboot"
+  fi
+  say "done. Check the hardware with: sudo -u pomodoro pomodoro probe"
+}
+
 # --- uninstall ----------------------------------------------------------------------------------
 uninstall_all() {
   uninstall_mqtt
@@ -464,6 +505,10 @@ preflight
 ((dry)) && say "dry run: nothing is changed"
 if ((uninstall)); then
   uninstall_all
+  exit 0
+fi
+if [[ -n "$deb" ]]; then
+  install_deb
   exit 0
 fi
 if [[ -n "$binary" ]]; then

@@ -211,6 +211,35 @@ else
   check "--no-apt: names the missing package" contains "$scratch/out" "--no-apt, but not installed: libgpiod3"
 fi
 
+# --- --deb: the Debian package instead of a build ------------------------------------------------
+root="$scratch/deb"
+new_root "$root" "$pi_os_config"
+mkdir -p "$scratch/debs" "$root/usr/local/bin" "$root/etc/systemd/system"
+: >"$scratch/debs/pomodoro_0.1.0_arm64.deb"
+fake_binary "$root/usr/local/bin/pomodoro" 1 # a source install before it
+: >"$root/etc/systemd/system/pomodoro.service"
+install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb"
+check "--deb: apt-get installs the package" contains "$scratch/out" "apt-get install -y -o Acquire::Retries=3 --no-install-recommends $scratch/debs/pomodoro_0.1.0_arm64.deb"
+check "--deb: builds nothing" lacks "$scratch/out" "swift-build"
+check "--deb: the source install's binary removed" test ! -e "$root/usr/local/bin/pomodoro"
+check "--deb: the source install's unit removed (it would shadow the package's)" test ! -e "$root/etc/systemd/system/pomodoro.service"
+check "--deb: I2C turned on in config.txt" grep -qx 'dtparam=i2c_arm=on' "$root/boot/firmware/config.txt"
+check "--deb: reboot needed" contains "$scratch/out" "REBOOT NEEDED"
+set +e
+install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb" --with-mqtt
+status=$?
+set -e
+check "--deb --with-mqtt: refused without the bridge's package beside it" test "$status" -ne 0
+check "--deb --with-mqtt: names it" contains "$scratch/out" "no $scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
+: >"$scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
+install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb" --with-mqtt
+check "--deb --with-mqtt: both packages in one apt-get install" contains "$scratch/out" "$scratch/debs/pomodoro_0.1.0_arm64.deb $scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
+set +e
+install --dest "$root" --deb "$scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
+status=$?
+set -e
+check "--deb: only a pomodoro_VERSION_ARCH.deb" test "$status" -ne 0
+
 # --- refusals -------------------------------------------------------------------------------------
 set +e
 bash deploy/install.sh --bogus >"$scratch/out" 2>&1

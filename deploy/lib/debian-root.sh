@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034,SC2154 # sourced: `status` is the caller's, `keep` and `root` too
-# deploy/lib/debian-root.sh: what check-trixie.sh and build-arm64.sh share about building in a
+# deploy/lib/debian-root.sh: what check-trixie.sh, build-deb.sh and build-arm64.sh share about building in a
 # Debian root made with debootstrap: the root folder, its mounts and their cleanup on every
 # exit path, running commands and apt in it, and copying the source in. Sourced, not run.
 #
@@ -84,22 +84,65 @@ apt_in_root() { # apt-get in the root, three tries with network retries (common.
   apt_retry in_root apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false "$@"
 }
 
-# copy_source DIR: the package into the root's /src/pomodoro: tracked and new (not ignored)
+# source_tar DIR: the package's files as a tar stream on stdout: tracked and new (not ignored)
 # files as they are in the work tree (deleted ones skipped), never .build.
-copy_source() {
+source_tar() {
   local source_dir=$1
-  rm -rf --one-file-system "$root/src"
-  mkdir -p "$root/src/pomodoro"
   if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git -C "$source_dir" ls-files -z --cached --others --exclude-standard |
       (cd "$source_dir" && while IFS= read -r -d '' f; do [[ -e "$f" ]] && printf '%s\0' "$f"; done) |
-      tar -C "$source_dir" --null -T - -cf - | tar -C "$root/src/pomodoro" -xf -
+      tar -C "$source_dir" --null -T - -cf -
   else
-    tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - . | tar -C "$root/src/pomodoro" -xf -
+    tar -C "$source_dir" --exclude=.build --exclude=.swiftpm -cf - .
   fi
+}
+
+# copy_source DIR: the package into the root's /src/pomodoro (source_tar), anew.
+copy_source() {
+  rm -rf --one-file-system "$root/src"
+  mkdir -p "$root/src/pomodoro"
+  source_tar "$1" | tar -C "$root/src/pomodoro" -xf -
   say "  $(find "$root/src/pomodoro" -type f | wc -l) files"
+}
+
+# sync_source DIR DEST: the package into the root's DEST (say /src/deb/pomodoro), replacing
+# everything there but its .build, so that SwiftPM rebuilds only what changed since the last
+# run (the files keep their times).
+sync_source() {
+  local dest="$root$2"
+  mkdir -p "$dest"
+  find "$dest" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf --one-file-system {} +
+  source_tar "$1" | tar -C "$dest" -xf -
+  say "  $(find "$dest" -path "$dest/.build" -prune -o -type f -print | wc -l) files"
 }
 
 build() { # build COMMAND...: runs in the copied package, in the root
   in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
+}
+
+# debootstrap_root SUITE [MIRROR]: a minbase Debian SUITE in $root, three tries, unless a
+# finished one is there already (debootstrap leaves its own folder until it has finished).
+debootstrap_root() {
+  local suite=$1 mirror=${2:-}
+  if [[ -f "$root/etc/debian_version" && ! -d "$root/debootstrap" ]]; then
+    say "reusing the Debian root in $root"
+    return 0
+  fi
+  # shellcheck disable=SC2317 # called through apt_retry
+  debootstrap_once() {
+    # shellcheck disable=SC2086 # an empty mirror is no argument at all
+    debootstrap --variant=minbase "$suite" "$root" $mirror >"$root.debootstrap.log" 2>&1 && return 0
+    say "debootstrap failed; last lines of $root.debootstrap.log:"
+    tail -n 5 "$root.debootstrap.log" >&2 || true
+    return 1
+  }
+  # shellcheck disable=SC2317 # called through apt_retry
+  debootstrap_wipe() {
+    [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
+    find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
+  }
+  [[ -z "$(ls -A "$root")" ]] || debootstrap_wipe
+  apt_retry --between debootstrap_wipe debootstrap_once ||
+    die "debootstrap of $suite failed three times (see $root.debootstrap.log)"
+  rm -f "$root.debootstrap.log"
 }

@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# deploy/build-deb.sh: make the Debian packages pomodoro and pomodoro-mqtt for Raspberry Pi OS
+# (64-bit, trixie: arm64) or Debian trixie on a PC (amd64), on any x86-64 Linux machine.
+#
+# It debootstraps a Debian trixie amd64 root (minbase; a root kept by --keep, or by
+# check-trixie.sh --keep, is reused), installs trixie's swiftlang (6.0.3), debhelper and the
+# -dev packages there, copies this repository's source in with deploy/debian/ as its debian/
+# folder, and runs dpkg-buildpackage (debhelper compat 13: deploy/debian/rules). For arm64 the
+# root's own x86-64 Swift cross-compiles for aarch64 (no emulated compiler) through a Swift SDK
+# bundle (--swift-sdks-path/--swift-sdk) over an arm64 sysroot unpacked from trixie's arm64
+# packages (apt-get download, dpkg-deb -x); dpkg-shlibdeps reads the arm64 runtime libraries
+# installed in the root with multiarch, and binutils-aarch64-linux-gnu strips. amd64 builds
+# natively in the root. Package.swift is told the sysroot (POMODORO_SYSROOT) and must find
+# libgpiod, libi2c and libmosquitto there (POMODORO_REQUIRE_HARDWARE=1): a package that only
+# simulates cannot be made. The version is PomodoroCLI.version (CommandLine.swift), the one
+# place it is written: debian/changelog is made from it. Stage times are printed; mounts are
+# undone on every exit path. Needs root and debootstrap. About 5 GB of disk with both arches.
+#
+# Usage: sudo bash deploy/build-deb.sh [--arch arm64|amd64] [--out DIR] [--root DIR] [--keep]
+#                                      [--source DIR]
+#   --arch A      arm64 (the default: a Raspberry Pi) or amd64
+#   --out DIR     where the .deb files go (default: the current folder); the -dbgsym .ddeb too
+#   --root DIR    the trixie root (default: a new folder under ${TMPDIR:-/var/tmp}), deleted
+#                 afterwards unless --keep; a kept one is reused without debootstrap
+#   --keep        leave the root in place afterwards (its mounts are still undone); the next run
+#                 with --root DIR rebuilds only what changed
+#   --source DIR  the package to build (default: the repository holding this script)
+# Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
+# Then on the Pi: sudo apt install ./pomodoro_VERSION_arm64.deb
+set -euo pipefail
+
+readonly SUITE=trixie
+readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev libmosquitto-dev pkg-config libstdc++-14-dev
+  debhelper dpkg-dev build-essential)
+# dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
+readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
+  libgpiod3:arm64 libi2c0:arm64)
+# The arm64 sysroot Swift compiles and links against (swiftlang:arm64 for Swift's aarch64
+# modules and static runtime: only its lib/swift, lib/swift_static and lib/clang, the C
+# headers those link to, are unpacked).
+readonly SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1
+  libstdc++-14-dev libstdc++6 libgpiod-dev libgpiod3 libi2c-dev libi2c0 libmosquitto-dev
+  libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
+readonly SWIFT_PARTS=(lib/swift lib/swift_static lib/clang)
+readonly SYSROOT=/opt/pomodoro-sysroot-arm64
+readonly SDKS=/opt/pomodoro-swift-sdks
+readonly SDK_NAME=pomodoro-trixie-arm64
+readonly BUILD_DIR=/src/deb
+readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
+readonly READY_MARK=.pomodoro-build-deb-ready
+readonly PROG=build-deb
+
+# shellcheck source=deploy/lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+root=""
+keep=0
+arch=arm64
+out="$PWD"
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
+say() { printf 'build-deb: %s\n' "$*"; }
+die() {
+  printf 'build-deb: error: %s\n' "$*" >&2
+  exit 1
+}
+
+while (($#)); do
+  case "$1" in
+  --arch)
+    arch="${2:?--arch needs arm64 or amd64}"
+    shift 2
+    ;;
+  --out)
+    out="${2:?--out needs a folder}"
+    shift 2
+    ;;
+  --root)
+    root="${2:?--root needs a folder}"
+    shift 2
+    ;;
+  --keep)
+    keep=1
+    shift
+    ;;
+  --source)
+    source_dir="$(cd "${2:?--source needs a folder}" && pwd)"
+    shift 2
+    ;;
+  -h | --help)
+    usage
+    exit 0
+    ;;
+  *)
+    usage >&2
+    exit 64
+    ;;
+  esac
+done
+
+# shellcheck source=deploy/lib/debian-root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
+
+[[ "$arch" == arm64 || "$arch" == amd64 ]] || die "--arch $arch: arm64 or amd64"
+[[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
+command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
+[[ "$(uname -m)" == x86_64 ]] || die "builds on x86-64 (this is $(uname -m))"
+[[ -f "$source_dir/Package.swift" && -d "$source_dir/deploy/debian" ]] ||
+  die "no Package.swift and deploy/debian in $source_dir: pass --source DIR"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+# The version, written once: PomodoroCLI.version.
+version="$(sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' \
+  "$source_dir/Sources/PomodoroCommandLine/CommandLine.swift")"
+[[ "$version" =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] ||
+  die "no version in Sources/PomodoroCommandLine/CommandLine.swift (public static let version = \"X.Y.Z\")"
+
+root_folder deb
+
+# --- timing ---------------------------------------------------------------------------------
+t0=$SECONDS
+phase_start=$SECONDS
+phase_name=""
+stage_times=()
+phase() { # phase LABEL: starts a stage's clock
+  phase_name="$1"
+  say "$1"
+  phase_start=$SECONDS
+}
+phase_done() {
+  local took=$((SECONDS - phase_start))
+  say "  done in $took s"
+  stage_times+=("$(printf '%-44s %4d s' "$phase_name" "$took")")
+}
+
+# A signal's trap runs inside the redirection of the command it interrupted (the build's log):
+# the cleanup's words go to the script's own stdout and stderr, kept here.
+exec 3>&1 4>&2
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM HUP
+  exec 1>&3 2>&4
+  root_cleanup
+  if ((status != 0)); then
+    say "FAILED (exit $status) after $((SECONDS - t0)) s${phase_name:+, in the stage: $phase_name}"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- 1. the trixie amd64 root ---------------------------------------------------------------
+phase "debootstrap $SUITE (minbase)"
+debootstrap_root "$SUITE" "$MIRROR"
+phase_done
+root_mounts
+
+# --- 2. the toolchain -----------------------------------------------------------------------
+wanted=("${PACKAGES[@]}")
+[[ "$arch" == amd64 ]] || wanted+=("${CROSS_PACKAGES[@]}")
+mark="$root/$READY_MARK-$arch"
+if [[ -f "$mark" && "$(cat "$mark")" == "${wanted[*]}" ]]; then
+  say "the toolchain is already in the root"
+else
+  phase "apt-get install (swiftlang, debhelper...)"
+  [[ "$arch" == amd64 ]] || in_root dpkg --add-architecture arm64
+  apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
+  apt_in_root -y -qq install "${wanted[@]}" >/dev/null || die "apt-get install ${wanted[*]} failed three times"
+  printf '%s' "${wanted[*]}" >"$mark"
+  phase_done
+fi
+
+# --- 3. the arm64 sysroot and the Swift SDK bundle -----------------------------------------
+if [[ "$arch" == arm64 ]]; then
+  sysroot_mark="$root$SYSROOT/.pomodoro-sysroot"
+  if [[ -f "$sysroot_mark" && "$(cat "$sysroot_mark")" == "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" ]]; then
+    say "the arm64 sysroot is already in $SYSROOT"
+  else
+    phase "arm64 sysroot (apt-get download, dpkg-deb -x)"
+    rm -rf --one-file-system "$root$SYSROOT" "$root/var/cache/pomodoro-sysroot"
+    mkdir -p "$root$SYSROOT" "$root/var/cache/pomodoro-sysroot"
+    chmod 777 "$root/var/cache/pomodoro-sysroot" # apt-get download runs as _apt
+    arm64_names=("${SYSROOT_PACKAGES[@]/%/:arm64}" swiftlang:arm64 linux-libc-dev)
+    apt_retry in_root sh -c 'cd /var/cache/pomodoro-sysroot && apt-get download -qq "$@"' sh "${arm64_names[@]}" ||
+      die "apt-get download of the arm64 sysroot failed three times"
+    for deb in "$root"/var/cache/pomodoro-sysroot/*.deb; do
+      case "${deb##*/}" in
+      swiftlang_*)
+        dpkg-deb --fsys-tarfile "$deb" |
+          tar -C "$root$SYSROOT" -xf - "${SWIFT_PARTS[@]/#/./usr/libexec/swift/}"
+        ;;
+      *) dpkg-deb -x "$deb" "$root$SYSROOT" ;;
+      esac
+    done
+    rm -rf "$root/var/cache/pomodoro-sysroot"
+    for link in bin sbin lib; do [[ -e "$root$SYSROOT/$link" ]] || ln -s "usr/$link" "$root$SYSROOT/$link"; done
+    # "13": every compile warns that it cannot read the version.
+    printf '{ "Version": "13.0", "VersionMap": {}, "CanonicalName": "%s" }\n' "$SDK_NAME" >"$root$SYSROOT/SDKSettings.json"
+    printf '%s' "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" >"$sysroot_mark"
+    say "  $(du -sh "$root$SYSROOT" | cut -f1) in $SYSROOT"
+    phase_done
+  fi
+  bundle="$root$SDKS/$SDK_NAME.artifactbundle"
+  mkdir -p "$bundle/$SDK_NAME"
+  cat >"$bundle/info.json" <<EOF
+{
+  "schemaVersion": "1.0",
+  "artifacts": {
+    "$SDK_NAME": { "type": "swiftSDK", "version": "1.0", "variants": [{ "path": "$SDK_NAME" }] }
+  }
+}
+EOF
+  cat >"$bundle/$SDK_NAME/swift-sdk.json" <<EOF
+{
+  "schemaVersion": "4.0",
+  "targetTriples": {
+    "aarch64-unknown-linux-gnu": {
+      "sdkRootPath": "$SYSROOT",
+      "swiftResourcesPath": "$SYSROOT/usr/libexec/swift/lib/swift",
+      "swiftStaticResourcesPath": "$SYSROOT/usr/libexec/swift/lib/swift_static",
+      "toolsetPaths": ["toolset.json"]
+    }
+  }
+}
+EOF
+  cat >"$bundle/$SDK_NAME/toolset.json" <<EOF
+{
+  "schemaVersion": "1.0",
+  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld"] },
+  "cxxCompiler": { "extraCLIOptions": ["-lstdc++"] },
+  "librarian": { "path": "$SWIFT_BIN/llvm-ar" }
+}
+EOF
+fi
+
+# --- 4. the source, with debian/ -------------------------------------------------------------
+phase "copy the source"
+sync_source "$source_dir" "$BUILD_DIR/pomodoro"
+src="$root$BUILD_DIR/pomodoro"
+rm -rf "$src/debian"
+cp -a "$src/deploy/debian" "$src/debian"
+# The changelog from the one version; its date is the last commit's (a rebuild of the same
+# commit makes the same changelog), or now outside git.
+when="$(git -C "$source_dir" log -1 --format=%cD 2>/dev/null || date -R)"
+commit="$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+cat >"$src/debian/changelog" <<EOF
+pomodoro ($version) $SUITE; urgency=medium
+
+  * Built from the pomodoro repository at $commit; its history is the git log.
+
+ -- Pomodoro desk device maintainers <maintainers@users.noreply.a-seed-189787d6.example>  $when
+EOF
+find "$root$BUILD_DIR" -maxdepth 1 -type f -delete
+phase_done
+
+# --- 5. dpkg-buildpackage --------------------------------------------------------------------
+phase "dpkg-buildpackage ($arch)"
+env_args=(DEB_BUILD_OPTIONS="parallel=$(nproc)")
+buildpackage=(dpkg-buildpackage -b -uc -us)
+if [[ "$arch" == arm64 ]]; then
+  # -d: the arm64 build dependencies are in the sysroot, not in dpkg's database.
+  buildpackage+=(-aarm64 -d)
+  env_args+=(POMODORO_SYSROOT="$SYSROOT" POMODORO_SWIFT_SDKS="$SDKS" POMODORO_SWIFT_SDK="$SDK_NAME")
+fi
+# shellcheck disable=SC2016 # expanded by the root's sh
+in_root /bin/sh -c 'cd "$1" && shift && exec env "$@"' sh "$BUILD_DIR/pomodoro" \
+  "${env_args[@]}" "${buildpackage[@]}" >"$out/build-deb-$arch.log" 2>&1 || {
+  tail -n 40 "$out/build-deb-$arch.log" >&2
+  die "dpkg-buildpackage failed (the whole log: $out/build-deb-$arch.log)"
+}
+phase_done
+
+debs=()
+for f in "$root$BUILD_DIR"/*_"$version"_"$arch".deb "$root$BUILD_DIR"/*_"$version"_"$arch".ddeb; do
+  [[ -f "$f" ]] || continue
+  cp "$f" "$out/"
+  debs+=("$out/${f##*/}")
+done
+[[ -f "$out/pomodoro_${version}_$arch.deb" && -f "$out/pomodoro-mqtt_${version}_$arch.deb" ]] ||
+  die "dpkg-buildpackage finished but pomodoro_${version}_$arch.deb or pomodoro-mqtt_... is missing"
+rm -f "$out/build-deb-$arch.log"
+
+for f in "${debs[@]}"; do
+  say "  ${f##*/}: $(du -k "$f" | cut -f1) KiB, installed $(dpkg-deb -f "$f" Installed-Size) KiB"
+done
+say "  pomodoro Depends: $(dpkg-deb -f "$out/pomodoro_${version}_$arch.deb" Depends)"
+say "stage times ($(nproc) cores):"
+for s in "${stage_times[@]}"; do say "  $s"; done
+say "OK: pomodoro $version for $arch in $out in $((SECONDS - t0)) s"
+if [[ "$arch" == arm64 ]]; then
+  say "on the Pi (64-bit Raspberry Pi OS trixie): sudo apt install ./pomodoro_${version}_arm64.deb"
+fi

@@ -1,0 +1,384 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # dpkg-query formats (${Version}) are dpkg's, not the shell's
+# deploy/test-deb.sh: test the Debian packages that deploy/build-deb.sh made, as an owner and
+# Debian's tools would see them. Prints a PASS or FAIL line a check and `N passed, M failed`.
+#
+#  1. The upgrade package: a second amd64 build (build-deb.sh, in the same root, so only what
+#     changed recompiles) from a copy of the source whose version is VERSION+upgradetest and
+#     whose shipped config (deploy/pomodoro.conf) changed.
+#  2. In the build root: lintian on pomodoro and pomodoro-mqtt for amd64 and arm64 (no error and
+#     no warning; --pedantic, infos shown); each package's Version against its own binary's
+#     `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod v2,
+#     libi2c and libmosquitto; every Tests/scenarios/*.pomo run by the amd64 package's binary
+#     and the arm64 one under qemu (its `# expect` lines checked by pomodoro itself), with the
+#     same transcript from both.
+#  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal
+#     (</dev/null), as README's "Install" says: install, the owner edits the config and has a
+#     history, upgrade to the second build (no prompt, the edit kept, no warning), remove (config
+#     and history kept), purge (nothing left that README does not name: the system users
+#     pomodoro and pomodoro-mqtt and the groups gpio and i2c), install again.
+#
+# Usage: sudo bash deploy/test-deb.sh --debs DIR --root DIR [--source DIR]
+#   --debs DIR    the folder with pomodoro{,-mqtt}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --root DIR    the root build-deb.sh --keep kept (its arm64 sysroot runs the arm64 binary)
+#   --source DIR  the package (default: the repository holding this script)
+# Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
+set -uo pipefail
+
+readonly SUITE=trixie
+readonly MIRROR="${DEBIAN_MIRROR:-}"
+readonly READY_MARK=.pomodoro-test-deb-ready
+readonly PROG=test-deb
+readonly SYSROOT=/opt/pomodoro-sysroot-arm64 # build-deb.sh's
+readonly CONF=/etc/pomodoro/pomodoro.conf
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=deploy/lib/common.sh
+source "$here/lib/common.sh"
+
+debs=""
+build_root=""
+source_dir="$(cd "$here/.." && pwd)"
+
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
+say() { printf 'test-deb: %s\n' "$*"; }
+die() {
+  printf 'test-deb: error: %s\n' "$*" >&2
+  exit 1
+}
+
+while (($#)); do
+  case "$1" in
+  --debs)
+    debs="$(cd "${2:?--debs needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  --root)
+    build_root="$(cd "${2:?--root needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  --source)
+    source_dir="$(cd "${2:?--source needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  -h | --help)
+    usage
+    exit 0
+    ;;
+  *)
+    usage >&2
+    exit 64
+    ;;
+  esac
+done
+[[ -n "$debs" && -n "$build_root" ]] || {
+  usage >&2
+  exit 64
+}
+[[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
+
+root=""
+keep=0
+# shellcheck source=deploy/lib/debian-root.sh
+source "$here/lib/debian-root.sh"
+
+version="$(sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' \
+  "$source_dir/Sources/PomodoroCommandLine/CommandLine.swift")"
+[[ -n "$version" ]] || die "no version in $source_dir/Sources/PomodoroCommandLine/CommandLine.swift"
+upgrade_version="$version+upgradetest"
+work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-deb.XXXXXX")"
+chmod 755 "$work"
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM HUP
+  [[ -z "$root" ]] || root_cleanup
+  rm -rf --one-file-system "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+passed=0
+failed=0
+pass() {
+  passed=$((passed + 1))
+  echo "PASS: $*"
+}
+fail() { # fail NAME [DETAIL...]: a FAIL line, then each detail indented
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+  shift
+  local line
+  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/      /' | head -n 30; done
+}
+check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds, else FAIL with DETAIL
+  local name=$1 detail=$2
+  shift 2
+  if "$@"; then pass "$name"; else fail "$name" "$detail"; fi
+}
+
+deb() { printf '%s/%s_%s_%s.deb' "$debs" "$1" "$2" "$3"; } # deb PACKAGE VERSION ARCH
+
+# --- 1. the upgrade package ----------------------------------------------------------------
+say "building the upgrade package $upgrade_version (amd64) with build-deb.sh"
+mkdir -p "$work/src" "$work/v2"
+source_tar "$source_dir" | tar -C "$work/src" -xf -
+sed -i -E "s/^( *public static let version = \")[^\"]+\"/\1$upgrade_version\"/" \
+  "$work/src/Sources/PomodoroCommandLine/CommandLine.swift"
+printf '# Changed in %s: a config the package ships changed, and an upgrade must not ask.\n' \
+  "$upgrade_version" >>"$work/src/deploy/pomodoro.conf"
+if bash "$here/build-deb.sh" --arch amd64 --root "$build_root" --keep --source "$work/src" \
+  --out "$work/v2" >"$work/v2.log" 2>&1; then
+  cp "$work/v2/"*.deb "$debs/"
+  pass "the upgrade package $upgrade_version built ($(grep -E 'dpkg-buildpackage \(amd64\) +[0-9]+ s' "$work/v2.log" | grep -oE '[0-9]+ s$'))"
+else
+  fail "the upgrade package $upgrade_version built" "$(tail -n 20 "$work/v2.log")"
+fi
+
+# --- 2. in the build root: lintian, versions, scenarios -------------------------------------
+root="$build_root"
+keep=1
+root_mounts
+say "lintian and qemu-user-static in the build root"
+apt_in_root -y -qq install lintian qemu-user-static >/dev/null 2>&1 ||
+  { apt_in_root -qq update >/dev/null 2>&1 && apt_in_root -y -qq install lintian qemu-user-static >/dev/null; } ||
+  die "could not install lintian and qemu-user-static in $root"
+rm -rf "$root/var/tmp/test-deb"
+mkdir -p "$root/var/tmp/test-deb"
+cp "$debs"/*.deb "$root/var/tmp/test-deb/"
+mkdir -p "$root/var/tmp/test-deb/Tests"
+cp -r "$source_dir/Tests/scenarios" "$root/var/tmp/test-deb/Tests/"
+
+for arch in amd64 arm64; do
+  for package in pomodoro pomodoro-mqtt; do
+    file="$(deb "$package" "$version" "$arch")"
+    if [[ ! -f "$file" ]]; then
+      fail "lintian $package $arch" "no ${file##*/} in $debs (build-deb.sh --arch $arch --out $debs)"
+      continue
+    fi
+    # --fail-on error,warning; infos are shown. Overrides: none (deploy/debian has no
+    # lintian-overrides file).
+    out="$(in_root lintian --pedantic --display-info --fail-on error,warning "/var/tmp/test-deb/${file##*/}" 2>&1)"
+    status=$?
+    out="$(grep -v 'running with root privileges' <<<"$out")"
+    if ((status == 0)); then
+      pass "lintian $package $arch: no error, no warning${out:+ (besides: $(grep -cE '^[IPX]:' <<<"$out") info, pedantic or experimental tags)}"
+    else
+      fail "lintian $package $arch" "$out"
+    fi
+  done
+done
+
+# A package that only simulates cannot be made: the manifest stops, naming each missing header.
+mkdir -p "$root/var/tmp/test-deb/empty-sysroot" "$root/var/tmp/test-deb/pkg"
+cp "$source_dir/Package.swift" "$root/var/tmp/test-deb/pkg/"
+manifest() { # manifest SYSROOT: the manifest as the packages' build evaluates it
+  in_root env POMODORO_SYSROOT="$1" POMODORO_REQUIRE_HARDWARE=1 \
+    swift-package --package-path /var/tmp/test-deb/pkg --manifest-cache none dump-package 2>&1
+}
+out="$(manifest /var/tmp/test-deb/empty-sysroot)"
+status=$?
+if ((status != 0)) && grep -q 'empty-sysroot/usr/include/gpiod.h is missing' <<<"$out" &&
+  grep -q 'mosquitto.h is missing' <<<"$out"; then
+  pass "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them"
+else
+  fail "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them" \
+    "exit $status" "$(grep -v '^error: .*Invalid manifest (compiled with' <<<"$out" | tail -n 5)"
+fi
+out="$(manifest "$SYSROOT")"
+check "POMODORO_REQUIRE_HARDWARE=1 with the arm64 sysroot: the manifest is content" "$(tail -n 5 <<<"$out")" \
+  grep -q '"name" : "pomodoro"' <<<"$out"
+
+run_binary() { # run_binary ARCH ARGS...: the package's pomodoro, in the build root
+  local arch=$1
+  shift
+  if [[ "$arch" == arm64 ]]; then
+    in_root qemu-aarch64-static -L "$SYSROOT" "/var/tmp/test-deb/$arch/usr/bin/pomodoro" "$@"
+  else
+    in_root "/var/tmp/test-deb/$arch/usr/bin/pomodoro" "$@"
+  fi
+}
+
+for arch in amd64 arm64; do
+  file="$(deb pomodoro "$version" "$arch")"
+  [[ -f "$file" ]] || continue
+  dpkg-deb -x "$file" "$root/var/tmp/test-deb/$arch"
+  package_version="$(dpkg-deb -f "$file" Version)"
+  said="$(run_binary "$arch" --version 2>&1)"
+  want="pomodoro $package_version (libgpiod v2 API, libi2c, libmosquitto)"
+  check "$arch: the package's Version ($package_version) is its pomodoro --version, with the hardware" \
+    "pomodoro --version said: $said; wanted: $want" [ "$said" = "$want" ]
+done
+if [[ -f "$(deb pomodoro "$upgrade_version" amd64)" ]]; then
+  check "the upgrade package's Version is $upgrade_version" "it is $(dpkg-deb -f "$(deb pomodoro "$upgrade_version" amd64)" Version)" \
+    [ "$(dpkg-deb -f "$(deb pomodoro "$upgrade_version" amd64)" Version)" = "$upgrade_version" ]
+fi
+
+if [[ -x "$root/var/tmp/test-deb/amd64/usr/bin/pomodoro" && -x "$root/var/tmp/test-deb/arm64/usr/bin/pomodoro" ]]; then
+  scenarios=("$root"/var/tmp/test-deb/Tests/scenarios/*.pomo)
+  [[ -f "${scenarios[0]}" ]] || fail "scenarios: none in $source_dir/Tests/scenarios"
+  for scenario in "${scenarios[@]}"; do
+    [[ -f "$scenario" ]] || continue
+    name="${scenario##*/}"
+    run_binary amd64 simulate --script "/var/tmp/test-deb/Tests/scenarios/$name" >"$work/amd64.out" 2>"$work/amd64.err"
+    amd64_status=$?
+    run_binary arm64 simulate --script "/var/tmp/test-deb/Tests/scenarios/$name" >"$work/arm64.out" 2>"$work/arm64.err"
+    arm64_status=$?
+    if ((amd64_status != 0 || arm64_status != 0)); then
+      fail "scenario $name: every # expect met on amd64 and arm64 (qemu)" \
+        "exit amd64 $amd64_status, arm64 $arm64_status" "$(cat "$work/amd64.err" "$work/arm64.err")"
+    elif ! grep -q '"event":"summary"' "$work/amd64.out"; then
+      fail "scenario $name: a transcript with its summary" "$(tail -n 3 "$work/amd64.out")"
+    elif ! diff -q "$work/amd64.out" "$work/arm64.out" >/dev/null; then
+      fail "scenario $name: arm64's transcript is amd64's" "$(diff "$work/amd64.out" "$work/arm64.out" | head -n 10)"
+    else
+      pass "scenario $name: every # expect met, arm64's transcript (qemu) is amd64's ($(wc -l <"$work/amd64.out") lines)"
+    fi
+  done
+else
+  fail "scenarios on both arches" "no amd64 or arm64 pomodoro package in $debs"
+fi
+root_cleanup
+mounted=()
+
+# --- 3. install, upgrade, remove, purge, install in a fresh trixie root -----------------------
+root=""
+keep=0
+root_folder test-deb
+say "debootstrap $SUITE (minbase) into $root"
+debootstrap_root "$SUITE" "$MIRROR"
+root_mounts
+mkdir -p "$root/var/tmp/debs"
+cp "$debs"/*.deb "$root/var/tmp/debs/"
+chmod -R a+rX "$root/var/tmp/debs" # apt reads local packages as _apt
+
+old_pomodoro="/var/tmp/debs/pomodoro_${version}_amd64.deb"
+old_mqtt="/var/tmp/debs/pomodoro-mqtt_${version}_amd64.deb"
+new_pomodoro="/var/tmp/debs/pomodoro_${upgrade_version}_amd64.deb"
+new_mqtt="/var/tmp/debs/pomodoro-mqtt_${upgrade_version}_amd64.deb"
+[[ -f "$root$old_pomodoro" && -f "$root$old_mqtt" ]] || die "no ${old_pomodoro##*/} and ${old_mqtt##*/} in $debs"
+
+# apt_step LOG ARGS...: apt-get -y ARGS with no terminal; its output in $work/LOG.
+apt_step() {
+  local log="$work/$1"
+  shift
+  in_root apt-get -y -o APT::Install-Recommends=false "$@" </dev/null >"$log" 2>&1
+}
+# no_warnings LOG: nothing in it that warns or asks (apt's W:, a warning, a conffile prompt).
+no_warnings() { ! grep -qiE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' "$work/$1"; }
+warnings() { grep -iE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' "$work/$1"; }
+
+# The packages' dependencies first, so that what is left after purge is measured against a
+# system that has them.
+dependencies="$(for f in "$root$old_pomodoro" "$root$old_mqtt"; do dpkg-deb -f "$f" Depends; done |
+  tr ',' '\n' | sed -E 's/\|.*//; s/\(.*\)//; s/ //g' | grep -vx 'pomodoro' | sort -u | xargs)"
+say "dependencies: $dependencies"
+apt_retry in_root apt-get -qq update >/dev/null || die "apt-get update in $root failed"
+# shellcheck disable=SC2086 # a list of package names
+apt_retry apt_step deps.log install $dependencies || die "apt-get install $dependencies failed: $(tail -n 5 "$work/deps.log")"
+
+# snapshot: every path in the root but the kernel's, the temporary and apt's and dpkg's own.
+snapshot() {
+  (cd "$root" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./tmp -o -path ./run \
+    -o -path ./var/cache -o -path ./var/lib/apt -o -path ./var/lib/dpkg -o -path ./var/log \
+    -o -path ./var/tmp \) -prune -o -print | sort)
+}
+snapshot >"$work/before"
+
+status_of() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
+in_groups() { in_root id -nG "$1" 2>/dev/null | tr ' ' '\n' | sort | xargs; }
+
+# 3a. install
+apt_step install.log install "$old_pomodoro" "$old_mqtt"
+check "install $version: apt-get -y with no terminal succeeds" "$(tail -n 20 "$work/install.log")" \
+  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "iiii" ]
+check "install: no warning" "$(warnings install.log)" no_warnings install.log
+check "install: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
+  [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto)" ]
+groups="$(in_groups pomodoro)"
+check "install: the system user pomodoro is in gpio and i2c" "id -nG pomodoro: $groups" \
+  [ "$groups" = "gpio i2c pomodoro" ]
+groups="$(in_groups pomodoro-mqtt)"
+check "install: the system user pomodoro-mqtt is in pomodoro, nothing else" "id -nG pomodoro-mqtt: $groups" \
+  [ "$groups" = "pomodoro pomodoro-mqtt" ]
+check "install: $CONF made from /usr/share/pomodoro/pomodoro.conf" "$(ls -l "$root/etc/pomodoro" 2>&1)" \
+  cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"
+check "install: the shipped config has every key commented out (each takes its default)" \
+  "$(grep -nE '^[a-z_]+ *=' "$root$CONF")" bash -c "! grep -qE '^[a-z_]+ *=' '$root$CONF'"
+printf 'wait 2s\n' >"$root/var/tmp/wait.pomo"
+check "install: pomodoro reads $CONF (simulate --config)" \
+  "$(in_root pomodoro simulate --config "$CONF" --script /var/tmp/wait.pomo 2>&1 | tail -n 3)" \
+  in_root sh -c "pomodoro simulate --config $CONF --script /var/tmp/wait.pomo | grep -q summary"
+for unit in pomodoro pomodoro-mqtt; do
+  check "install: $unit.service enabled (multi-user.target.wants)" \
+    "$(ls -l "$root/etc/systemd/system/multi-user.target.wants/" 2>&1)" \
+    [ "$(readlink "$root/etc/systemd/system/multi-user.target.wants/$unit.service")" = "/usr/lib/systemd/system/$unit.service" ]
+done
+check "install: the unit runs /usr/bin/pomodoro" "$(grep -E '^(ExecStart|Documentation)=' "$root/usr/lib/systemd/system/pomodoro.service")" \
+  grep -qx 'ExecStart=/usr/bin/pomodoro run --config /etc/pomodoro/pomodoro.conf' "$root/usr/lib/systemd/system/pomodoro.service"
+check "install: postinst says how to turn I2C on" "$(cat "$work/install.log")" \
+  grep -q 'sudo raspi-config nonint do_i2c 0' "$work/install.log"
+check "install: /boot/firmware/config.txt untouched (none made)" "$(ls -la "$root/boot" 2>&1)" \
+  [ ! -e "$root/boot/firmware/config.txt" ]
+
+# 3b. the owner's edit and history, then the upgrade with a changed shipped config
+sed -i 's/^# focus = 25m$/focus = 50m/' "$root$CONF"
+printf '# my desk\n' >>"$root$CONF"
+cp "$root$CONF" "$work/edited.conf"
+check "the owner's edit is in place (focus = 50m)" "$(grep -n focus "$root$CONF")" grep -qx 'focus = 50m' "$root$CONF"
+mkdir -p "$root/var/lib/pomodoro"
+printf '{"history":"line"}\n' >"$root/var/lib/pomodoro/history.jsonl"
+in_root chown -R pomodoro:pomodoro /var/lib/pomodoro
+cp "$root/var/lib/pomodoro/history.jsonl" "$work/history.jsonl"
+
+if [[ -f "$root$new_pomodoro" ]]; then
+  apt_step upgrade.log install "$new_pomodoro" "$new_mqtt"
+  check "upgrade to $upgrade_version with no terminal succeeds" "$(tail -n 20 "$work/upgrade.log")" \
+    [ "$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro | tr -d ' ')" = "${upgrade_version}ii" ]
+  check "upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
+  check "upgrade: pomodoro --version is $upgrade_version" "$(in_root pomodoro --version 2>&1)" \
+    in_root sh -c "pomodoro --version | grep -qF 'pomodoro $upgrade_version ('"
+  check "upgrade: the new shipped config is in /usr/share/pomodoro" "$(tail -n 2 "$root/usr/share/pomodoro/pomodoro.conf")" \
+    grep -q "^# Changed in $upgrade_version" "$root/usr/share/pomodoro/pomodoro.conf"
+  check "upgrade: the owner's $CONF kept as edited" "$(diff "$work/edited.conf" "$root$CONF")" \
+    cmp -s "$work/edited.conf" "$root$CONF"
+  check "upgrade: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
+    cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+else
+  fail "upgrade to $upgrade_version" "no ${new_pomodoro##*/} in $debs"
+fi
+
+# 3c. remove: the config and the history stay
+apt_step remove.log remove pomodoro pomodoro-mqtt
+check "remove: both removed, their config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
+  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "rcrc" ]
+check "remove: /usr/bin/pomodoro gone" "$(ls -l "$root/usr/bin/pomodoro" 2>&1)" [ ! -e "$root/usr/bin/pomodoro" ]
+check "remove: $CONF kept as edited" "$(ls -la "$root/etc/pomodoro" 2>&1)" cmp -s "$work/edited.conf" "$root$CONF"
+check "remove: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
+  cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+
+# 3d. purge: nothing left but the system users and groups (lines in /etc/passwd, group...)
+apt_step purge.log purge pomodoro pomodoro-mqtt
+check "purge: both purged" "$(tail -n 10 "$work/purge.log")" [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)" ]
+check "purge: /etc/pomodoro gone" "$(ls -la "$root/etc/pomodoro" 2>&1)" [ ! -e "$root/etc/pomodoro" ]
+check "purge: /var/lib/pomodoro (state and history) gone" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
+  [ ! -e "$root/var/lib/pomodoro" ]
+snapshot >"$work/after"
+check "purge: no file left behind (against the root before the first install)" \
+  "$(diff "$work/before" "$work/after")" cmp -s "$work/before" "$work/after"
+check "purge: the system users stay (README)" "$(grep -E '^pomodoro' "$root/etc/passwd")" \
+  [ "$(grep -cE '^pomodoro(-mqtt)?:' "$root/etc/passwd")" = 2 ]
+
+# 3e. install again
+apt_step reinstall.log install "$old_pomodoro" "$old_mqtt"
+check "install again after purge succeeds" "$(tail -n 20 "$work/reinstall.log")" \
+  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "iiii" ]
+check "install again: no warning (the users exist)" "$(warnings reinstall.log)" no_warnings reinstall.log
+check "install again: a fresh $CONF from the shipped one" "$(diff "$root/usr/share/pomodoro/pomodoro.conf" "$root$CONF")" \
+  cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"
+
+echo "$passed passed, $failed failed"
+((failed == 0))
