@@ -46,8 +46,17 @@ public struct EngineState: Equatable, Sendable {
   /// Time counted so far (total minus remaining).
   public func elapsed(at now: Instant) -> Nanoseconds { duration - remaining(at: now) }
 
-  /// The whole seconds on screen: remaining rounded up.
-  public func shownSeconds(at now: Instant) -> Int64 { PomodoroCore.shownSeconds(remaining(at: now)) }
+  /// The whole seconds on screen: remaining rounded up; in flow, the time counted rounded down
+  /// (00:00 for its first second).
+  public func shownSeconds(at now: Instant) -> Int64 {
+    mode.countsUp ? wholeSeconds(elapsed(at: now)) : PomodoroCore.shownSeconds(remaining(at: now))
+  }
+
+  /// In flow, the break ending it now would preselect (0 within its first minute); nil in
+  /// every other mode.
+  public func earnedBreak(at now: Instant) -> Nanoseconds? {
+    mode.countsUp ? settings.earnedBreak(elapsed(at: now)) : nil
+  }
 
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
@@ -90,7 +99,13 @@ public struct EngineState: Equatable, Sendable {
       case .ringing: return "Alright, don't choke on them!"
       }
     }
-    if phase == .ringing { return mode == .focus ? "Focus done!" : "Break over!" }
+    if phase == .ringing {
+      switch mode {
+      case .focus: return "Focus done!"
+      case .flow: return "Flow done!"
+      default: return "Break over!"
+      }
+    }
     if let cycle = cycleText { return "\(mode.displayName) \(cycle)" }
     return mode.displayName
   }
@@ -105,12 +120,19 @@ public struct EngineState: Equatable, Sendable {
     }
   }
 
+  /// What the cancel button does to the timer: "Cancel", and "End" in a flow (ending one after
+  /// its first minute completes it).
+  public var cancelLabel: String { mode.countsUp ? "End" : "Cancel" }
+
   /// One line of plain text for screen readers, scripts and systemd's STATUS=:
-  /// `running  focus 1/4  24:59`.
+  /// `running  focus 1/4  24:59`; a flow says what it has earned: `running  flow  12:34, break
+  /// 2:00 earned`.
   public func statusLine(at now: Instant) -> String {
     var what = mode.rawValue
     if let cycle = cycleText { what += " \(cycle)" }
-    return "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+    var line = "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+    if hasTimer, let earned = earnedBreak(at: now) { line += ", break \(formatShortClock(wholeSeconds(earned))) earned" }
+    return line
   }
 }
 

@@ -51,6 +51,9 @@ extension Engine {
     // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
     let timer = saved.phase != .idle
     s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
+    // A flow always counts up to the dial's top, whatever a file says.
+    if saved.mode.countsUp { s.duration = Dial.longest }
+    
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
