@@ -280,7 +280,7 @@ public enum Engine {
       press(&s, .cancel, now: now, effects: &effects)
       // A flow ended on the break it earned is there already.
       if flow && !s.mode.countsUp { return }
-      
+
       skip(&s, now: now, effects: &effects)
     case .ringing:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)

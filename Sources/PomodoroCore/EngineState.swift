@@ -131,7 +131,9 @@ public struct EngineState: Equatable, Sendable {
     var what = mode.rawValue
     if let cycle = cycleText { what += " \(cycle)" }
     var line = "\(phase.rawValue)  \(what)  \(clockText(at: now))"
-    if hasTimer, let earned = earnedBreak(at: now) { line += ", break \(formatShortClock(wholeSeconds(earned))) earned" }
+    if hasTimer, let earned = earnedBreak(at: now) {
+      line += ", break \(formatShortClock(wholeSeconds(earned))) earned"
+    }
     return line
   }
 }

@@ -53,7 +53,7 @@ extension Engine {
     s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
     // A flow always counts up to the dial's top, whatever a file says.
     if saved.mode.countsUp { s.duration = Dial.longest }
-    
+
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))

@@ -64,7 +64,9 @@ enum CompactLayout {
       let markX = width - cancelMark.width
       fb.blit(cancelMark, x: markX, y: secondY + 1)
       texts.append(
-        PlacedText(text: "(\(m.cancelLabel.lowercased()))", x: markX, y: secondY + 1, width: cancelMark.width, height: cancelMark.height))
+        PlacedText(
+          text: "(\(m.cancelLabel.lowercased()))", x: markX, y: secondY + 1, width: cancelMark.width,
+          height: cancelMark.height))
     }
     // Thin bar: the filled part 3 rows high over a dotted track.
     if m.phase == .idle {

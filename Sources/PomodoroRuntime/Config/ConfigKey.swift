@@ -332,7 +332,9 @@ enum ConfigCodecs {
   /// spaces (or commas): the knob's cycle.
   static var modes: ConfigCodec<[Mode]> {
     let names = Mode.allCases.map(\.rawValue).joined(separator: " ")
-    func words(_ v: String) -> [String] { v.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init) }
+    func words(_ v: String) -> [String] {
+      v.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
+    }
     func problem(_ v: String) -> String? {
       var seen: Set<String> = []
       for word in words(v) {
