@@ -160,6 +160,21 @@ final class ControlSocketTests: XCTestCase {
   /// focus as done, exactly as the button (and `ack`) does; Home Assistant's Cancel sends it.
   func testCancelWhileRingingAcknowledgesAsTheCancelButtonDoes() throws {
     XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), .success([.press(.cancel)]))
+    // A flow counts up: nothing to extend, no duration to set; set flow is fine.
+    XCTAssertEqual(
+      ControlProtocol.events(for: .extend(minutes(5)), in: .running, mode: .flow),
+      .failure(.init("a flow counts up and has no end to extend: end it with cancel")))
+    for (mode, current) in [(Mode?.none, Mode.flow), (.flow, .focus)] {
+      guard
+        case .failure(let refusal) = ControlProtocol.events(
+          for: .set(mode: mode, duration: minutes(9)), in: .idle, mode: current)
+      else { return XCTFail("set \(mode?.rawValue ?? "") 9m in \(current)") }
+      XCTAssertTrue(refusal.message.hasPrefix("a flow counts up and takes no duration"), refusal.message)
+    }
+    XCTAssertEqual(ControlProtocol.events(for: .set(mode: .flow, duration: nil), in: .idle), .success([.select(.flow)]))
+    XCTAssertEqual(
+      ControlProtocol.events(for: .set(mode: .focus, duration: minutes(9)), in: .idle, mode: .flow),
+      .success([.select(.focus), .setDuration(minutes(9))]))
     XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), ControlProtocol.events(for: .ack, in: .ringing))
     let (button, _) = try fixture(in: .ringing, focus: minutes(2))
     button.h.press(button.h.config.buttonCancel)

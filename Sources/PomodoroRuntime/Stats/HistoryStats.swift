@@ -3,7 +3,9 @@ import PomodoroCore
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an
 /// instant maps to a local day are given).
 ///
-/// Focus counts only completed focus sessions; focus minutes are their `actual_ms`. Completed
+/// Focus counts only completed focus sessions and flows (a flow is focus that counts up: its
+/// minutes are focus minutes, in the totals, the heatmap and the streaks; `flow` counts them
+/// apart as well); focus minutes are their `actual_ms`. Completed
 /// breaks and egg timers are counted apart; cancelled sessions of any mode apart again. A
 /// session recorded before the wall clock was set (`clock_synced: false`) has a date that
 /// cannot be trusted: it is counted by its order in the file, on the day of the next session
@@ -28,8 +30,10 @@ public struct HistoryStats: Equatable, Sendable {
 
   /// The sessions of one period, by kind.
   public struct Tally: Equatable, Sendable {
-    /// Completed focus sessions.
+    /// Completed focus sessions and flows.
     public var focus = Count()
+    /// Completed flows (counted in `focus` too).
+    public var flow = Count()
     /// Completed short and long breaks.
     public var breaks = Count()
     /// Completed egg timers (soft, medium, hard).
@@ -40,8 +44,9 @@ public struct HistoryStats: Equatable, Sendable {
     mutating func add(_ entry: HistoryEntry) {
       if entry.outcome == .cancelled {
         cancelled.add(entry)
-      } else if entry.mode == .focus {
+      } else if entry.mode.isFocus {
         focus.add(entry)
+        if entry.mode == .flow { flow.add(entry) }
       } else if entry.mode.isEgg {
         eggs.add(entry)
       } else {
@@ -114,7 +119,7 @@ public struct HistoryStats: Equatable, Sendable {
     for (entry, day) in placed where day <= today {
       if day == today { todayTally.add(entry) }
       if day >= monday { weekTally.add(entry) }
-      guard entry.mode == .focus && entry.outcome == .completed else { continue }
+      guard entry.mode.isFocus && entry.outcome == .completed else { continue }
       focusDays.insert(day.ordinal)
       if day >= heatmapStart {
         let i = day.ordinal - heatmapStart.ordinal
@@ -155,4 +160,9 @@ public enum FocusShade {
     guard ms > 0 else { return 0 }
     return Int(min(4, 1 + ms / 60_000 / step))
   }
+}
+
+extension Mode {
+  /// Counted as focus in the statistics: focus, and flow (focus that counts up).
+  var isFocus: Bool { self == .focus || self == .flow }
 }
