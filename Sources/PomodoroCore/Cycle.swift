@@ -5,6 +5,7 @@
 /// they are and count nothing. A flow counts nothing either: it earns its own break (a short
 /// break of its length over `flow_break_ratio`, at most the long break's length), so a flow of
 /// two minutes does not bring the long break nearer, and the cycle's count waits for focus.
+/// After that break flow is preselected again (the engine keeps which break a flow earned).
 public struct Cycle: Equatable, Sendable {
   /// A long break after every Nth completed focus.
   public var longBreakEvery: Int

@@ -271,7 +271,7 @@ public enum Engine {
       if s.mode.isEgg {
         select(&s, s.mode.next(in: [.soft, .medium, .hard, .focus]))
       } else {
-        let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+        let (mode, done) = next(after: s)
         select(&s, mode)
         s.focusDoneInCycle = done
       }
@@ -350,10 +350,13 @@ public enum Engine {
           mode: s.mode, outcome: .completed, planned: flow ? 0 : s.duration - extended, actual: s.duration,
           extended: extended, endedAt: s.phaseSince)))
     let earned = s.settings.earnedBreak(s.duration)
-    let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+    let (mode, done) = next(after: s)
     s.focusDoneInCycle = done
     select(&s, mode)
-    if flow { s.duration = earned }
+    if flow {
+      s.duration = earned
+      s.breakAfterFlow = true
+    }
     if allowAutoStart && s.settings.autoStart {
       start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
     } else {
@@ -377,13 +380,22 @@ public enum Engine {
       s.focusDoneInCycle = done
       select(&s, mode)
       s.duration = earned
+      s.breakAfterFlow = true
     } else {
       select(&s, s.mode)
     }
     enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
   }
 
+  /// What the cycle preselects after `s`'s session, and its count: after the break a flow
+  /// earned, flow again.
+  static func next(after s: EngineState) -> (mode: Mode, focusDone: Int) {
+    let next = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+    return s.mode == .shortBreak && s.breakAfterFlow ? (.flow, next.focusDone) : next
+  }
+
   static func select(_ s: inout EngineState, _ mode: Mode) {
+    s.breakAfterFlow = false
     s.mode = mode
     s.duration = s.settings.preset(mode)
   }

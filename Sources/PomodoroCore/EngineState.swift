@@ -16,6 +16,9 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var completedToday: Int
   /// True after coming back from a restart or a power cut, until the next button.
   public internal(set) var restored: Bool
+  /// The short break preselected (or running) is the one a flow earned: flow follows it, not
+  /// focus. Choosing another mode clears it.
+  public internal(set) var breakAfterFlow: Bool
 
   /// What the timer is doing.
   public var phase: Phase { phaseState.phase }
@@ -31,6 +34,7 @@ public struct EngineState: Equatable, Sendable {
     focusDoneInCycle = 0
     completedToday = 0
     restored = false
+    breakAfterFlow = false
   }
 
   /// Time left: the dialed duration while idle, zero while ringing.

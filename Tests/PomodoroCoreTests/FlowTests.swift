@@ -191,6 +191,46 @@ final class FlowTests: XCTestCase {
     XCTAssertEqual(Engine.restore(crafted, settings: EngineSettings(), now: .zero).0.duration, Dial.longest)
   }
 
+  func testAfterTheBreakAFlowEarnedFlowComesAgainEvenAcrossARestart() {
+    var h = flow()
+    h.send(.press(.start))
+    h.advance(minutes(20))
+    h.send(.press(.cancel))
+    XCTAssertEqual(h.state.mode, .shortBreak)
+    XCTAssertTrue(h.state.breakAfterFlow)
+    h.send(.press(.start))
+    h.advance(minutes(1))
+    // A power cut in the break: it comes back paused, still the flow's.
+    let (back, _) = Engine.restore(h.state.saved(at: h.now), settings: EngineSettings(), now: h.now)
+    h.state = back
+    XCTAssertTrue(h.state.breakAfterFlow)
+    h.send(.press(.start))
+    h.advance(minutes(3) + seconds(1))
+    XCTAssertEqual(h.state.phase, .ringing)
+    h.send(.press(.start))
+    XCTAssertEqual(h.state.mode, .flow, "flow again, not focus")
+    XCTAssertFalse(h.state.breakAfterFlow)
+    // A short break chosen by hand is the cycle's: focus follows it.
+    h.send(.select(.shortBreak))
+    h.send(.press(.start))
+    h.advance(minutes(5))
+    h.send(.press(.start))
+    XCTAssertEqual(h.state.mode, .focus)
+    // Skipping the earned break goes to flow too; choosing another mode forgets it.
+    h.send(.select(.flow))
+    h.send(.press(.start))
+    h.advance(minutes(10))
+    h.send(.press(.cancel))
+    h.send(.skip)
+    XCTAssertEqual(h.state.mode, .flow)
+    h.send(.press(.start))
+    h.advance(minutes(10))
+    h.send(.press(.cancel))
+    h.send(.press(.encoder))
+    h.send(.select(.shortBreak))
+    XCTAssertFalse(h.state.breakAfterFlow)
+  }
+
   func testCommandsCannotExtendAFlowAndSkippingOneEndsItOnTheBreakItEarned() {
     var h = flow()
     h.send(.press(.start))

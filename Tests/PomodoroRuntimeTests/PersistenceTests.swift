@@ -50,6 +50,14 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(back.mode, .flow)
     XCTAssertEqual(back.elapsed(at: Instant.zero + seconds(99)), seconds(12 * 60 + 34) + ms(250), "paused: it stands")
     XCTAssertEqual(back.statusLine(at: .zero), "paused  flow  12:34, break 3:00 earned")
+    // The break a flow earned is saved as such (and a file without the key reads as not).
+    let earned = Engine.step(back, .press(.cancel), now: .zero).0
+    try store.save(earned.saved(at: .zero))
+    XCTAssertEqual(try Files.readText(store.path)?.contains(#""break_after_flow":true"#), true)
+    XCTAssertEqual(try store.load()?.breakAfterFlow, true)
+    try store.save(EngineState(now: .zero).saved(at: .zero))
+    XCTAssertEqual(try Files.readText(store.path)?.contains("break_after_flow"), false)
+    XCTAssertEqual(try store.load()?.breakAfterFlow, false)
   }
 
   /// A power cut after every step of a save, on the fault-injecting file system: the state
