@@ -156,6 +156,30 @@ final class ControlSocketTests: XCTestCase {
     }
   }
 
+  /// A flow over the socket: `set flow`, `start`, the count and the earned break in the reply,
+  /// `extend` refused, `cancel` ending it on the break it earned.
+  func testAFlowFromTheSocket() throws {
+    let f = try ControlFixture()
+    let fd = try f.connect()
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"set","mode":"flow"}"#).ok)
+    XCTAssertEqual(f.reply(fd, #"{"cmd":"set","duration":"10m"}"#).error?.hasPrefix("a flow counts up"), true)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+    f.h.run(for: seconds(12 * 60 + 34))
+    let status = f.reply(fd, #"{"cmd":"status"}"#)
+    XCTAssertEqual(status.fields["elapsed_ms"]?.int.map { $0 / 1000 }, 754)
+    XCTAssertEqual(status.fields["earned_break_ms"], .int(180_000))
+    XCTAssertNil(status.fields["ends_at"], "a flow has no end")
+    XCTAssertTrue(
+      ControlProtocol.text(status.fields).hasPrefix("running  flow  12:3"), ControlProtocol.text(status.fields))
+    XCTAssertTrue(ControlProtocol.text(status.fields).hasSuffix(", break 3:00 earned"))
+    let extend = f.reply(fd, #"{"cmd":"extend","by":"5m"}"#)
+    XCTAssertEqual(extend.error, "a flow counts up and has no end to extend: end it with cancel")
+    let ended = f.reply(fd, #"{"cmd":"cancel"}"#)
+    XCTAssertEqual(ended.fields["mode"]?.string, "short")
+    XCTAssertEqual(ended.fields["total_ms"], .int(180_000))
+    close(fd)
+  }
+
   /// `cancel` while ringing is the cancel button's press: it silences the alarm and counts the
   /// focus as done, exactly as the button (and `ack`) does; Home Assistant's Cancel sends it.
   func testCancelWhileRingingAcknowledgesAsTheCancelButtonDoes() throws {
