@@ -92,7 +92,8 @@ public struct EngineState: Equatable, Sendable {
   }
 
   /// The title line, following phase and mode: a pomodoro mode names itself and its place in the
-  /// cycle ("Focus 2/4"), "Focus done!" or "Break over!" when it rings; an egg preset asks,
+  /// cycle ("Focus 2/4"), the break a flow earned "Earned break", "Focus done!", "Flow done!" or
+  /// "Break over!" when it rings; an egg preset asks,
   /// answers and warns ("How do you like your eggs?", "So you like it Soft huh?", "Alright, don't
   /// choke on them!").
   public var title: String {
@@ -111,6 +112,7 @@ public struct EngineState: Equatable, Sendable {
       }
     }
     if let cycle = cycleText { return "\(mode.displayName) \(cycle)" }
+    if mode == .shortBreak && breakAfterFlow { return "Earned break" }
     return mode.displayName
   }
 

@@ -198,6 +198,7 @@ final class FlowTests: XCTestCase {
     h.send(.press(.cancel))
     XCTAssertEqual(h.state.mode, .shortBreak)
     XCTAssertTrue(h.state.breakAfterFlow)
+    XCTAssertEqual(h.state.title, "Earned break")
     h.send(.press(.start))
     h.advance(minutes(1))
     // A power cut in the break: it comes back paused, still the flow's.
