@@ -98,7 +98,8 @@ public enum PomodoroCLI {
     current streak of days with at least one (up to yesterday while today has none yet) and the longest,
     and draws a heatmap of focus minutes a day: a row a weekday, a column a week. --days N sets the
     heatmap's span, the N days ending today (default 84, 12 weeks). --png FILE also writes the heatmap
-    and the counts as an image. Breaks, egg timers and cancelled sessions are counted apart. Days are
+    and the counts as an image. Completed flows count as focus (their minutes too) and are also counted
+    apart. Breaks, egg timers and cancelled sessions are counted apart. Days are
     local dates. Sessions recorded before the wall clock was set are counted on the day of the next one
     recorded with it set, and said so. Damaged lines of history.jsonl are skipped and reported.
     """,
@@ -109,13 +110,15 @@ public enum PomodoroCLI {
     --socket PATH, else control_socket from the config (default /run/pomodoro/control.sock), else the
     simulator's per-user socket. Commands act as the buttons would, so the device's rules hold:
       status                 the state: running  focus 2/4  17:42 left, ends 14:32
+                             (a flow: running  flow  12:34, break 3:00 earned)
       start | pause | resume | toggle
       cancel                 cancel the timer, or silence a ringing alarm (as the cancel button)
       ack                    silence a ringing alarm
       skip                   to the next mode (a running timer is cancelled)
       extend DURATION        more time (or snooze a ringing alarm): extend 5m
       set [MODE] [DURATION]  idle only: set focus 50m, set soft, set 10m
-                             (modes: focus, short, long, soft, medium, hard)
+                             (modes: focus, short, long, soft, medium, hard, flow: it counts up,
+                             takes no duration, and cancel ends it)
       watch                  the state now and on every change, a line each, until the device stops
     --json prints the device's JSON replies as they are. Exit codes: 0 ok, 1 refused (the reason on
     stderr, "too many clients" among them), 64 usage, 69 no device at the socket (or it closed the

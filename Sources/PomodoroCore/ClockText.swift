@@ -13,3 +13,9 @@ public func formatClock(_ totalSeconds: Int64) -> String {
   func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
   return h > 0 ? "\(h):\(two(m)):\(two(sec))" : "\(two(m)):\(two(sec))"
 }
+
+/// "M:SS" below one hour ("2:00", "15:00"), "H:MM:SS" from one hour: a length in running text.
+public func formatShortClock(_ totalSeconds: Int64) -> String {
+  let text = formatClock(totalSeconds)
+  return text.hasPrefix("0") && text.count == 5 ? String(text.dropFirst()) : text
+}

@@ -2,7 +2,10 @@
 ///
 /// Focus sessions are counted in the cycle as they reach zero; after the Nth a long break is
 /// preselected, after any other a short break, after a break focus again. Egg presets stay as
-/// they are and count nothing.
+/// they are and count nothing. A flow counts nothing either: it earns its own break (a short
+/// break of its length over `flow_break_ratio`, at most the long break's length), so a flow of
+/// two minutes does not bring the long break nearer, and the cycle's count waits for focus.
+/// After that break flow is preselected again (the engine keeps which break a flow earned).
 public struct Cycle: Equatable, Sendable {
   /// A long break after every Nth completed focus.
   public var longBreakEvery: Int
@@ -21,6 +24,7 @@ public struct Cycle: Equatable, Sendable {
     case .shortBreak: return (.focus, done)
     case .longBreak: return (.focus, 0)
     case .soft, .medium, .hard: return (mode, done)  // Ready for the next batch of eggs.
+    case .flow: return (.shortBreak, done)  // The break it earned (the engine sets its length).
     }
   }
 

@@ -59,6 +59,11 @@ public enum Engine {
       // Remaining r shows ceil(r) seconds, and one second less once r <= (shown - 1) s.
       let remaining = deadline - now
       if remaining <= 0 { return now }
+      if s.mode.countsUp {
+        // A flow shows the whole seconds counted, one more at each whole second.
+        let counted = s.duration - remaining
+        return min(deadline, now + nanosecondsPerSecond - counted % nanosecondsPerSecond)
+      }
       return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
     case .ringing:
       return s.alarmTimesOutAt
@@ -123,6 +128,8 @@ public enum Engine {
     case .resume:
       guard let session = s.session else { return }
       start(&s, session, remaining: s.remaining(at: now), now: now, effects: &effects)
+    case .cancel where s.mode.countsUp:
+      endFlow(&s, now: now, effects: &effects)
     case .cancel:
       guard let session = s.session else { return }
       // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
@@ -136,7 +143,7 @@ public enum Engine {
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     case .nextMode:
       s.restored = false
-      select(&s, s.mode.next)
+      select(&s, s.mode.next(in: s.settings.modes))
     case .restorePreset:
       s.restored = false
       s.duration = s.settings.preset(s.mode)
@@ -171,6 +178,8 @@ public enum Engine {
   /// ringing (clockwise only) and goes on snoozing for the rest of that spin; a running timer
   /// otherwise ignores it, so that a bumped knob cannot change it.
   static func turn(_ s: inout EngineState, detents: Int, now: Instant, effects: inout [Effect]) {
+    // A flow has no duration to dial and no zero to snooze: the knob does nothing in it.
+    if s.mode.countsUp { return }
     switch s.phaseState {
     case .idle(let lastDetentAt):
       s.restored = false
@@ -230,6 +239,7 @@ public enum Engine {
   /// nothing while idle. Time added after the first zero counts as extended.
   static func extend(_ s: inout EngineState, by amount: Nanoseconds, now: Instant, effects: inout [Effect]) {
     let added = min(Dial.longest - s.duration, max(0, amount))
+    if s.mode.countsUp { return }  // A flow has no end to move.
     switch s.phaseState {
     case .idle:
       return  // Nothing to extend; the dial sets the duration.
@@ -259,14 +269,18 @@ public enum Engine {
     case .idle:
       s.restored = false
       if s.mode.isEgg {
-        select(&s, s.mode.next)
+        select(&s, s.mode.next(in: [.soft, .medium, .hard, .focus]))
       } else {
-        let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+        let (mode, done) = next(after: s)
         select(&s, mode)
         s.focusDoneInCycle = done
       }
     case .running, .paused:
+      let flow = s.mode.countsUp
       press(&s, .cancel, now: now, effects: &effects)
+      // A flow ended on the break it earned is there already.
+      if flow && !s.mode.countsUp { return }
+
       skip(&s, now: now, effects: &effects)
     case .ringing:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)
@@ -280,7 +294,8 @@ public enum Engine {
     case .idle:
       s.restored = false
       if let mode { select(&s, mode) }
-      if let duration { s.duration = min(Dial.longest, max(Dial.shortest, duration)) }
+      // A flow has no duration to set: it counts up.
+      if let duration, !s.mode.countsUp { s.duration = min(Dial.longest, max(Dial.shortest, duration)) }
       s.phaseState = .idle(lastDetentAt: nil)
     case .running, .paused, .ringing:
       return
@@ -328,14 +343,20 @@ public enum Engine {
   static func acknowledge(_ s: inout EngineState, now: Instant, effects: inout [Effect], allowAutoStart: Bool) {
     effects.append(.alarm(false))
     let extended = s.session?.extended ?? 0
+    let flow = s.mode.countsUp
     effects.append(
       .record(
         SessionRecord(
-          mode: s.mode, outcome: .completed, planned: s.duration - extended, actual: s.duration, extended: extended,
-          endedAt: s.phaseSince)))
-    let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+          mode: s.mode, outcome: .completed, planned: flow ? 0 : s.duration - extended, actual: s.duration,
+          extended: extended, endedAt: s.phaseSince)))
+    let earned = s.settings.earnedBreak(s.duration)
+    let (mode, done) = next(after: s)
     s.focusDoneInCycle = done
     select(&s, mode)
+    if flow {
+      s.duration = earned
+      s.breakAfterFlow = true
+    }
     if allowAutoStart && s.settings.autoStart {
       start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
     } else {
@@ -343,7 +364,38 @@ public enum Engine {
     }
   }
 
+  /// The cancel button in a flow ends it: after its first minute a completed session (planned
+  /// 0, actual the time counted) that preselects the break it earned; within it, a cancelled one,
+  /// back to the flow's picker.
+  static func endFlow(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
+    guard s.session != nil else { return }
+    let counted = s.elapsed(at: now)
+    let earned = s.settings.earnedBreak(counted)
+    effects.append(
+      .record(
+        SessionRecord(
+          mode: s.mode, outcome: earned > 0 ? .completed : .cancelled, planned: 0, actual: counted, endedAt: now)))
+    if earned > 0 {
+      let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+      s.focusDoneInCycle = done
+      select(&s, mode)
+      s.duration = earned
+      s.breakAfterFlow = true
+    } else {
+      select(&s, s.mode)
+    }
+    enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
+  }
+
+  /// What the cycle preselects after `s`'s session, and its count: after the break a flow
+  /// earned, flow again.
+  static func next(after s: EngineState) -> (mode: Mode, focusDone: Int) {
+    let next = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
+    return s.mode == .shortBreak && s.breakAfterFlow ? (.flow, next.focusDone) : next
+  }
+
   static func select(_ s: inout EngineState, _ mode: Mode) {
+    s.breakAfterFlow = false
     s.mode = mode
     s.duration = s.settings.preset(mode)
   }

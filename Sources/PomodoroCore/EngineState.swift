@@ -16,6 +16,9 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var completedToday: Int
   /// True after coming back from a restart or a power cut, until the next button.
   public internal(set) var restored: Bool
+  /// The short break preselected (or running) is the one a flow earned: flow follows it, not
+  /// focus. Choosing another mode clears it.
+  public internal(set) var breakAfterFlow: Bool
 
   /// What the timer is doing.
   public var phase: Phase { phaseState.phase }
@@ -31,6 +34,7 @@ public struct EngineState: Equatable, Sendable {
     focusDoneInCycle = 0
     completedToday = 0
     restored = false
+    breakAfterFlow = false
   }
 
   /// Time left: the dialed duration while idle, zero while ringing.
@@ -46,8 +50,17 @@ public struct EngineState: Equatable, Sendable {
   /// Time counted so far (total minus remaining).
   public func elapsed(at now: Instant) -> Nanoseconds { duration - remaining(at: now) }
 
-  /// The whole seconds on screen: remaining rounded up.
-  public func shownSeconds(at now: Instant) -> Int64 { PomodoroCore.shownSeconds(remaining(at: now)) }
+  /// The whole seconds on screen: remaining rounded up; in flow, the time counted rounded down
+  /// (00:00 for its first second).
+  public func shownSeconds(at now: Instant) -> Int64 {
+    mode.countsUp ? wholeSeconds(elapsed(at: now)) : PomodoroCore.shownSeconds(remaining(at: now))
+  }
+
+  /// In flow, the break ending it now would preselect (0 within its first minute); nil in
+  /// every other mode.
+  public func earnedBreak(at now: Instant) -> Nanoseconds? {
+    mode.countsUp ? settings.earnedBreak(elapsed(at: now)) : nil
+  }
 
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
@@ -79,7 +92,8 @@ public struct EngineState: Equatable, Sendable {
   }
 
   /// The title line, following phase and mode: a pomodoro mode names itself and its place in the
-  /// cycle ("Focus 2/4"), "Focus done!" or "Break over!" when it rings; an egg preset asks,
+  /// cycle ("Focus 2/4"), the break a flow earned "Earned break", "Focus done!", "Flow done!" or
+  /// "Break over!" when it rings; an egg preset asks,
   /// answers and warns ("How do you like your eggs?", "So you like it Soft huh?", "Alright, don't
   /// choke on them!").
   public var title: String {
@@ -90,8 +104,15 @@ public struct EngineState: Equatable, Sendable {
       case .ringing: return "Alright, don't choke on them!"
       }
     }
-    if phase == .ringing { return mode == .focus ? "Focus done!" : "Break over!" }
+    if phase == .ringing {
+      switch mode {
+      case .focus: return "Focus done!"
+      case .flow: return "Flow done!"
+      default: return "Break over!"
+      }
+    }
     if let cycle = cycleText { return "\(mode.displayName) \(cycle)" }
+    if mode == .shortBreak && breakAfterFlow { return "Earned break" }
     return mode.displayName
   }
 
@@ -105,12 +126,21 @@ public struct EngineState: Equatable, Sendable {
     }
   }
 
+  /// What the cancel button does to the timer: "Cancel", and "End" in a flow (ending one after
+  /// its first minute completes it).
+  public var cancelLabel: String { mode.countsUp ? "End" : "Cancel" }
+
   /// One line of plain text for screen readers, scripts and systemd's STATUS=:
-  /// `running  focus 1/4  24:59`.
+  /// `running  focus 1/4  24:59`; a flow says what it has earned: `running  flow  12:34, break
+  /// 2:00 earned`.
   public func statusLine(at now: Instant) -> String {
     var what = mode.rawValue
     if let cycle = cycleText { what += " \(cycle)" }
-    return "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+    var line = "\(phase.rawValue)  \(what)  \(clockText(at: now))"
+    if hasTimer, let earned = earnedBreak(at: now) {
+      line += ", break \(formatShortClock(wholeSeconds(earned))) earned"
+    }
+    return line
   }
 }
 

@@ -8,7 +8,8 @@ public enum Phase: String, CaseIterable, Sendable {
   case ringing
 }
 
-/// What the timer is for: the pomodoro cycle's three modes and the egg timer's presets.
+/// What the timer is for: the pomodoro cycle's three modes, the egg timer's presets, and flow,
+/// which counts up until it is ended and earns a break in proportion.
 public enum Mode: String, CaseIterable, Sendable {
   case focus
   case shortBreak = "short"
@@ -16,6 +17,7 @@ public enum Mode: String, CaseIterable, Sendable {
   case soft
   case medium
   case hard
+  case flow
 
   public var displayName: String {
     switch self {
@@ -25,16 +27,22 @@ public enum Mode: String, CaseIterable, Sendable {
     case .soft: return "Soft"
     case .medium: return "Medium"
     case .hard: return "Hard"
+    case .flow: return "Flow"
     }
   }
 
   /// The egg timer's presets.
   public var isEgg: Bool { self == .soft || self == .medium || self == .hard }
 
-  /// The mode the encoder's push steps to while idle: focus, short, long, soft, medium, hard, focus...
-  public var next: Mode {
-    let all = Mode.allCases
-    return all[(all.firstIndex(of: self)! + 1) % all.count]
+  /// Flow counts up from 00:00 until it is ended; every other mode counts down to zero.
+  public var countsUp: Bool { self == .flow }
+
+  /// The mode after this one in `cycle` (the `modes` key: the knob's push while idle); a mode
+  /// the cycle leaves out (set by a command) steps to the cycle's first.
+  public func next(in cycle: [Mode]) -> Mode {
+    guard let first = cycle.first else { return self }
+    guard let i = cycle.firstIndex(of: self) else { return first }
+    return cycle[(i + 1) % cycle.count]
   }
 }
 

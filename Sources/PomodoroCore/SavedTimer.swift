@@ -10,10 +10,12 @@ public struct SavedTimer: Equatable, Sendable {
   /// The time added after the timer first reached zero (snoozes); more than 0 only for a timer
   /// that has reached zero once, so the original plan is `duration - extended`.
   public var extended: Nanoseconds
+  /// A short break a flow earned: flow follows it (`EngineState.breakAfterFlow`).
+  public var breakAfterFlow: Bool
 
   public init(
     phase: Phase, mode: Mode, duration: Nanoseconds, remaining: Nanoseconds, focusDoneInCycle: Int,
-    extended: Nanoseconds = 0
+    extended: Nanoseconds = 0, breakAfterFlow: Bool = false
   ) {
     self.phase = phase
     self.mode = mode
@@ -21,6 +23,7 @@ public struct SavedTimer: Equatable, Sendable {
     self.remaining = remaining
     self.focusDoneInCycle = focusDoneInCycle
     self.extended = extended
+    self.breakAfterFlow = breakAfterFlow
   }
 }
 
@@ -29,7 +32,7 @@ extension EngineState {
   public func saved(at now: Instant) -> SavedTimer {
     SavedTimer(
       phase: phase, mode: mode, duration: duration, remaining: remaining(at: now), focusDoneInCycle: focusDoneInCycle,
-      extended: session?.extended ?? 0)
+      extended: session?.extended ?? 0, breakAfterFlow: breakAfterFlow)
   }
 
   /// The state after a restart, without the record `Engine.restore` also gives for a timer that
@@ -51,9 +54,13 @@ extension Engine {
     // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
     let timer = saved.phase != .idle
     s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
+    // A flow always counts up to the dial's top, whatever a file says.
+    if saved.mode.countsUp { s.duration = Dial.longest }
+
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
+    s.breakAfterFlow = saved.breakAfterFlow && saved.mode == .shortBreak
     var effects: [Effect] = []
     switch saved.phase {
     case .idle:

@@ -11,19 +11,27 @@ public struct EngineSettings: Equatable, Sendable {
   public var alarmTimeout: Nanoseconds?
   /// The same for the egg presets; by default they ring until stopped.
   public var eggAlarmTimeout: Nanoseconds?
+  /// The modes the knob's push steps through while idle, in that order (never empty).
+  public var modes: [Mode]
+  /// A flow earns a break of its length divided by this (rounded to the minute).
+  public var flowBreakRatio: Int
 
   public init(
     presets: [Mode: Nanoseconds] = EngineSettings.defaultPresets,
     longBreakEvery: Int = 4,
     autoStart: Bool = false,
     alarmTimeout: Nanoseconds? = seconds(60),
-    eggAlarmTimeout: Nanoseconds? = nil
+    eggAlarmTimeout: Nanoseconds? = nil,
+    modes: [Mode] = Mode.allCases,
+    flowBreakRatio: Int = 5
   ) {
     self.presets = presets
     self.longBreakEvery = max(1, longBreakEvery)
     self.autoStart = autoStart
     self.alarmTimeout = alarmTimeout
     self.eggAlarmTimeout = eggAlarmTimeout
+    self.modes = modes.isEmpty ? Mode.allCases : modes
+    self.flowBreakRatio = max(1, flowBreakRatio)
   }
 
   /// How long the alarm of a `mode` session rings unanswered; nil: until stopped.
@@ -39,8 +47,24 @@ public struct EngineSettings: Equatable, Sendable {
   /// The focus/break cycle these settings make.
   public var cycle: Cycle { Cycle(longBreakEvery: longBreakEvery) }
 
-  /// The preset of `mode`, clamped to what the dial can show.
+  /// The preset of `mode`, clamped to what the dial can show. Flow has none: it counts up to
+  /// the dial's top (23:59:59), where it stops and rings.
   public func preset(_ mode: Mode) -> Nanoseconds {
-    Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode]!)
+    if mode == .flow { return Dial.longest }
+    return Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode] ?? Dial.longest)
   }
+
+  /// The break a flow of `elapsed` has earned: `elapsed / flowBreakRatio` rounded to the nearest
+  /// whole minute (a half up), at least a minute, at most the long break's preset; nothing (0)
+  /// within its first minute, when ending it cancels it.
+  public func earnedBreak(_ elapsed: Nanoseconds) -> Nanoseconds {
+    guard elapsed >= EngineSettings.shortestFlow else { return 0 }
+    let minute = minutes(1)
+    let share = elapsed / Int64(flowBreakRatio)
+    let rounded = (share + minute / 2) / minute * minute
+    return min(preset(.longBreak), max(minute, rounded))
+  }
+
+  /// A flow ended before this is cancelled, and earns nothing.
+  public static let shortestFlow: Nanoseconds = minutes(1)
 }

@@ -82,7 +82,7 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
   /// Keys whose values are whole numbers.
   static let numbers: Set<String> = [
     "t", "remaining_ms", "total_ms", "bytes", "contrast", "shift_x", "shift_y", "frames", "i2c_bytes", "buzzer_on_ms",
-    "planned_ms", "actual_ms", "extended_ms",
+    "planned_ms", "actual_ms", "extended_ms", "elapsed_ms", "earned_break_ms",
   ]
 
   /// Why no transcript line can have all of `pairs` (a misspelled key or value, which would make

@@ -7,7 +7,7 @@ public final class Transcript: DeviceObserver {
   /// Every event the transcript writes and the keys its lines have: what `# expect` lines may ask
   /// for (a test checks every line of every scenario against it).
   public static let keys: [String: Set<String>] = [
-    "state": Set(["t", "event"] + StateFields.core(EngineState(now: .zero), at: .zero).map(\.0)),
+    "state": Set(["t", "event"] + StateFields.coreNames),
     "frame": ["t", "event", "bytes", "shown"],
     "buzzer": ["t", "event", "on"],
     "history": Set(["t", "event"] + HistoryEntry.fieldNames),

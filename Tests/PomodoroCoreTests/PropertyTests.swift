@@ -22,6 +22,7 @@ final class PropertyTests: XCTestCase {
     var records = 0
     var snoozes = 0
     var extendedRecords = 0
+    var flowRecords = 0
     for i in 0..<100_000 {
       let before = state
       let previousNow = now
@@ -53,6 +54,14 @@ final class PropertyTests: XCTestCase {
           alarms += 1
         case .alarm(false):
           alarmOn = false
+        case .record(let r) where r.mode == .flow:
+          // A flow plans nothing: it completes after its first minute, else it is cancelled.
+          records += 1
+          flowRecords += 1
+          XCTAssertEqual(r.planned, 0, "step \(i)")
+          XCTAssertEqual(r.extended, 0, "step \(i)")
+          XCTAssertEqual(r.outcome == .completed, r.actual >= EngineSettings.shortestFlow, "step \(i)")
+          XCTAssertLessThanOrEqual(r.actual, Dial.longest, "step \(i)")
         case .record(let r):
           records += 1
           if r.outcome == .completed {
@@ -97,5 +106,6 @@ final class PropertyTests: XCTestCase {
     XCTAssertGreaterThan(completions, 100, "the random walk reached the alarm often")
     XCTAssertGreaterThan(snoozes, 20, "and snoozed")
     XCTAssertGreaterThan(extendedRecords, 10, "and recorded extended sessions")
+    XCTAssertGreaterThan(flowRecords, 100, "and ended flows")
   }
 }

@@ -151,11 +151,11 @@ final class TransitionTests: XCTestCase {
   func testEncoderPushStepsThroughModesWhileIdleOnly() {
     var h = Harness()
     var seen: [Mode] = []
-    for _ in 0..<6 {
+    for _ in 0..<7 {
       seen.append(h.state.mode)
       h.send(.press(.encoder))
     }
-    XCTAssertEqual(seen, [.focus, .shortBreak, .longBreak, .soft, .medium, .hard])
+    XCTAssertEqual(seen, [.focus, .shortBreak, .longBreak, .soft, .medium, .hard, .flow])
     XCTAssertEqual(h.state.mode, .focus)
     h.send(.press(.start))
     h.send(.press(.encoder))

@@ -35,15 +35,17 @@ final class ScreenControlsTests: XCTestCase {
       ("Start", false, "Turn: set  Push: mode"), ("Pause", true, nil), ("Resume", true, "Turn: set"),
       ("Stop", false, "Turn: +1 min"),
     ]
+    // In a flow the knob does nothing but the picker's push; the footer shows the earned break.
+    let flow = [("Start", false, "Push: mode"), ("Pause", true, nil), ("Resume", true, nil), ("Stop", false, nil)]
     for mode in Mode.allCases {
-      for ((state, now), (label, cancel, knob)) in zip(phases(mode), expected) {
+      for ((state, now), (label, cancel, knob)) in zip(phases(mode), mode == .flow ? flow : expected) {
         let model = ScreenModel(state: state, now: now)
         XCTAssertEqual(model.startLabel, label)
         XCTAssertEqual(model.canCancel, cancel)
         XCTAssertEqual(model.knobHint, knob)
         let full = texts(model, height: 64).filter { $0.y >= FullLayout.footerY }.map(\.text)
         XCTAssertTrue(full.contains(label), "\(mode) \(state.phase): \(full)")
-        XCTAssertEqual(full.contains("Cancel"), cancel, "\(mode) \(state.phase): \(full)")
+        XCTAssertEqual(full.contains(mode == .flow ? "End" : "Cancel"), cancel, "\(mode) \(state.phase): \(full)")
         if let knob { XCTAssertTrue(full.contains(knob), "\(mode) \(state.phase): \(full)") }
         let compact = texts(model, height: 32).map(\.text)
         XCTAssertTrue(compact.contains(label), "128x32 \(mode) \(state.phase): \(compact)")
@@ -67,10 +69,10 @@ final class ScreenControlsTests: XCTestCase {
           let what = "\(mode) \(state.phase) \(model.timeText)"
           let full = texts(model, height: 64).map(\.text)
           XCTAssertTrue(full.contains(model.startLabel), "128x64 \(what): \(full)")
-          XCTAssertEqual(full.contains("Cancel"), model.canCancel, "128x64 \(what): \(full)")
+          XCTAssertEqual(full.contains(model.cancelLabel), model.canCancel, "128x64 \(what): \(full)")
           let compact = texts(model, height: 32)
           XCTAssertTrue(compact.map(\.text).contains(model.startLabel), "128x32 \(what): \(compact)")
-          let marks = compact.filter { $0.text == "(cancel)" }
+          let marks = compact.filter { $0.text == "(\(model.cancelLabel.lowercased()))" }
           XCTAssertEqual(marks.count, model.canCancel ? 1 : 0, "128x32 \(what): \(compact)")
           for mark in marks { XCTAssertEqual(mark.y, CompactLayout.secondY + 1, "128x32 \(what): the mark's row") }
           if state.phase != .ringing {
@@ -83,7 +85,7 @@ final class ScreenControlsTests: XCTestCase {
         }
       }
     }
-    XCTAssertEqual(checked, 5 * 6 * 4)
+    XCTAssertEqual(checked, 5 * 7 * 4)
     XCTAssertEqual(Font.mediumDigits.width("23:59:59"), 92)
     for c in "0123456789:" { XCTAssertEqual(Font.mediumDigits.glyph(c)?.height, 21, "medium digit \(c)") }
   }

@@ -15,6 +15,22 @@ final class ScreenTests: XCTestCase {
     ScreenModel(phase: .running, title: "Focus 1/4", timeText: "12:34", elapsed: elapsed, total: total)
   }
 
+  func testAFlowCountsUpAndItsFooterAndBarShowTheBreakItHasEarned() {
+    let flow = started(.flow)
+    let m = ScreenModel(state: flow, now: t0 + seconds(25 * 60 + 7) + ms(999))
+    XCTAssertEqual(m.title, "Flow")
+    XCTAssertEqual(m.timeText, "25:07", "whole seconds counted, rounded down")
+    XCTAssertEqual(m.earnedText, "Break 5:00")
+    XCTAssertEqual(m.cancelLabel, "End")
+    XCTAssertNil(m.knobHint, "the knob does nothing in a flow")
+    XCTAssertEqual([m.elapsed, m.total], [minutes(5), minutes(15)], "the bar: the break earned, of the long break")
+    XCTAssertEqual(ScreenModel(state: flow, now: t0 + seconds(3600)).timeText, "1:00:00")
+    XCTAssertEqual(ScreenModel(state: flow, now: t0 + seconds(30)).earnedText, "Break 0:00", "nothing yet")
+    let idle = ScreenModel(state: Engine.step(EngineState(now: t0), .select(.flow), now: t0).0, now: t0)
+    XCTAssertEqual([idle.timeText, idle.knobHint], ["00:00", "Push: mode"])
+    XCTAssertNil(idle.earnedText, "no flow, nothing earned")
+  }
+
   func testTheProgressBarFillsRoundOfElapsedOverTotalTimesItsInnerWidth() {
     let totals: [Int64] = [1, 3, 7, 116, 232, 1_500_000_000_000, 86_399_000_000_000]
     for total in totals {

@@ -108,6 +108,23 @@ final class ConfigTests: XCTestCase {
     }
   }
 
+  func testModesIsTheKnobsCycleAndAnUnknownOrRepeatedNameIsAnErrorNamingTheLine() throws {
+    let c = try parse("modes = flow  short\tfocus\nflow_break_ratio = 3\n")
+    XCTAssertEqual(c.engine.modes, [.flow, .shortBreak, .focus])
+    XCTAssertEqual(c.engine.flowBreakRatio, 3)
+    XCTAssertEqual(DeviceConfig().engine.modes, Mode.allCases)
+    let unknown = error("# first\nmodes = focus short_break flow")
+    XCTAssertEqual(unknown?.line, 2)
+    XCTAssertEqual(
+      unknown?.message,
+      "'modes' names 'short_break', which is no mode; the modes are focus short long soft medium hard flow")
+    let twice = error("# first\n\nmodes = focus flow short flow")
+    XCTAssertEqual(twice?.line, 3)
+    XCTAssertEqual(twice?.message, "'modes' names 'flow' twice; name each mode once")
+    XCTAssertEqual(error("modes = ,")?.message.hasPrefix("bad value ',' for 'modes'"), true)
+    XCTAssertEqual(error("flow_break_ratio = 0")?.message.contains("a number from 1 to 60"), true)
+  }
+
   func testDuplicateKeyNamesBothLines() {
     let e = error("focus = 20m\nshort_break = 4m\nfocus = 30m")
     XCTAssertEqual(e?.line, 3)

@@ -156,10 +156,49 @@ final class ControlSocketTests: XCTestCase {
     }
   }
 
+  /// A flow over the socket: `set flow`, `start`, the count and the earned break in the reply,
+  /// `extend` refused, `cancel` ending it on the break it earned.
+  func testAFlowFromTheSocket() throws {
+    let f = try ControlFixture()
+    let fd = try f.connect()
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"set","mode":"flow"}"#).ok)
+    XCTAssertEqual(f.reply(fd, #"{"cmd":"set","duration":"10m"}"#).error?.hasPrefix("a flow counts up"), true)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+    f.h.run(for: seconds(12 * 60 + 34))
+    let status = f.reply(fd, #"{"cmd":"status"}"#)
+    XCTAssertEqual(status.fields["elapsed_ms"]?.int.map { $0 / 1000 }, 754)
+    XCTAssertEqual(status.fields["earned_break_ms"], .int(180_000))
+    XCTAssertNil(status.fields["ends_at"], "a flow has no end")
+    XCTAssertTrue(
+      ControlProtocol.text(status.fields).hasPrefix("running  flow  12:3"), ControlProtocol.text(status.fields))
+    XCTAssertTrue(ControlProtocol.text(status.fields).hasSuffix(", break 3:00 earned"))
+    let extend = f.reply(fd, #"{"cmd":"extend","by":"5m"}"#)
+    XCTAssertEqual(extend.error, "a flow counts up and has no end to extend: end it with cancel")
+    let ended = f.reply(fd, #"{"cmd":"cancel"}"#)
+    XCTAssertEqual(ended.fields["mode"]?.string, "short")
+    XCTAssertEqual(ended.fields["total_ms"], .int(180_000))
+    close(fd)
+  }
+
   /// `cancel` while ringing is the cancel button's press: it silences the alarm and counts the
   /// focus as done, exactly as the button (and `ack`) does; Home Assistant's Cancel sends it.
   func testCancelWhileRingingAcknowledgesAsTheCancelButtonDoes() throws {
     XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), .success([.press(.cancel)]))
+    // A flow counts up: nothing to extend, no duration to set; set flow is fine.
+    XCTAssertEqual(
+      ControlProtocol.events(for: .extend(minutes(5)), in: .running, mode: .flow),
+      .failure(.init("a flow counts up and has no end to extend: end it with cancel")))
+    for (mode, current) in [(Mode?.none, Mode.flow), (.flow, .focus)] {
+      guard
+        case .failure(let refusal) = ControlProtocol.events(
+          for: .set(mode: mode, duration: minutes(9)), in: .idle, mode: current)
+      else { return XCTFail("set \(mode?.rawValue ?? "") 9m in \(current)") }
+      XCTAssertTrue(refusal.message.hasPrefix("a flow counts up and takes no duration"), refusal.message)
+    }
+    XCTAssertEqual(ControlProtocol.events(for: .set(mode: .flow, duration: nil), in: .idle), .success([.select(.flow)]))
+    XCTAssertEqual(
+      ControlProtocol.events(for: .set(mode: .focus, duration: minutes(9)), in: .idle, mode: .flow),
+      .success([.select(.focus), .setDuration(minutes(9))]))
     XCTAssertEqual(ControlProtocol.events(for: .cancel, in: .ringing), ControlProtocol.events(for: .ack, in: .ringing))
     let (button, _) = try fixture(in: .ringing, focus: minutes(2))
     button.h.press(button.h.config.buttonCancel)

@@ -61,6 +61,26 @@ final class HistoryStatsTests: XCTestCase {
     }
   }
 
+  func testFlowMinutesAreFocusMinutesInTheTotalsTheHeatmapAndTheStreakAndCountedApartToo() {
+    let s = F.stats(
+      [
+        F.entry("2026-12-07", .flow, minutes: 40), F.entry("2026-12-08", minutes: 25),
+        F.entry("2026-12-08", hour: 14, .flow, minutes: 70), F.entry("2026-12-08", hour: 15, .flow, .cancelled),
+      ],
+      today: "2026-12-08", days: 7)
+    XCTAssertEqual(s.todayTally.focus, HistoryStats.Count(sessions: 2, ms: 95 * 60_000))
+    XCTAssertEqual(s.todayTally.flow, HistoryStats.Count(sessions: 1, ms: 70 * 60_000))
+    XCTAssertEqual(s.allTally.focus.minutes, 135)
+    XCTAssertEqual(s.allTally.cancelled.sessions, 1, "a flow ended within its first minute")
+    XCTAssertEqual(s.heatmapFocusMs.suffix(2), [40 * 60_000, 95 * 60_000])
+    XCTAssertEqual(s.currentStreak, 2, "a day of flow alone is a day of focus")
+    let text = StatsText.render(s)
+    XCTAssertTrue(text.contains("Today:      2 focus sessions, 95 min\n"), text)
+    XCTAssertTrue(
+      text.contains("Flows:      1 today, 2 this week, 2 in all, 110 min (counted as focus, above and below)\n"), text)
+    XCTAssertFalse(StatsText.render(F.stats([F.entry("2026-12-08")], today: "2026-12-08")).contains("Flows:"))
+  }
+
   func testStreakRunsAcrossMonthAndYearEnds() {
     let s = F.stats(
       [

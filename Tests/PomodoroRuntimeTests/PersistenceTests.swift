@@ -39,6 +39,27 @@ final class PersistenceTests: XCTestCase {
     XCTAssertFalse(Files.exists(store.path + ".tmp"), "no temporary left behind")
   }
 
+  func testARunningFlowIsSavedAndComesBackPausedWithItsCount() throws {
+    let store = StateStore(directory: directory)
+    var state = Engine.step(EngineState(now: .zero), .select(.flow), now: .zero).0
+    state = Engine.step(state, .press(.start), now: .zero).0
+    let now = Instant.zero + seconds(12 * 60 + 34) + ms(250)
+    try store.save(state.saved(at: now))
+    let (back, _) = Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero)
+    XCTAssertEqual(back.phase, .paused)
+    XCTAssertEqual(back.mode, .flow)
+    XCTAssertEqual(back.elapsed(at: Instant.zero + seconds(99)), seconds(12 * 60 + 34) + ms(250), "paused: it stands")
+    XCTAssertEqual(back.statusLine(at: .zero), "paused  flow  12:34, break 3:00 earned")
+    // The break a flow earned is saved as such (and a file without the key reads as not).
+    let earned = Engine.step(back, .press(.cancel), now: .zero).0
+    try store.save(earned.saved(at: .zero))
+    XCTAssertEqual(try Files.readText(store.path)?.contains(#""break_after_flow":true"#), true)
+    XCTAssertEqual(try store.load()?.breakAfterFlow, true)
+    try store.save(EngineState(now: .zero).saved(at: .zero))
+    XCTAssertEqual(try Files.readText(store.path)?.contains("break_after_flow"), false)
+    XCTAssertEqual(try store.load()?.breakAfterFlow, false)
+  }
+
   /// A power cut after every step of a save, on the fault-injecting file system: the state
   /// file is always the old state or the new one, never torn, empty or missing.
   func testAPowerCutAtAnyStepOfASaveLeavesTheOldStateOrTheNew() throws {

@@ -15,7 +15,7 @@ final class StateFieldsTests: XCTestCase {
   func testFullGivesEveryNamedFieldInOrderWhileRunningWithASyncedClock() {
     let (state, now) = running()
     let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
-    XCTAssertEqual(full.map(\.0), StateFields.names)
+    XCTAssertEqual(full.map(\.0), StateFields.names.filter { !["elapsed_ms", "earned_break_ms"].contains($0) })
     XCTAssertEqual(Array(full.prefix(4)).map(\.0), StateFields.core(state, at: now).map(\.0), "core leads")
     XCTAssertEqual(full.first { $0.0 == "remaining" }?.1, .string("23:30"))
     XCTAssertEqual(full.first { $0.0 == "ends_at" }?.1.string?.isEmpty, false)
@@ -23,6 +23,24 @@ final class StateFieldsTests: XCTestCase {
       StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: false)).first {
         $0.0 == "ends_at"
       }, "no end without a synchronised clock")
+  }
+
+  func testAFlowCarriesItsCountAndItsEarnedBreakAndNoEnd() {
+    let t0 = Instant(nanoseconds: seconds(100))
+    var state = Engine.step(EngineState(now: t0), .select(.flow), now: t0).0
+    XCTAssertEqual(
+      StateFields.logText(StateFields.core(state, at: t0)),
+      "phase=idle mode=flow remaining_ms=86399000 total_ms=86399000 elapsed_ms=0 earned_break_ms=0")
+    state = Engine.step(state, .press(.start), now: t0).0
+    let now = t0 + seconds(12 * 60 + 34) + ms(567)
+    let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
+    XCTAssertEqual(full.map(\.0), StateFields.names.filter { !["cycle", "ends_at"].contains($0) })
+    XCTAssertEqual(full.first { $0.0 == "elapsed_ms" }?.1, .int(754_567))
+    XCTAssertEqual(full.first { $0.0 == "earned_break_ms" }?.1, .int(180_000), "12:34.567 / 5 is 2:31: 3 min")
+    XCTAssertEqual(full.first { $0.0 == "remaining" }?.1, .string("12:34"), "the time counted, as on the panel")
+    XCTAssertEqual(
+      ControlProtocol.text(Dictionary(full, uniquingKeysWith: { a, _ in a })), "running  flow  12:34, break 3:00 earned"
+    )
   }
 
   func testTheJournalsFormAndTheBridgesOrder() {

@@ -33,7 +33,6 @@ enum CompactLayout {
     let font = timeFont(m)
     let textWidth = font.width(m.timeText)
     let action = m.startLabel
-    let second = m.cycleText ?? m.label
     var icon = ScreenParts.iconBitmap(m.icon)
     // The icon makes way for the action when that makes it fit, and for a time that needs the width.
     let actionRoom = width - textWidth - 3 - Font.small.width(action)
@@ -51,14 +50,23 @@ enum CompactLayout {
       ScreenParts.text(action, x: column, y: actionY, into: &fb, texts: &texts)
     }
     let mark = m.canCancel && cancelMark.width <= room
-    if Font.small.width(second) + (mark ? 2 + cancelMark.width : 0) <= room {
+    let markWidth = mark ? 2 + cancelMark.width : 0
+    // A flow's earned break where the mode's name would be: "Brk 5:00", or "5:00" where the
+    // word does not fit (beside the spinning tomato).
+    var second = m.cycleText ?? m.label
+    if let earned = m.earnedBreak.map(formatShortClock) {
+      second = Font.small.width("Brk \(earned)") + markWidth <= room ? "Brk \(earned)" : earned
+    }
+    if Font.small.width(second) + markWidth <= room {
       ScreenParts.text(second, x: column, y: secondY, into: &fb, texts: &texts)
     }
     if mark {
       let markX = width - cancelMark.width
       fb.blit(cancelMark, x: markX, y: secondY + 1)
       texts.append(
-        PlacedText(text: "(cancel)", x: markX, y: secondY + 1, width: cancelMark.width, height: cancelMark.height))
+        PlacedText(
+          text: "(\(m.cancelLabel.lowercased()))", x: markX, y: secondY + 1, width: cancelMark.width,
+          height: cancelMark.height))
     }
     // Thin bar: the filled part 3 rows high over a dotted track.
     if m.phase == .idle {

@@ -90,9 +90,9 @@ enum FullLayout {
   static func drawFooter(_ m: ScreenModel, dots: Bool, into fb: inout Framebuffer, texts: inout [PlacedText]) {
     var x = ScreenParts.pill(m.startLabel, x: 0, y: footerY, into: &fb, texts: &texts)
     if m.canCancel {
-      x += 3 + ScreenParts.pill("Cancel", x: x + 3, y: footerY, filled: false, into: &fb, texts: &texts)
+      x += 3 + ScreenParts.pill(m.cancelLabel, x: x + 3, y: footerY, filled: false, into: &fb, texts: &texts)
     }
-    if let note = m.restored ? "RESTORED" : m.knobHint, x + 4 + Font.small.width(note) <= width {
+    if let note = m.restored ? "RESTORED" : m.earnedText ?? m.knobHint, x + 4 + Font.small.width(note) <= width {
       x += 4 + ScreenParts.text(note, x: x + 4, y: footerY + 2, into: &fb, texts: &texts)
     }
     if dots { ScreenParts.dots(m.dots, right: width, y: footerY + 2, width: width - x - 6, into: &fb, texts: &texts) }

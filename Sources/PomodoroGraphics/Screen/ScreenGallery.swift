@@ -4,7 +4,8 @@ import PomodoroCore
 /// picker in pomodoro and egg modes, running (MM:SS and H:MM:SS), the dissolves (a start, and
 /// every return to idle: cancel while running or paused, stopping the alarm), paused,
 /// restored after a power cut, ringing with the flash on and off, today's tomatoes, idle and
-/// paused with hours, and OLED care's pixel shift at two ends of its orbit.
+/// paused with hours, OLED care's pixel shift at two ends of its orbit, and flow: its picker,
+/// counting up, paused, and the break it earned.
 /// `pomodoro snapshot DIR` writes them as PNGs; the golden tests keep them pixel-exact.
 public func screenGallery(height: Int = 64) -> [(name: String, image: Framebuffer)] {
   screenGalleryStates().map { scene in
@@ -49,6 +50,18 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     settings: EngineSettings(), now: t0)
   let idleHours = run(fresh, [(.setDuration(seconds(6 * 3600 + 56 * 60)), 0)])
   let pausedHours = run(idleHours, [(.press(.start), seconds(1)), (.press(.start), seconds(2))])
+  // Flow: the knob's seventh mode; 41:07 counted earns 8:00 of break, which ending it preselects.
+  let flow = mode(6)
+  let flowing = run(flow, [(.press(.start), seconds(1))])
+  let flowed = seconds(1) + seconds(41 * 60 + 7) + ms(400)
+  let flowPaused = run(flowing, [(.press(.start), flowed)])
+  let earned = run(flowPaused, [(.press(.cancel), flowed + seconds(10))])
+  let flowScenes: [(String, EngineState, Instant)] = [
+    ("24-idle-flow", flow, t0),
+    ("25-running-flow", flowing, t0 + flowed),
+    ("26-paused-flow", flowPaused, t0 + flowed + seconds(3)),
+    ("27-idle-earned-break", earned, t0 + flowed + seconds(10) + ScreenTiming.transition),
+  ]
   let scenes: [(String, EngineState, Instant)] = [
     ("01-idle-focus", fresh, t0),
     ("02-idle-short-break", mode(1), t0),
@@ -77,5 +90,6 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("22-running-shift-right-down", started, t0 + running, PixelShift.Offset(dx: 1, dy: 1)),
     ("23-paused-shift-left-up", paused, t0 + running + seconds(3), PixelShift.Offset(dx: -1, dy: -1)),
   ]
-  return scenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) } + shifted
+  return (scenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) } + shifted)
+    + flowScenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) }
 }

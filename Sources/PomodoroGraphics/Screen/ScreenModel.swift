@@ -51,12 +51,17 @@ public struct ScreenModel: Equatable, Sendable {
   public var knobHint: String?
   /// Came back from a restart or power cut: show a note.
   public var restored: Bool
+  /// What the cancel button is called: "Cancel", "End" in a flow.
+  public var cancelLabel: String
+  /// In a flow: the whole seconds of break it has earned so far, shown where the knob's hint
+  /// would be (`earnedText`); nil elsewhere.
+  public var earnedBreak: Int64?
 
   public init(
     phase: Phase, title: String, timeText: String, elapsed: Int64 = 0, total: Int64 = 0, icon: Icon = .none,
     flashOn: Bool = false, transition: Transition? = nil, dots: Int = 0, label: String = "",
     cycleText: String? = nil, startLabel: String = "", canCancel: Bool = false, knobHint: String? = nil,
-    restored: Bool = false
+    restored: Bool = false, cancelLabel: String = "Cancel", earnedBreak: Int64? = nil
   ) {
     self.phase = phase
     self.title = title
@@ -73,7 +78,12 @@ public struct ScreenModel: Equatable, Sendable {
     self.canCancel = canCancel
     self.knobHint = knobHint
     self.restored = restored
+    self.cancelLabel = cancelLabel
+    self.earnedBreak = earnedBreak
   }
+
+  /// "Break 5:00": the full layout's footer in a flow.
+  public var earnedText: String? { earnedBreak.map { "Break \(formatShortClock($0))" } }
 }
 
 /// The screen's animation clock: all of it counts from the phase's start (`phaseSince`).
@@ -130,19 +140,25 @@ extension ScreenModel {
     if fades, age < ScreenTiming.transition {
       transition = Transition(from: state.previousPhase, step: Int(age / ScreenTiming.transitionStep))
     }
+    // A flow's bar is the break it has earned, full at its ceiling (the long break's preset).
+    let earned = state.hasTimer ? state.earnedBreak(at: now) : nil
+    let bar = earned.map { ($0, state.settings.preset(.longBreak)) } ?? (state.elapsed(at: now), state.duration)
     self.init(
       phase: state.phase, title: state.title, timeText: formatClock(shown),
-      elapsed: state.elapsed(at: now), total: state.duration, icon: icon,
+      elapsed: bar.0, total: bar.1, icon: icon,
       flashOn: state.phase == .ringing && (age / ScreenTiming.flashHalf) % 2 == 0,
       transition: transition, dots: state.completedToday, label: ScreenModel.shortLabel(state.mode),
       cycleText: state.cycleText, startLabel: state.startLabel, canCancel: state.hasTimer,
-      knobHint: ScreenModel.knobHint(state.phase), restored: state.restored)
+      knobHint: ScreenModel.knobHint(state.phase, mode: state.mode), restored: state.restored,
+      cancelLabel: state.cancelLabel, earnedBreak: earned.map(wholeSeconds))
   }
 
   /// What the knob does in `phase`: it dials the duration and its push steps the mode while
   /// idle, is ignored while running, sets the remaining time while paused, and snoozes the
-  /// alarm by a minute a clockwise detent while ringing.
-  public static func knobHint(_ phase: Phase) -> String? {
+  /// alarm by a minute a clockwise detent while ringing. In a flow turning does nothing: the
+  /// picker's hint says only what the push does.
+  public static func knobHint(_ phase: Phase, mode: Mode = .focus) -> String? {
+    if mode.countsUp { return phase == .idle ? "Push: mode" : nil }
     switch phase {
     case .idle: return "Turn: set  Push: mode"
     case .running: return nil
@@ -160,6 +176,7 @@ extension ScreenModel {
     case .soft: return "Soft"
     case .medium: return "Med."
     case .hard: return "Hard"
+    case .flow: return "Flow"
     }
   }
 }

@@ -48,6 +48,8 @@ public struct ConfigKey {
   public let example: String?
   /// Reads `value` into the config; false when it is not a value of this key.
   let read: (inout DeviceConfig, String) -> Bool
+  /// What is wrong with a value `read` refused, when the codec can say more than `expected`.
+  let problem: (String) -> String?
   /// The value as a config writes it; nil while unset.
   public let value: (DeviceConfig) -> String?
   /// Whether two configs differ in this key.
@@ -79,6 +81,7 @@ public struct ConfigKey {
       config[keyPath: path] = v
       return true
     }
+    problem = codec.problem
     value = { codec.format($0[keyPath: path]) }
     differs = { $0[keyPath: path] != $1[keyPath: path] }
     copy = { $0[keyPath: path] = $1[keyPath: path] }
@@ -150,8 +153,16 @@ public struct ConfigKey {
         .live, "move the picture a pixel this often"),
     ]
     for mode in Mode.allCases {
-      keys.append(ConfigKey(mode.configKey, \.engine.presets[mode], C.preset, .live, "the \(mode.displayName) preset"))
+      guard let key = mode.configKey else { continue }
+      keys.append(ConfigKey(key, \.engine.presets[mode], C.preset, .live, "the \(mode.displayName) preset"))
     }
+    keys += [
+      ConfigKey(
+        "modes", \.engine.modes, C.modes, .live, "the modes the knob's push steps through while idle, in order"),
+      ConfigKey(
+        "flow_break_ratio", \.engine.flowBreakRatio, C.integer(1...60, "a number from 1 to 60, like 5"), .live,
+        "a flow earns a break of its length divided by this"),
+    ]
     let alarmTimeout = "a duration from 5s to 1h, like 60s, or never"
     keys += [
       ConfigKey(
@@ -208,10 +219,12 @@ public struct ConfigKey {
 }
 
 extension Mode {
-  /// The config key of this mode's preset. The config says `short_break` where the control
-  /// protocol and the transcript say `short`: both are interfaces, mapped here once.
-  public var configKey: String {
+  /// The config key of this mode's preset (nil for flow, which has none). The config says
+  /// `short_break` where the control protocol, the transcript and the `modes` key say `short`:
+  /// both are interfaces, mapped here once.
+  public var configKey: String? {
     switch self {
+    case .flow: return nil
     case .focus: return "focus"
     case .shortBreak: return "short_break"
     case .longBreak: return "long_break"
@@ -228,6 +241,8 @@ struct ConfigCodec<Value> {
   var parse: (String) -> Value?
   /// nil: unset, not written.
   var format: (Value) -> String?
+  /// What is wrong with a value `parse` refuses (nil: the key's error says what is expected).
+  var problem: (String) -> String? = { _ in nil }
 }
 
 /// The kinds of value the keys take.
@@ -310,6 +325,36 @@ enum ConfigCodecs {
       codec.parse($0).map { .some($0) }
     } format: {
       $0.flatMap(codec.format)
+    }
+  }
+
+  /// Mode names (the control protocol's: `short`, not `short_break`), each once, separated by
+  /// spaces (or commas): the knob's cycle.
+  static var modes: ConfigCodec<[Mode]> {
+    let names = Mode.allCases.map(\.rawValue).joined(separator: " ")
+    func words(_ v: String) -> [String] {
+      v.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
+    }
+    func problem(_ v: String) -> String? {
+      var seen: Set<String> = []
+      for word in words(v) {
+        if Mode(rawValue: word) == nil {
+          return "'modes' names '\(TextLines.visible(word))', which is no mode; the modes are \(names)"
+        }
+        if !seen.insert(word).inserted { return "'modes' names '\(word)' twice; name each mode once" }
+      }
+      return nil
+    }
+    return ConfigCodec<[Mode]>(
+      expected: "mode names from \(names), each once, separated by spaces, like focus short flow"
+    ) { v in
+      let modes = words(v).compactMap(Mode.init(rawValue:))
+      guard !modes.isEmpty, problem(v) == nil else { return nil }
+      return modes
+    } format: {
+      $0.map(\.rawValue).joined(separator: " ")
+    } problem: {
+      problem($0)
     }
   }
 

@@ -34,6 +34,7 @@ public enum ConfigParser {
       seen[key] = lineNumber
       guard !value.isEmpty else { throw fail("'\(key)' has no value; expected \(setting.expected)") }
       guard setting.read(&config, value) else {
+        if let problem = setting.problem(value) { throw fail(problem) }
         throw fail("bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setting.expected)")
       }
     }

@@ -146,9 +146,20 @@ public enum ControlProtocol {
   }
 
   /// The engine events `command` makes in `phase`, as a button or the knob would; a refusal where
-  /// the phase gives it no meaning ("nothing to pause: the timer is idle"). Status and watch make none.
-  public static func events(for command: ControlCommand, in phase: Phase) -> Result<[Event], Refusal> {
+  /// the phase gives it no meaning ("nothing to pause: the timer is idle"), or a flow (`mode`) has
+  /// no duration to set or extend. Status and watch make none.
+  public static func events(
+    for command: ControlCommand, in phase: Phase, mode: Mode = .focus
+  ) -> Result<[Event], Refusal> {
     func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
+    // A flow counts up until it is ended: it has no duration to set or extend.
+    switch command {
+    case .extend where mode.countsUp && phase != .idle:
+      return no("a flow counts up and has no end to extend: end it with cancel")
+    case .set(let to, .some) where phase == .idle && (to ?? mode).countsUp:
+      return no("a flow counts up and takes no duration: set flow, or set a mode with one (set focus 25m)")
+    default: break
+    }
     let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"
     switch (command, phase) {
     case (.status, _), (.watch, _): return .success([])
@@ -211,13 +222,20 @@ public enum ControlProtocol {
     return FlatJSON.decode(inner).map { .success($0) }
   }
 
-  /// `running  focus 2/4  17:42 left, ends 14:32`: the readable form of a state.
+  /// `running  focus 2/4  17:42 left, ends 14:32`, `running  flow  12:34, break 2:00 earned`: the
+  /// readable form of a state.
   public static func text(_ state: [String: JSONValue]) -> String {
     let phase = state["phase"]?.string ?? "?"
     var what = state["mode"]?.string ?? "?"
     if let cycle = state["cycle"]?.string { what += " \(cycle)" }
     var time = state["remaining"]?.string ?? "?"
-    if phase == "running" || phase == "paused" { time += " left" }
+    let timer = phase == "running" || phase == "paused"
+    // A flow counts up: its time is the time counted, with the break it has earned.
+    if let earned = state["earned_break_ms"]?.int {
+      if timer { time += ", break \(formatShortClock(earned / 1000)) earned" }
+    } else if timer {
+      time += " left"
+    }
     if let ends = state["ends_at"]?.string, let wall = WallTime(iso8601: ends, synced: true) {
       time += ", ends \(wall.localHourMinute)"
     }

@@ -216,7 +216,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
     case .failure(let refusal):
       reply = ControlProtocol.errorReply(refusal.message)
     case .success(let command):
-      switch ControlProtocol.events(for: command, in: device.state.phase) {
+      switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
       case .failure(let refusal):
         reply = ControlProtocol.errorReply(refusal.message)
       case .success(let events):

@@ -6,24 +6,34 @@ import PomodoroCore
 /// their order are interfaces (README, docs/).
 public enum StateFields {
   /// Every field `full` can give, in its order.
-  public static let names = ["phase", "mode", "remaining_ms", "total_ms", "remaining", "cycle", "ends_at"]
+  public static let names = coreNames + ["remaining", "cycle", "ends_at"]
 
-  /// What every view has: the phase, the mode, the time left and the session's length.
+  /// Every field `core` can give, in its order (`elapsed_ms` and `earned_break_ms` in flow only).
+  public static let coreNames = ["phase", "mode", "remaining_ms", "total_ms", "elapsed_ms", "earned_break_ms"]
+
+  /// What every view has: the phase, the mode, the time left and the session's length; in a
+  /// flow (which counts up to 23:59:59) also the time counted and the break ending it now earns.
   public static func core(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
-    [
+    var fields: [(String, JSONValue)] = [
       ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
       ("remaining_ms", .int(wholeMilliseconds(state.remaining(at: now)))),
       ("total_ms", .int(wholeMilliseconds(state.duration))),
     ]
+    if let earned = state.earnedBreak(at: now) {
+      fields.append(("elapsed_ms", .int(wholeMilliseconds(state.elapsed(at: now)))))
+      fields.append(("earned_break_ms", .int(wholeMilliseconds(earned))))
+    }
+    return fields
   }
 
-  /// `core`, then the time left as the panel shows it, the focus's place in the cycle, and, while
+  /// `core`, then the time left as the panel shows it (in flow: the time counted), the focus's place in the cycle, and, while
   /// running with a synchronised wall clock, the end: the control socket's and the bridge's state.
   public static func full(_ state: EngineState, at now: Instant, wall: WallTime?) -> [(String, JSONValue)] {
     var fields = core(state, at: now)
     fields.append(("remaining", .string(state.clockText(at: now))))
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
-    if state.phase == .running, let wall, wall.synced {
+    // A flow has no end but the day's: it ends when it is ended.
+    if state.phase == .running, !state.mode.countsUp, let wall, wall.synced {
       let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(state.remaining(at: now)), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }

@@ -25,6 +25,8 @@ public struct StateStore {
       ("focus_done_in_cycle", .int(Int64(saved.focusDoneInCycle))),
       ("extended_ns", .int(saved.extended)),
     ]
+    // Only when set: files without it read as false.
+    if saved.breakAfterFlow { pairs.append(("break_after_flow", .bool(true))) }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
     try Files.writeAtomically(path, Array((FlatJSON.encode(pairs) + "\n").utf8), in: fileSystem)
   }
@@ -68,9 +70,11 @@ public struct StateStore {
     }
     // `extended_ns` (snoozes) is optional: files written before it existed have none.
     guard let extended = o["extended_ns"].map({ $0.int }) ?? 0 else { throw StateFileError(path: path) }
+    // `break_after_flow` likewise (written only when true).
+    guard let afterFlow = o["break_after_flow"].map({ $0.bool }) ?? false else { throw StateFileError(path: path) }
     return SavedTimer(
       phase: phase, mode: mode, duration: duration, remaining: remaining, focusDoneInCycle: Int(cycle),
-      extended: extended)
+      extended: extended, breakAfterFlow: afterFlow)
   }
 }
 

@@ -3,7 +3,9 @@ import PomodoroCore
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an
 /// instant maps to a local day are given).
 ///
-/// Focus counts only completed focus sessions; focus minutes are their `actual_ms`. Completed
+/// Focus counts only completed focus sessions and flows (a flow is focus that counts up: its
+/// minutes are focus minutes, in the totals, the heatmap and the streaks; `flow` counts them
+/// apart as well); focus minutes are their `actual_ms`. Completed
 /// breaks and egg timers are counted apart; cancelled sessions of any mode apart again. A
 /// session recorded before the wall clock was set (`clock_synced: false`) has a date that
 /// cannot be trusted: it is counted by its order in the file, on the day of the next session
@@ -32,8 +34,10 @@ public struct HistoryStats: Equatable, Sendable {
 
   /// The sessions of one period, by kind.
   public struct Tally: Equatable, Sendable {
-    /// Completed focus sessions.
+    /// Completed focus sessions and flows.
     public var focus = Count()
+    /// Completed flows (counted in `focus` too).
+    public var flow = Count()
     /// Completed short and long breaks.
     public var breaks = Count()
     /// Completed egg timers (soft, medium, hard).
@@ -44,8 +48,9 @@ public struct HistoryStats: Equatable, Sendable {
     mutating func add(_ entry: HistoryEntry) {
       if entry.outcome == .cancelled {
         cancelled.add(entry)
-      } else if entry.mode == .focus {
+      } else if entry.mode.isFocus {
         focus.add(entry)
+        if entry.mode == .flow { flow.add(entry) }
       } else if entry.mode.isEgg {
         eggs.add(entry)
       } else {
@@ -54,6 +59,7 @@ public struct HistoryStats: Equatable, Sendable {
     }
     mutating func merge(_ other: Tally) {
       focus.merge(other.focus)
+      flow.merge(other.flow)
       breaks.merge(other.breaks)
       eggs.merge(other.eggs)
       cancelled.merge(other.cancelled)
@@ -209,4 +215,9 @@ public enum FocusShade {
     guard ms > 0 else { return 0 }
     return Int(min(4, 1 + ms / 60_000 / step))
   }
+}
+
+extension Mode {
+  /// Counted as focus in the statistics: focus, and flow (focus that counts up).
+  var isFocus: Bool { self == .focus || self == .flow }
 }

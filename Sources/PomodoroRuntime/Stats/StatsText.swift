@@ -19,6 +19,9 @@ public enum StatsText {
       "\(s.todayTally[keyPath: key].sessions) today, \(s.weekTally[keyPath: key].sessions) this week, "
         + "\(s.allTally[keyPath: key].sessions) in all"
     }
+    if s.allTally.flow.sessions > 0 {
+      lines.append("Flows:      \(apart(\.flow)), \(s.allTally.flow.minutes) min (counted as focus, above and below)")
+    }
     lines.append("Breaks:     \(apart(\.breaks))")
     lines.append("Egg timers: \(apart(\.eggs))")
     lines.append("Cancelled:  \(apart(\.cancelled)) (not counted above)")
