@@ -44,7 +44,8 @@ enum CtlCommand {
     // A device that turns this client away (16 are connected) writes why and closes at once: the
     // request then fails (EPIPE) while the refusal waits unread. So read before judging the write.
     var reader = LineReader(fd: fd)
-    guard let line = reader.next(timeoutMs: Int32(clamping: wholeMillisecondsRoundedUp(replyTimeout))) else {
+    // The limit is for the whole reply: a peer that trickles a byte now and then cannot hold ctl.
+    guard let line = reader.next(until: SystemClock().now + replyTimeout) else {
       if reader.ended || !sent {
         let why = reader.ended ? "" : " (\(String(cString: strerror(sendErrno))))"
         PomodoroCLI.fail(
@@ -59,17 +60,17 @@ enum CtlCommand {
     }
     switch ControlProtocol.decodeReply(line) {
     case nil:
-      PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(line.prefix(200))")
+      PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(Log.oneLine(String(line.prefix(200))))")
       return ExitCode.protocolError
     case .failure(let refusal)?:
       if json { emit(line) }
-      PomodoroCLI.fail("pomodoro: \(refusal.message)")
+      PomodoroCLI.fail("pomodoro: \(Log.oneLine(refusal.message))")
       return ExitCode.failure
     case .success(let state)?:
       emit(json ? line : ControlProtocol.text(state))
     }
     guard command == .watch else { return ExitCode.ok }
-    while let line = reader.next(timeoutMs: -1) {
+    while let line = reader.next(until: nil) {
       guard case .success(let state)? = ControlProtocol.decodeReply(line) else { continue }
       emit(json ? line : ControlProtocol.text(state))
     }
@@ -108,13 +109,15 @@ enum CtlCommand {
     return path
   }
 
+  /// Prints a line of the device's, its control characters escaped: whatever answers on the
+  /// socket cannot send escape sequences to the terminal.
   static func emit(_ line: String) {
-    print(line)
+    print(Log.oneLine(line))
     fflush(stdout)
   }
 }
 
-/// Lines from a blocking descriptor, with a timeout per line.
+/// Lines from a blocking descriptor, each by a deadline on the monotonic clock.
 struct LineReader {
   let fd: Int32
   var buffer = LineBuffer(limit: 1 << 20)
@@ -123,10 +126,18 @@ struct LineReader {
 
   init(fd: Int32) { self.fd = fd }
 
-  /// The next line, or nil at end of input, on an error or after `timeoutMs` (-1: no limit).
-  mutating func next(timeoutMs: Int32) -> String? {
+  /// The next line, or nil at end of input, on an error or once `deadline` has passed (nil: no
+  /// limit), however the bytes before it came.
+  mutating func next(until deadline: Instant?) -> String? {
     var chunk = [UInt8](repeating: 0, count: 65536)
+    let clock = SystemClock()
     while ready.isEmpty && !ended {
+      var timeoutMs: Int32 = -1
+      if let deadline {
+        let left = deadline - clock.now
+        if left <= 0 { return nil }
+        timeoutMs = Int32(clamping: wholeMillisecondsRoundedUp(left))
+      }
       var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       let n = poll(&p, 1, timeoutMs)
       if n < 0 && currentErrno() == EINTR { continue }

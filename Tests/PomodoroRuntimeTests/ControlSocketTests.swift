@@ -62,7 +62,7 @@ final class ControlFixture {
     XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
     server.serviceNow()
     var reader = LineReader(fd: fd)
-    return reader.next(timeoutMs: 2000)
+    return reader.next(until: SystemClock().now + ms(2000))
   }
 
   func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {
@@ -261,8 +261,9 @@ final class ControlSocketTests: XCTestCase {
     let extra = try f.connect()
     var reader = LineReader(fd: extra)
     XCTAssertEqual(
-      reader.next(timeoutMs: 2000), ControlProtocol.errorReply("too many clients (16 at most); try again later"))
-    XCTAssertNil(reader.next(timeoutMs: 2000), "then closed")
+      reader.next(until: SystemClock().now + ms(2000)),
+      ControlProtocol.errorReply("too many clients (16 at most); try again later"))
+    XCTAssertNil(reader.next(until: SystemClock().now + ms(2000)), "then closed")
     for fd in fds { XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok) }
     close(fds.removeLast())
     f.server.serviceNow()
@@ -285,7 +286,7 @@ final class ControlSocketTests: XCTestCase {
     f.server.serviceNow()
     var reader = LineReader(fd: watcher)
     var phases: [String] = []
-    while let line = reader.next(timeoutMs: 200), let o = FlatJSON.decode(line) {
+    while let line = reader.next(until: SystemClock().now + ms(200)), let o = FlatJSON.decode(line) {
       XCTAssertEqual(o["event"]?.string, "state")
       phases.append("\(o["phase"]!.string!) \(o["remaining_ms"]!.int!)")
     }
@@ -415,7 +416,7 @@ extension ControlSocketTests {
     XCTAssertEqual(f.server.deadline, start + seconds(60), "the first idle client's minute")
     let extra = try f.connect()
     var reader = LineReader(fd: extra)
-    XCTAssertEqual(reader.next(timeoutMs: 2000)?.contains("too many clients"), true, "full")
+    XCTAssertEqual(reader.next(until: SystemClock().now + ms(2000))?.contains("too many clients"), true, "full")
     close(extra)
 
     f.h.run(for: seconds(30))
@@ -430,9 +431,9 @@ extension ControlSocketTests {
     for fd in idle {
       var r = LineReader(fd: fd)
       XCTAssertEqual(
-        r.next(timeoutMs: 2000),
+        r.next(until: SystemClock().now + ms(2000)),
         ControlProtocol.errorReply("closed: no request for 1m; send one sooner, or watch to stay connected"))
-      XCTAssertNil(r.next(timeoutMs: 2000), "then closed")
+      XCTAssertNil(r.next(until: SystemClock().now + ms(2000)), "then closed")
     }
     XCTAssertEqual(f.server.deadline, start + seconds(90), "the asker's minute")
     XCTAssertEqual(f.server.watchers, 1)

@@ -44,12 +44,14 @@ final class SocketPump: @unchecked Sendable {
 }
 
 /// A stand-in for the device, for ctl's failure paths: takes one connection, reads its request
-/// line, then replies `reply` and closes, or closes without a word, or stays silent until stopped.
+/// line, then replies `reply` and closes, or closes without a word, or stays silent until stopped,
+/// or trickles: a byte (never a whole line) every 50 ms for 3 s, then closes.
 final class FakeDevice: @unchecked Sendable {
   enum Behaviour: Sendable {
     case reply(String)
     case close
     case silent
+    case trickle
   }
 
   let path: String
@@ -69,11 +71,16 @@ final class FakeDevice: @unchecked Sendable {
       guard fd >= 0 else { return }
       defer { close(fd) }
       var reader = LineReader(fd: fd)
-      _ = reader.next(timeoutMs: 5000)
+      _ = reader.next(until: SystemClock().now + seconds(5))
       switch behaviour {
       case .reply(let line): UnixSocket.writeAll(fd, Array((line + "\n").utf8))
       case .close: break
       case .silent: while !box.stopped { usleep(1000) }
+      case .trickle:
+        for _ in 0..<60 where !box.stopped {
+          UnixSocket.writeAll(fd, Array("{".utf8))
+          usleep(50_000)
+        }
       }
     }
     thread = t
@@ -173,6 +180,39 @@ final class CtlCommandTests: XCTestCase {
       r.err, "pomodoro: no reply from \(fake.path) within 200ms: is the device stuck? systemctl status pomodoro\n")
     XCTAssertGreaterThanOrEqual(r.seconds, 0.2)
     XCTAssertEqual(r.out, "")
+  }
+
+  /// The reply timeout is for the whole reply, not for each read: a peer that sends a byte every
+  /// 50 ms (each well within 200 ms) still gets exit 75 after 200 ms, not after its 3 s.
+  func testAPeerThatTricklesBytesCannotHoldCtlPastTheTimeout() throws {
+    let fake = try FakeDevice(directory: directory, .trickle)
+    defer { fake.stop() }
+    let r = ctl(["status"], at: fake.path, timeout: ms(200))
+    XCTAssertEqual(r.code, ExitCode.noAnswer)
+    XCTAssertEqual(
+      r.err, "pomodoro: no reply from \(fake.path) within 200ms: is the device stuck? systemctl status pomodoro\n")
+    XCTAssertLessThan(r.seconds, 1.5, "the 200 ms limit, not the peer's 3 s of trickling")
+  }
+
+  /// What the device (or whatever answers on the socket) says reaches the terminal with its
+  /// control characters escaped: no escape sequence, no second line.
+  func testTheDevicesTextReachesTheTerminalEscaped() throws {
+    let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+    let bad = try FakeDevice(directory: directory, .reply("junk\(hostile)\nsecond"))
+    let r1 = ctl(["status"], at: bad.path)
+    bad.stop()
+    XCTAssertEqual(r1.code, ExitCode.protocolError)
+    XCTAssertEqual(
+      r1.err, "pomodoro: unexpected reply from \(bad.path): junk\\u{1B}]0;owned\\u{7}\\u{1B}[2J\n")
+    let refusal = try FakeDevice(directory: directory, .reply(#"{"ok":false,"error":"no\u001b[31m red"}"#))
+    let r2 = ctl(["start"], at: refusal.path)
+    refusal.stop()
+    XCTAssertEqual(r2.code, ExitCode.failure)
+    XCTAssertEqual(r2.err, "pomodoro: no\\u{1B}[31m red\n")
+    let json = try FakeDevice(directory: directory, .reply("{\"ok\":false,\"error\":\"x\u{1B}[2J\"}"))
+    let r3 = ctl(["start", "--json"], at: json.path)
+    json.stop()
+    XCTAssertEqual(r3.out, "{\"ok\":false,\"error\":\"x\\u{1B}[2J\"}\n")
   }
 
   func testABadReplyExits76NamingIt() throws {
