@@ -26,6 +26,11 @@ public struct ScriptLine: Equatable, Sendable {
 /// A parsed script: its steps, and the checks on what the device does before the first step
 /// (start-up).
 public struct Script: Equatable, Sendable {
+  /// The virtual time a script may cover at most: ten years. A script that would pass it is
+  /// refused before it runs, naming the line (the clock counts nanoseconds in 64 bits, so 257
+  /// lines of `wait 10000h` would otherwise overflow it).
+  public static let longestVirtualTime: Nanoseconds = days(3653)
+
   public var opening: [Expectation] = []
   public var lines: [ScriptLine] = []
 
@@ -45,6 +50,20 @@ public struct ScriptError: FileLineError, Equatable {
   }
 }
 
+extension ScriptStep {
+  /// The most virtual time the step takes, from the mock hardware's own timings.
+  var longest: Nanoseconds {
+    switch self {
+    case .turn(let detents, let fast, _):
+      let spacing = fast ? MockHardware.fastDetentSpacing : MockHardware.detentSpacing
+      return Nanoseconds(detents.magnitude) * spacing + MockHardware.releaseTime
+    case .press: return MockHardware.pressTime + MockHardware.releaseTime
+    case .hold(_, let duration): return duration + MockHardware.releaseTime
+    case .wait(let duration): return duration
+    }
+  }
+}
+
 public enum ScriptParser {
   static let usage =
     "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION"
@@ -54,6 +73,7 @@ public enum ScriptParser {
   /// space; an invisible character (a control or format character) is an error naming it.
   public static func parse(_ text: String, file: String) throws -> Script {
     var script = Script()
+    var virtualTime: Nanoseconds = 0
     for (index, raw) in TextLines.split(text).enumerated() {
       var line = Substring(raw)
       if let bad = TextLines.firstInvisible(line) {
@@ -90,6 +110,7 @@ public enum ScriptParser {
       switch verb {
       case "turn":
         guard words.count >= 2, let sign = words[1].first, sign == "+" || sign == "-",
+          words[1].dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
           let n = Int(words[1].dropFirst()), n > 0, n <= 100_000
         else {
           throw fail(
@@ -113,6 +134,12 @@ public enum ScriptParser {
         step = .wait(try duration(words[1]))
       default:
         throw fail("unknown step '\(verb)'; \(usage)")
+      }
+      virtualTime += step.longest
+      guard virtualTime <= Script.longestVirtualTime else {
+        throw fail(
+          "the script would run past \(DurationText.format(Script.longestVirtualTime)) of virtual time here, the most one "
+            + "script may cover; split it or shorten its waits")
       }
       script.lines.append(ScriptLine(number: index + 1, step: step, text: words.joined(separator: " ")))
     }

@@ -71,6 +71,42 @@ final class ParserHardeningTests: XCTestCase {
       try ScriptParser.parse("wait 0.4166667h\n", file: "s").lines.first?.step, .wait(1_500_000_120_000))
   }
 
+  /// Each `wait 10000h` is valid, but 257 of them overflowed the 64-bit virtual clock (a trap,
+  /// exit 132, no transcript). A script whose virtual time would pass ten years is refused before
+  /// anything runs, naming the first line past it; holds and turns count with their own timings.
+  func testAScriptPastTenYearsOfVirtualTimeIsRefusedNamingTheLine() throws {
+    let waits = String(repeating: "wait 10000h\n", count: 257)
+    let script = write("long.pomo", "press start\n" + waits)
+    let sim = captureOutput { PomodoroCLI.main(["simulate", "--script", script]) }
+    XCTAssertEqual(sim.code, ExitCode.badScript)
+    // 8 waits of 10000h are 9.13 years; the 9th passes ten years (87672h): line 10.
+    XCTAssertEqual(
+      sim.err,
+      "pomodoro: script error: \(script):10: the script would run past 87672h of virtual time here, the most one "
+        + "script may cover; split it or shorten its waits\n")
+    XCTAssertEqual(sim.out, "", "nothing ran")
+    for (text, line) in [
+      (String(repeating: "hold start 10000h\n", count: 300), 9),
+      (String(repeating: "wait 10000h\n", count: 8) + "wait 7670h\n" + "turn +100000\n", 10),
+    ] {
+      XCTAssertThrowsError(try ScriptParser.parse(text, file: "s")) { error in
+        XCTAssertEqual((error as? ScriptError)?.line, line, text.suffix(40).description)
+      }
+    }
+    let almost = String(repeating: "wait 10000h\n", count: 8) + "wait 7670h\n" + "turn +100000 fast\n"
+    XCTAssertEqual(try ScriptParser.parse(almost, file: "s").lines.count, 10, "1000 s of fast turning still fits")
+  }
+
+  func testATurnTakesOneSignAndDigitsOnly() {
+    for bad in ["turn ++5", "turn +-5", "turn -+5", "turn +5x", "turn + 5", "turn +٣"] {
+      XCTAssertThrowsError(try ScriptParser.parse(bad + "\n", file: "s"), bad) { error in
+        XCTAssertEqual((error as? ScriptError)?.line, 1, bad)
+      }
+    }
+    XCTAssertEqual(
+      try ScriptParser.parse("turn -5\n", file: "s").lines.first?.step, .turn(detents: -5, fast: false, bounce: false))
+  }
+
   // MARK: 2. CRLF and a BOM
 
   func testACRLFConfigIsReadLineByLineAndItsErrorsReported() throws {
