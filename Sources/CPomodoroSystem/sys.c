@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #ifdef __linux__
@@ -126,5 +128,21 @@ int pomo_clock_synced(void) {
   return access("/run/systemd/timesync/synchronized", F_OK) == 0 ? 1 : 0;
 #else
   return 1;
+#endif
+}
+
+int pomo_peer_uid(int fd, uint32_t *uid) {
+#ifdef __linux__
+  struct ucred cred;
+  socklen_t length = sizeof cred;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) return -1;
+  *uid = (uint32_t)cred.uid;
+  return 0;
+#else
+  uid_t u;
+  gid_t g;
+  if (getpeereid(fd, &u, &g) != 0) return -1;
+  *uid = (uint32_t)u;
+  return 0;
 #endif
 }

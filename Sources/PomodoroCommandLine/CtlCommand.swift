@@ -13,7 +13,11 @@ enum CtlCommand {
   static let replyTimeout: Nanoseconds = seconds(5)
 
   /// `replyTimeout`: a test's shorter wait for a device that says nothing.
-  static func run(_ words: ArraySlice<String>, replyTimeout: Nanoseconds = CtlCommand.replyTimeout) throws -> Int32 {
+  /// `trusts`: whose replies to believe, by the serving process's user id (a test's narrower rule).
+  static func run(
+    _ words: ArraySlice<String>, replyTimeout: Nanoseconds = CtlCommand.replyTimeout,
+    trusts: (uid_t) -> Bool = { ControlPaths.trusts(peer: $0) }
+  ) throws -> Int32 {
     let args = try Arguments(words, valued: ["--socket", "--config"], switches: ["--json"])
     let command: ControlCommand
     switch ControlCommand.parse(words: args.positional) {
@@ -31,6 +35,15 @@ enum CtlCommand {
       return code
     }
     defer { close(fd) }
+    // Another local user may have bound the name first (the simulator's socket in /tmp): believe
+    // only a device served by this user, root or the service's user.
+    guard let peer = UnixSocket.peerUID(fd), trusts(peer) else {
+      let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "a process whose user cannot be told"
+      PomodoroCLI.fail(
+        "pomodoro: \(path) is served by \(who), not by you, root or \(UnixSocket.serviceUser): not believing it; "
+          + "remove the socket and start the device or the simulator again")
+      return ExitCode.unavailable
+    }
     return exchange(fd, path: path, command: command, json: json, replyTimeout: replyTimeout)
   }
 

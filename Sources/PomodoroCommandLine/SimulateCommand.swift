@@ -27,6 +27,9 @@ enum SimulateCommand {
       // The per-user control socket (or --control PATH, or --control off), said before the screen takes over.
       let control = args.values["--control"] ?? ControlPaths.simulator
       let path = control == "off" ? nil : control
+      if args.values["--control"] == nil, control.hasPrefix(ControlPaths.privateDirectory + "/") {
+        try ControlPaths.makePrivate(ControlPaths.privateDirectory)
+      }
       if let path { PomodoroCLI.fail("pomodoro simulate: control socket at \(path)") }
       return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"), control: path)
     }

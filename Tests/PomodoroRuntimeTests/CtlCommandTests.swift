@@ -215,6 +215,69 @@ final class CtlCommandTests: XCTestCase {
     XCTAssertEqual(r3.out, "{\"ok\":false,\"error\":\"x\\u{1B}[2J\"}\n")
   }
 
+  /// ctl believes a reply only from a socket served by the user, root or the service's user:
+  /// another local user who bound the name first gets exit 69, not a made-up state.
+  func testCtlBelievesOnlyADeviceServedByTheUserRootOrTheService() throws {
+    let state = #"{"ok":true,"phase":"idle","mode":"focus","remaining_ms":1500000,"total_ms":1500000}"#
+    let squatter = try FakeDevice(directory: directory, .reply(state))
+    let began = Date()
+    let refused = captureOutput {
+      (try? CtlCommand.run(["status", "--socket", squatter.path], trusts: { $0 == 12345 })) ?? -1
+    }
+    squatter.stop()
+    XCTAssertEqual(refused.code, ExitCode.unavailable)
+    XCTAssertEqual(
+      refused.err,
+      "pomodoro: \(squatter.path) is served by uid \(getuid()), not by you, root or pomodoro: not believing it; "
+        + "remove the socket and start the device or the simulator again\n")
+    XCTAssertEqual(refused.out, "", "no state printed")
+    XCTAssertLessThan(Date().timeIntervalSince(began), 2)
+
+    XCTAssertTrue(ControlPaths.trusts(peer: 1000, me: 1000, service: 999), "the user itself")
+    XCTAssertTrue(ControlPaths.trusts(peer: 0, me: 1000, service: 999), "root")
+    XCTAssertTrue(ControlPaths.trusts(peer: 999, me: 1000, service: 999), "the service's user")
+    XCTAssertFalse(ControlPaths.trusts(peer: 1001, me: 1000, service: 999), "another user")
+    XCTAssertFalse(ControlPaths.trusts(peer: 1001, me: 1000, service: nil), "another user, no service user")
+  }
+
+  /// Without XDG_RUNTIME_DIR the simulator's socket lives in the user's own 0700 folder, which is
+  /// made without following a link and refused when it is not the user's own.
+  func testTheSimulatorsFallbackSocketIsInAPrivateFolder() throws {
+    let saved = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+    defer { if let saved { setenv("XDG_RUNTIME_DIR", saved, 1) } else { unsetenv("XDG_RUNTIME_DIR") } }
+    unsetenv("XDG_RUNTIME_DIR")
+    XCTAssertEqual(ControlPaths.simulator, "/tmp/pomodoro-\(getuid())/simulator.sock")
+    setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1)
+    XCTAssertEqual(ControlPaths.simulator, "/run/user/1000/pomodoro-simulator.sock")
+
+    let fresh = directory + "/fresh"
+    try ControlPaths.makePrivate(fresh)
+    var info = stat()
+    XCTAssertEqual(lstat(fresh, &info), 0)
+    XCTAssertEqual(info.st_mode & 0o777, 0o700)
+    XCTAssertNoThrow(try ControlPaths.makePrivate(fresh), "its own folder again")
+
+    let open = directory + "/open"
+    mkdir(open, 0o700)
+    chmod(open, 0o755)
+    XCTAssertThrowsError(try ControlPaths.makePrivate(open)) {
+      XCTAssertEqual("\($0)", "\(open) lets other users in (mode 755): chmod 700 \(open)")
+    }
+    let link = directory + "/link"
+    symlink(fresh, link)
+    XCTAssertThrowsError(try ControlPaths.makePrivate(link)) {
+      XCTAssertEqual("\($0)", "\(link) is not a folder (a link or a file): remove it, then start again")
+    }
+    if getuid() == 0 {
+      let theirs = directory + "/theirs"
+      mkdir(theirs, 0o700)
+      chown(theirs, 65534, 65534)
+      XCTAssertThrowsError(try ControlPaths.makePrivate(theirs)) {
+        XCTAssertTrue("\($0)".hasPrefix("\(theirs) belongs to uid 65534, not to you (uid 0)"), "\($0)")
+      }
+    }
+  }
+
   func testABadReplyExits76NamingIt() throws {
     let fake = try FakeDevice(directory: directory, .reply("HTTP/1.1 400 Bad Request"))
     defer { fake.stop() }

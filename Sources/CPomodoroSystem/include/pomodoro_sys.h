@@ -33,4 +33,8 @@ int pomo_signal_next(int fd);
 /// sandbox refuses adjtimex, systemd-timesyncd's /run/systemd/timesync/synchronized. Else 0.
 int pomo_clock_synced(void);
 
+/// The user id of the process at the other end of the connected Unix socket `fd` (SO_PEERCRED;
+/// getpeereid elsewhere): 0 and *uid set, or -1 with errno set.
+int pomo_peer_uid(int fd, uint32_t *uid);
+
 #endif

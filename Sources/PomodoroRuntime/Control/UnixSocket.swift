@@ -1,3 +1,5 @@
+import CPomodoroSystem
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -57,7 +59,17 @@ public enum UnixSocket {
   /// A non-blocking listening socket at `path`, mode `mode`, in group `group` when that group
   /// exists (a failure to change the group is returned as a warning). A stale socket file left
   /// by a killed process is replaced; one that still answers is an error.
-  public static func listen(_ path: String, mode: mode_t = 0o660, group: String? = "pomodoro") throws -> (
+  /// The user and group the device's service runs as, and the group its socket is given to.
+  public static let serviceUser = "pomodoro"
+
+  /// The user id of the process at the other end of the connected socket `fd`, or nil when the
+  /// system cannot say.
+  public static func peerUID(_ fd: Int32) -> uid_t? {
+    var uid: UInt32 = 0
+    return pomo_peer_uid(fd, &uid) == 0 ? uid_t(uid) : nil
+  }
+
+  public static func listen(_ path: String, mode: mode_t = 0o660, group: String? = serviceUser) throws -> (
     fd: Int32, warning: String?
   ) {
     if let probe = try? connect(path) {
