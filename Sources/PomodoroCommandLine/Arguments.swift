@@ -21,16 +21,15 @@ struct Arguments {
         positional.append(word)
         continue
       }
-      let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+      let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
       let name = parts[0]
       if valued.contains(name) {
-        if parts.count == 2 {
-          values[name] = parts[1]
-        } else if let value = rest.popFirst() {
-          values[name] = value
-        } else {
+        guard let value = parts.count == 2 ? parts[1] : rest.popFirst() else {
           throw UsageError("\(name) needs a value")
         }
+        // An empty value ('', or --png=) names no file: say so, rather than fail later on ''.
+        guard !value.isEmpty else { throw UsageError("\(name) needs a value, not an empty one") }
+        values[name] = value
       } else if allowed.contains(name) && parts.count == 1 {
         switches.insert(name)
       } else {

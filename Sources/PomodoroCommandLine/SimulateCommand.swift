@@ -44,7 +44,7 @@ enum SimulateCommand {
     }
     let script = try ScriptParser.parse(text, file: scriptPath)
     let pngDirectory = args.values["--png"]
-    if let pngDirectory { try Files.makeDirectories(pngDirectory) }
+    if let pngDirectory { try Files.makeDirectories(pngDirectory, followingLinks: true) }
     // A signal ends the run after the step in progress, with a summary saying so (exit 128+n);
     // the transcript leaves in whole lines only, so nothing is ever torn.
     try Signals.watch([SIGQUIT])

@@ -8,7 +8,7 @@ enum SnapshotCommand {
     guard args.positional.count == 1 else { throw UsageError("snapshot takes one folder: pomodoro snapshot DIR") }
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: nil, log: nil)
     let directory = args.positional[0]
-    try Files.makeDirectories(directory)
+    try Files.makeDirectories(directory, followingLinks: true)
     let look = PanelLook(contrast: config.contrast)
     var written = 0
     for height in [64, 32] {

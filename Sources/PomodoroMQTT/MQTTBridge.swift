@@ -390,11 +390,7 @@ public final class MQTTBridge {
 
   /// A payload on the command topic: the ctl commands as text (`extend 5m`) or JSON.
   func command(_ payload: String) {
-    let trimmed = payload.trimmingCharacters()
-    let parsed =
-      trimmed.hasPrefix("{")
-      ? ControlCommand.parse(json: trimmed)
-      : ControlCommand.parse(words: trimmed.split(separator: " ").map(String.init))
+    let parsed = ControlCommand.parse(payload: payload)
     let now = clock.now
     switch parsed {
     case .failure(let refusal):
@@ -535,13 +531,4 @@ struct BridgeBackoff {
   }
 
   mutating func reset() { current = nil }
-}
-
-extension String {
-  func trimmingCharacters() -> String {
-    var s = Substring(self)
-    while let f = s.first, f == " " || f == "\n" || f == "\r" || f == "\t" { s = s.dropFirst() }
-    while let l = s.last, l == " " || l == "\n" || l == "\r" || l == "\t" { s = s.dropLast() }
-    return String(s)
-  }
 }

@@ -45,6 +45,35 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(PomodoroCLI.main(["snapshot"]), ExitCode.usage)
   }
 
+  /// An empty value names no file: `stats --png ''` said "cannot rename .tmp to :", `--png=` took
+  /// the next word as its value.
+  func testAnEmptyOptionValueIsAUsageErrorNamingTheOption() {
+    for words in [
+      ["stats", "--png", ""], ["stats", "--png="], ["history", "--config", ""], ["ctl", "status", "--socket="],
+    ] {
+      let r = captureOutput { PomodoroCLI.main(words) }
+      XCTAssertEqual(r.code, ExitCode.usage, "\(words)")
+      let name = words.first { $0.hasPrefix("--") }!.split(separator: "=").first!
+      XCTAssertEqual(
+        r.err, "pomodoro: \(name) needs a value, not an empty one\nTry 'pomodoro --help'.\n", "\(words)")
+    }
+  }
+
+  /// `--png` (and snapshot's folder) given a link to a folder writes into that folder; the
+  /// device's own state folder still refuses a link.
+  func testAPNGFolderThatIsALinkToAFolderIsUsed() throws {
+    let good = write("one.pomo", "turn +1\n")
+    let real = directory + "/real"
+    XCTAssertEqual(mkdir(real, 0o755), 0)
+    XCTAssertEqual(symlink(real, directory + "/link"), 0)
+    let r = captureOutput { PomodoroCLI.main(["simulate", "--script", good, "--png", directory + "/link/sub"]) }
+    XCTAssertEqual(r.code, 0, r.err)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: real + "/sub"), ["line-001.png"])
+    XCTAssertThrowsError(try Files.makeDirectories(directory + "/link")) {
+      XCTAssertEqual("\($0)", "cannot create directory \(directory)/link: File exists")
+    }
+  }
+
   func testConfigErrorsExit78() {
     let bad = write("bad.conf", "contrast = 999\n")
     XCTAssertEqual(PomodoroCLI.main(["run", "--config", bad]), ExitCode.config)

@@ -428,3 +428,138 @@ final class FuzzTests: XCTestCase {
     XCTAssertGreaterThan(damagedSeen, 1000)
   }
 }
+
+/// Seeded fuzzing of the two readers that face other programs: the control socket's request
+/// reader (bytes in random chunks through the server's line buffer, then the JSON request parser)
+/// and the MQTT command payload reader (JSON or ctl words). Mutations of valid requests, deep
+/// nesting, huge numbers, NUL, invalid UTF-8 and over-long lines; no trap, only the documented
+/// refusals, and every accepted command reads back from its own request line.
+final class ControlFuzzTests: XCTestCase {
+  static let requests =
+    ControlCommand.each.map(\.requestLine) + [
+      #"{"cmd":"extend","by":"5m"}"#, #"{"cmd":"set","mode":"soft","duration":"6m"}"#, #"{"cmd":"set","mode":"flow"}"#,
+      #"{"cmd":"set","duration":"1h30m"}"#, #"{ "cmd" : "status" }"#,
+    ]
+  static let words = ControlCommand.names + ["extend 5m", "set focus 50m", "set 10m", "set soft", "set flow"]
+  static let hostile: [String] = [
+    String(repeating: "[", count: 5000), String(repeating: "{\"a\":", count: 2000), "\u{0}", "\u{0}\u{0}\u{0}",
+    "99999999999999999999999999", "-9223372036854775809", "1e999999", "\u{FFFD}\u{FFFD}", "\\ud800", "\\u0000",
+    #"{"cmd":"status","cmd":"start"}"#, String(repeating: "x", count: ControlServer.maxLine + 7),
+  ]
+
+  /// The refusals the protocol documents (README, ControlProtocol.swift), by their start.
+  static let documented = [
+    "bad request: expected one JSON object a line", "missing \"cmd\"", "extend needs \"by\"", "\"mode\" must be",
+    "\"duration\" must be", "no command;", "unknown command '", "extend takes one duration", "set: ",
+    "set needs a mode", "request line longer than",
+  ]
+
+  static func isDocumented(_ message: String) -> Bool {
+    // By bytes: a combining character after a quote joins it into another Character.
+    documented.contains { message.utf8.starts(with: $0.utf8) }
+      || message.utf8.split(separator: UInt8(ascii: " "), maxSplits: 1).last?.starts(
+        with: "takes no argument, got '".utf8)
+        == true
+  }
+
+  /// An input: a valid request or payload, mutated, random bytes, or a hostile piece inside one.
+  static func input(_ m: inout FuzzTests.Mutator, from valid: [String], index i: Int) -> String {
+    switch i % 10 {
+    case 9: return m.randomBytes(m.int(300))
+    case 8:
+      let base = valid[m.int(valid.count)]
+      let piece = hostile[m.int(hostile.count)]
+      let at = base.utf8.count == 0 ? 0 : m.int(base.utf8.count)
+      return String(
+        decoding: Array(base.utf8.prefix(at)) + Array(piece.utf8) + Array(base.utf8.dropFirst(at)), as: UTF8.self)
+    case 0, 1: return valid[m.int(valid.count)]
+    default: return m.mutate(valid[m.int(valid.count)])
+    }
+  }
+
+  func testTheSocketsRequestReaderNeverTrapsRefusesAsDocumentedAndRoundTrips() {
+    var m = FuzzTests.Mutator(seed: 0xC7_5001)
+    let failures = FuzzTests.Failures()
+    var accepted = 0
+    var refused = 0
+    var tooLong = 0
+    for i in 0..<12_000 {
+      let line = Self.input(&m, from: Self.requests, index: i)
+      // Sent with a newline, in random chunks, through the server's own line buffer.
+      var bytes = Array((line + "\n").utf8)
+      if i % 7 == 0 { bytes = Array(bytes.dropLast()) + Array(repeating: 0x20, count: ControlServer.maxLine) + [0x0A] }
+      var buffer = LineBuffer(limit: ControlServer.maxLine)
+      var items: [LineBuffer.Item] = []
+      var from = 0
+      while from < bytes.count {
+        let to = min(bytes.count, from + 1 + m.int(700))
+        items += buffer.feed(bytes[from..<to])
+        from = to
+      }
+      for item in items {
+        guard case .line(let request) = item else {
+          tooLong += 1
+          continue
+        }
+        if request.utf8.count > ControlServer.maxLine { failures.add("a line of \(request.utf8.count) bytes passed") }
+        switch ControlCommand.parse(json: request) {
+        case .success(let command):
+          accepted += 1
+          if ControlCommand.parse(json: command.requestLine) != .success(command) {
+            failures.add("\(command) does not read back from \(command.requestLine)")
+          }
+        case .failure(let refusal):
+          refused += 1
+          if !Self.isDocumented(refusal.message) {
+            failures.add(
+              "undocumented refusal '\(TextLines.visible(refusal.message))' for \(TextLines.visible(request))")
+          }
+        }
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(accepted, 2000, "valid requests must get through")
+    XCTAssertGreaterThan(refused, 3000)
+    XCTAssertGreaterThan(tooLong, 1000, "over-long lines reach the buffer's limit")
+  }
+
+  func testTheMQTTCommandPayloadReaderNeverTrapsRefusesAsDocumentedAndRoundTrips() {
+    var m = FuzzTests.Mutator(seed: 0x3C_7702)
+    let failures = FuzzTests.Failures()
+    var accepted = 0
+    var refused = 0
+    for i in 0..<12_000 {
+      let payload = Self.input(&m, from: i % 2 == 0 ? Self.requests : Self.words, index: i)
+      switch ControlCommand.parse(payload: payload) {
+      case .success(let command):
+        accepted += 1
+        if ControlCommand.parse(payload: command.requestLine) != .success(command) {
+          failures.add("\(command) does not read back from \(command.requestLine)")
+        }
+      case .failure(let refusal):
+        refused += 1
+        if !Self.isDocumented(refusal.message) {
+          failures.add("undocumented refusal '\(TextLines.visible(refusal.message))' for \(TextLines.visible(payload))")
+        }
+      }
+    }
+    failures.check()
+    XCTAssertGreaterThan(accepted, 2000)
+    XCTAssertGreaterThan(refused, 3000)
+  }
+
+  /// A key given twice is refused, not read as the last (or first) of them.
+  func testARequestNamingAKeyTwiceIsRefused() {
+    for twice in [
+      #"{"cmd":"status","cmd":"start"}"#, #"{"cmd":"set","mode":"soft","mode":"hard"}"#,
+      #"{"cmd":"extend","by":"5m","by":"23h"}"#,
+    ] {
+      XCTAssertEqual(
+        ControlCommand.parse(json: twice),
+        .failure(.init("bad request: expected one JSON object a line, like {\"cmd\":\"status\"}")), twice)
+      XCTAssertNil(FlatJSON.decode(twice), twice)
+    }
+    XCTAssertEqual(ControlCommand.parse(payload: #" {"cmd":"status"} "#), .success(.status))
+    XCTAssertEqual(ControlCommand.parse(payload: "extend 5m"), .success(.extend(minutes(5))))
+  }
+}

@@ -60,7 +60,8 @@ public enum FlatJSON {
     return out + "\""
   }
 
-  /// Parses one flat object; nil if the text is not exactly that (a torn line, say).
+  /// Parses one flat object; nil if the text is not exactly that (a torn line, say), or names a
+  /// key twice (`{"cmd":"status","cmd":"start"}` must not be read as either).
   public static func decode(_ text: String) -> [String: JSONValue]? {
     var p = Parser(Array(text.utf8))
     return p.object()
@@ -86,7 +87,7 @@ public enum FlatJSON {
       repeat {
         skip()
         guard let key = string(), eat(UInt8(ascii: ":")), let v = value() else { return nil }
-        out[key] = v
+        guard out.updateValue(v, forKey: key) == nil else { return nil }
       } while eat(UInt8(ascii: ","))
       guard eat(UInt8(ascii: "}")) else { return nil }
       return finish(out)

@@ -275,12 +275,17 @@ public enum Files {
 
   /// Creates a directory and its parents (mode 0700: the state is nobody else's business);
   /// fine if it exists.
+  /// `followingLinks`: a link to a folder counts as the folder (an output folder a person
+  /// names); without it a link is refused, as for the device's own state folder.
   public static func makeDirectories(
-    _ path: String, permissions: UInt32 = 0o700, in fs: FileSystem = PosixFileSystem.shared
+    _ path: String, permissions: UInt32 = 0o700, followingLinks: Bool = false,
+    in fs: FileSystem = PosixFileSystem.shared
   ) throws {
     var current = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
       current += "/" + part
+      var info = stat()
+      if followingLinks, stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
       _ = try fs.makeDirectory(current, permissions: permissions)
     }
   }
