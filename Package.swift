@@ -96,6 +96,9 @@ let package = Package(
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
+    // `pomodoro stats`: the history's figures, their text and their picture (pure but for reading
+    // the history through the runtime's files).
+    .target(name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime"]),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroRuntime", "CPomodoroMQTT", "CPomodoroSystem"]),
@@ -110,7 +113,15 @@ let package = Package(
       name: "PomodoroCommandLine",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSimulator",
-        "PomodoroMQTT",
+        "PomodoroStats", "PomodoroMQTT",
+      ]
+    ),
+    // What tests and the bench share and the device never ships: the soak (a virtual month of
+    // random use with faults) and the fault-injecting file system.
+    .target(
+      name: "PomodoroTestSupport",
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
       ]
     ),
     // Linked by lld (swift.org's and Debian's toolchains ship it) with packed relative
@@ -126,9 +137,10 @@ let package = Package(
       name: "pomodoro-bench",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroTestSupport",
       ]
     ),
-    .testTarget(name: "PomodoroCoreTests", dependencies: ["PomodoroCore"]),
+    .testTarget(name: "PomodoroCoreTests", dependencies: ["PomodoroCore", "PomodoroMock"]),
     .testTarget(
       name: "PomodoroGraphicsTests",
       dependencies: ["PomodoroCore", "PomodoroGraphics"],
@@ -140,10 +152,13 @@ let package = Package(
     ),
     .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
+      name: "PomodoroStatsTests",
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats"]),
+    .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
         "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroCore", "PomodoroMock",
-        "PomodoroDrivers", "PomodoroGraphics", "PomodoroMQTT",
+        "PomodoroDrivers", "PomodoroGraphics", "PomodoroMQTT", "PomodoroStats", "PomodoroTestSupport",
       ]
     ),
   ]

@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroStats
 
 /// `pomodoro stats [--days N] [--png FILE] [--config FILE]`: counts, streaks and a heatmap of the
 /// state directory's history.jsonl.

@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroTestSupport
 
 #if canImport(Glibc)
   import Glibc

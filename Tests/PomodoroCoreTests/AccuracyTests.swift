@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroMock
 import XCTest
 
 final class AccuracyTests: XCTestCase {

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroMock
 import XCTest
 
 /// 100,000 random events and ticks; the invariants hold after every step.

@@ -5,6 +5,8 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroStats
+@testable import PomodoroTestSupport
 
 /// Seeded fuzzing of everything that reads input: the config parser, the script parser,
 /// DurationText, the JSON reader (state.json and history lines) and the history reader. Each

@@ -1,9 +1,11 @@
 import Foundation
 import PomodoroCore
+import PomodoroMock
 import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestSupport
 
 final class PersistenceTests: XCTestCase {
   var directory = ""

@@ -1,10 +1,12 @@
 import Foundation
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroMock
 import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestSupport
 
 /// Issue 12's soak, a virtual week in a test (`pomodoro-bench soak` runs the month): random
 /// turns with bounce, presses and holds; the display unplugged, GPIO reads failing, the disk

@@ -1,10 +1,12 @@
 import Foundation
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroMock
 import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestSupport
 
 /// What the device tells the outside, kept to compare a run with faults against one without.
 final class StorageRecorder: DeviceObserver {

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroMock
 import PomodoroRuntime
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import PomodoroGraphics
+import PomodoroRuntime
 
 /// `pomodoro stats --png` as a 1-bit picture: the heatmap with a square a day, sized by the
 /// day's focus minutes (a dot for none, then 3, 5, 7 and 9 pixels), month and weekday labels,

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroRuntime
 
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an
 /// instant maps to a local day are given).

@@ -3,6 +3,7 @@ import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSimulator
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

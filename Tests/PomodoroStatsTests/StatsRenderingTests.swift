@@ -3,6 +3,7 @@ import PomodoroGraphics
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroStats
 
 /// The stats as text and as a picture, for a small crafted history.
 final class StatsRenderingTests: XCTestCase {

@@ -2,6 +2,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroStats
 
 /// Builds crafted histories for the statistics tests. Days are UTC dates here (`utcDay`), so
 /// the tests do not depend on the machine's time zone.
@@ -72,7 +73,7 @@ final class HistoryStatsTests: XCTestCase {
     XCTAssertEqual(s.todayTally.flow, HistoryStats.Count(sessions: 1, ms: 70 * 60_000))
     XCTAssertEqual(s.allTally.focus.minutes, 135)
     XCTAssertEqual(s.allTally.cancelled.sessions, 1, "a flow ended within its first minute")
-    XCTAssertEqual(s.heatmapFocusMs.suffix(2), [40 * 60_000, 95 * 60_000])
+    XCTAssertEqual(Array(s.heatmapFocusMs.suffix(2)), [Int64(40 * 60_000), Int64(95 * 60_000)])
     XCTAssertEqual(s.currentStreak, 2, "a day of flow alone is a day of focus")
     let text = StatsText.render(s)
     XCTAssertTrue(text.contains("Today:      2 focus sessions, 95 min\n"), text)
