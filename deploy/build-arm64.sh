@@ -18,7 +18,7 @@
 # non-zero. Needs root; installs debootstrap, qemu-user-static and binfmt-support with apt when
 # they are missing, mounts binfmt_misc and enables qemu-aarch64 when they are not (both stay).
 # About 3.2 GB of disk; about 23 minutes on 2 cores, 11 when --keep/--root reuse a root (stage
-# times in README, "An arm64 binary without a Pi").
+# times in docs/proof.md, "An arm64 binary without a Pi").
 #
 # Usage: sudo bash deploy/build-arm64.sh [--out FILE] [--root DIR] [--keep] [--source DIR]
 #                                        [--scenario FILE] [--compare BINARY]

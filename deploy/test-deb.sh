@@ -13,9 +13,9 @@
 #     and the arm64 one under qemu (its `# expect` lines checked by pomodoro itself), with the
 #     same transcript from both.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal
-#     (</dev/null), as README's "Install" says: install, the owner edits the config and has a
+#     (</dev/null), as docs/install.md says: install, the owner edits the config and has a
 #     history, upgrade to the second build (no prompt, the edit kept, no warning), remove (config
-#     and history kept), purge (nothing left that README does not name: the system users
+#     and history kept), purge (nothing left that docs/install.md does not name: the system users
 #     pomodoro and pomodoro-mqtt and the groups gpio and i2c), install again.
 #
 # Usage: sudo bash deploy/test-deb.sh --debs DIR --root DIR [--source DIR]
@@ -369,7 +369,7 @@ check "purge: /var/lib/pomodoro (state and history) gone" "$(ls -la "$root/var/l
 snapshot >"$work/after"
 check "purge: no file left behind (against the root before the first install)" \
   "$(diff "$work/before" "$work/after")" cmp -s "$work/before" "$work/after"
-check "purge: the system users stay (README)" "$(grep -E '^pomodoro' "$root/etc/passwd")" \
+check "purge: the system users stay (docs/install.md)" "$(grep -E '^pomodoro' "$root/etc/passwd")" \
   [ "$(grep -cE '^pomodoro(-mqtt)?:' "$root/etc/passwd")" = 2 ]
 
 # 3e. install again

@@ -1,7 +1,7 @@
 import PomodoroCore
 import PomodoroRuntime
 
-/// One step of a scenario script (see README, "Scripted scenarios").
+/// One step of a scenario script (see docs/scripts.md, "Scripted scenarios").
 public enum ScriptStep: Equatable, Sendable {
   /// `turn +N` / `turn -N`, with `fast` (10 ms apart instead of 150 ms) and `bounce`.
   case turn(detents: Int, fast: Bool, bounce: Bool)

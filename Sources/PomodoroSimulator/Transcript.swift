@@ -2,7 +2,7 @@ import PomodoroCore
 import PomodoroRuntime
 
 /// The scripted run's transcript: one JSON object a line on `write`, `t` in virtual
-/// milliseconds since the script started. Keys and their order are an interface (README).
+/// milliseconds since the script started. Keys and their order are an interface (docs/scripts.md).
 public final class Transcript: DeviceObserver {
   /// Every event the transcript writes and the keys its lines have: what `# expect` lines may ask
   /// for (a test checks every line of every scenario against it).

@@ -449,7 +449,7 @@ final class ControlFuzzTests: XCTestCase {
     #"{"cmd":"status","cmd":"start"}"#, String(repeating: "x", count: ControlServer.maxLine + 7),
   ]
 
-  /// The refusals the protocol documents (README, ControlProtocol.swift), by their start.
+  /// The refusals the protocol documents (docs/control.md, ControlProtocol.swift), by their start.
   static let documented = [
     "bad request: expected one JSON object a line", "missing \"cmd\"", "extend needs \"by\"", "\"mode\" must be",
     "\"duration\" must be", "no command;", "unknown command '", "extend takes one duration", "set: ",

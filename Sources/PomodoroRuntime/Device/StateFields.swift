@@ -3,7 +3,7 @@ import PomodoroCore
 /// The device's state as named fields, written once for every place that shows it: the
 /// transcript's `state` lines, the journal's `state ...` line (which the system test reads), the
 /// control socket's replies and watch lines, and the MQTT bridge's state payload. The names and
-/// their order are interfaces (README, docs/).
+/// their order are interfaces (docs/scripts.md, docs/control.md).
 public enum StateFields {
   /// Every field `full` can give, in its order.
   public static let names = coreNames + ["remaining", "cycle", "ends_at"]

@@ -1,4 +1,4 @@
-/// The process's exit codes, sysexits' where one fits (README documents them).
+/// The process's exit codes, sysexits' where one fits (docs/use.md documents them).
 public enum ExitCode {
   public static let ok: Int32 = 0
   public static let failure: Int32 = 1
