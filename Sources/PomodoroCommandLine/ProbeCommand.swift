@@ -31,7 +31,7 @@ enum ProbeCommand {
         print("  \(role.padding(13)) \(line.padding(8)) offset \(info.offset): \(state)")
         if info.used { problems += 1 }
       } catch {
-        print("  \(role.padding(13)) \(line.padding(8)) \(error)")
+        print("  \(role.padding(13)) \(line.padding(8)) \(HardwareAdvice.text(error))")
         problems += 1
       }
     }
@@ -53,7 +53,7 @@ enum ProbeCommand {
       print("  test pattern drawn: a border, a diagonal and the corners marked; every edge must be visible")
       display = driver
     } catch {
-      print("display: \(error)")
+      print("display: \(HardwareAdvice.text(error))")
       problems += 1
     }
 
@@ -63,7 +63,7 @@ enum ProbeCommand {
     do {
       (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     } catch {
-      print("lines: \(error)")
+      print("lines: \(HardwareAdvice.text(error))")
       return ExitCode.hardware
     }
     defer {
@@ -98,7 +98,8 @@ enum ProbeCommand {
           edges = try inputs.readEdges()
         } catch {
           linesWork = false
-          print("reading the input lines failed (\(error)); inputs are ignored from now on: Ctrl-C ends")
+          print(
+            "reading the input lines failed (\(HardwareAdvice.text(error))); inputs are ignored from now on: Ctrl-C ends")
         }
       }
       var actions = mapper.feed(edges)

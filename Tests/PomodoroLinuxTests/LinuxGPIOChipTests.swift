@@ -17,7 +17,7 @@ final class LinuxGPIOChipTests: XCTestCase {
     XCTAssertEqual(HardwareSupport.gpiodAPI, 0)
     XCTAssertThrowsError(try LinuxGPIOChip(spec: "auto", lineHint: "GPIO17")) {
       XCTAssertEqual($0 as? GPIOError, .notInstalled)
-      XCTAssertTrue("\($0)".contains("sudo apt install libgpiod-dev"))
+      XCTAssertEqual("\($0)", "GPIO support was not compiled in: libgpiod is not installed.")
     }
   }
 
@@ -38,7 +38,6 @@ final class LinuxGPIOChipTests: XCTestCase {
       XCTAssertThrowsError(try LinuxGPIOChip(spec: spec, lineHint: "GPIO17"), spec) { error in
         guard case .chipNotFound = error as? GPIOError else { return XCTFail("\(spec): \(error)") }
         XCTAssertTrue("\(error)".contains(expected), "\(error)")
-        XCTAssertTrue("\(error)".contains("gpiodetect"), "\(error)")
       }
     }
   }
@@ -58,8 +57,9 @@ final class LinuxGPIOChipTests: XCTestCase {
     XCTAssertEqual(
       LinuxGPIOErrors.chipOpen(errno: EPERM, spec: "pinctrl-rp1", lineHint: nil),
       .permissionDenied(path: "/dev/gpiochip*"))
-    XCTAssertTrue(
-      "\(LinuxGPIOErrors.chipOpen(errno: EACCES, spec: "auto", lineHint: "GPIO17"))".contains("gpio group"))
+    XCTAssertEqual(
+      LinuxGPIOErrors.chipOpen(errno: EACCES, spec: "auto", lineHint: "GPIO17"),
+      .permissionDenied(path: "/dev/gpiochip*"))
     XCTAssertEqual(
       LinuxGPIOErrors.request(errno: EBUSY, chip: "/dev/gpiochip0", lines: ["GPIO17", "GPIO27"]) {
         ("GPIO27", "gpiozero")

@@ -3,8 +3,8 @@ import XCTest
 
 @testable import PomodoroLinux
 
-/// The words the Linux backend builds from a refused line request (EBUSY): the line, the chip,
-/// who holds it and what to do.
+/// What the Linux backend makes of a refused line request (EBUSY): the line, the chip and who
+/// holds it (what to do about it is the runtime's: HardwareAdviceTests).
 final class LinuxGPIOErrorsTests: XCTestCase {
   func testBusyNamesTheLineTheChipTheHolderAndTheFix() {
     let error = LinuxGPIOErrors.request(
@@ -13,8 +13,7 @@ final class LinuxGPIOErrorsTests: XCTestCase {
     XCTAssertEqual(error, .lineBusy(chip: "/dev/gpiochip0", line: "GPIO27", consumer: "gpiomon"))
     XCTAssertEqual(
       "\(error)",
-      "GPIO line 'GPIO27' on /dev/gpiochip0 is busy: held by 'gpiomon'. Stop that program (or service) first; "
-        + "`gpioinfo` shows who holds each line.")
+      "GPIO line 'GPIO27' on /dev/gpiochip0 is busy: held by 'gpiomon'.")
   }
 
   func testBusyWithTheHolderUnknownNamesEveryLineAsked() {
@@ -22,8 +21,7 @@ final class LinuxGPIOErrorsTests: XCTestCase {
       errno: Errno.busy, chip: "/dev/gpiochip4", lines: ["GPIO23", "GPIO24"], busyLine: { nil })
     XCTAssertEqual(
       "\(error)",
-      "GPIO line 'GPIO23, GPIO24' on /dev/gpiochip4 is busy: held by 'another program'. Stop that program "
-        + "(or service) first; `gpioinfo` shows who holds each line.")
+      "GPIO line 'GPIO23, GPIO24' on /dev/gpiochip4 is busy: held by 'another program'.")
   }
 
   func testOtherRequestFailuresNameTheLinesAndTheChip() {

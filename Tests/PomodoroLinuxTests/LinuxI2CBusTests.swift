@@ -11,7 +11,7 @@ final class LinuxI2CBusTests: XCTestCase {
     guard !HardwareSupport.i2c else { throw XCTSkip("libi2c compiled in (POMODORO_NO_HARDWARE=1 to check)") }
     XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) {
       XCTAssertEqual($0 as? I2CError, .notInstalled)
-      XCTAssertTrue("\($0)".contains("libi2c-dev"))
+      XCTAssertEqual("\($0)", "I2C support was not compiled in: libi2c is not installed.")
     }
   }
 
@@ -20,10 +20,7 @@ final class LinuxI2CBusTests: XCTestCase {
     guard !FileManager.default.fileExists(atPath: "/dev/i2c-1") else { throw XCTSkip("this machine has /dev/i2c-1") }
     XCTAssertThrowsError(try LinuxI2CBus(bus: 1)) { error in
       XCTAssertEqual(error as? I2CError, .busMissing(bus: "/dev/i2c-1"))
-      let text = "\(error)"
-      XCTAssertTrue(text.contains("dtparam=i2c_arm=on"), text)
-      XCTAssertTrue(text.contains("/boot/firmware/config.txt"), text)
-      XCTAssertTrue(text.contains("reboot"), text)
+      XCTAssertEqual("\(error)", "I2C bus /dev/i2c-1 not found.")
     }
   }
 
@@ -55,7 +52,6 @@ final class LinuxI2CBusTests: XCTestCase {
     XCTAssertEqual(LinuxI2CBus.openError(errno: ENOSYS, path: "/dev/i2c-1"), .notInstalled)
     let denied = LinuxI2CBus.openError(errno: EACCES, path: "/dev/i2c-1")
     XCTAssertEqual(denied, .permissionDenied(bus: "/dev/i2c-1"))
-    XCTAssertTrue("\(denied)".contains("i2c group"))
   }
 
   func testWriteErrnoMappingTellsNackFromABusThatIsGone() {
@@ -69,13 +65,12 @@ final class LinuxI2CBusTests: XCTestCase {
     XCTAssertTrue(detail.contains("0x3c"), detail)
   }
 
-  func testNackAdviceNamesWiringAndTheOtherAddress() {
-    let text = I2CError.nack(bus: "/dev/i2c-1", address: 0x3C).description
-    XCTAssertTrue(text.contains("No device answers at 0x3c on /dev/i2c-1"), text)
-    XCTAssertTrue(text.contains("0x3d"), text)
-    XCTAssertTrue(text.contains("SDA to pin 3"), text)
-    XCTAssertTrue(text.contains("i2cdetect -y 1"), text)
-    XCTAssertTrue(I2CError.nack(bus: "/dev/i2c-1", address: 0x3D).description.contains("some modules use 0x3c"))
-    XCTAssertTrue(I2CError.busGone(bus: "/dev/i2c-1", detail: "x").description.contains("wiring and power"))
+  /// The driver's errors say what went wrong in the bus's terms and nothing of packages,
+  /// config.txt or config keys: that advice is the runtime's (HardwareAdviceTests).
+  func testTheBussErrorsSpeakOnlyOfTheBus() {
+    XCTAssertEqual(
+      I2CError.nack(bus: "/dev/i2c-1", address: 0x3C).description, "No device answers at 0x3c on /dev/i2c-1.")
+    XCTAssertEqual(I2CError.busGone(bus: "/dev/i2c-1", detail: "x").description, "I2C bus /dev/i2c-1: x.")
+    XCTAssertEqual(I2CError.permissionDenied(bus: "/dev/i2c-1").description, "Permission denied opening /dev/i2c-1.")
   }
 }

@@ -1,6 +1,6 @@
 /// What goes wrong with the display's I2C bus: one closed kind for opening the bus and for
-/// writing to it, each case told in words a user can act on. The shell can tell them apart:
-/// a device that does not answer (NACK: wiring, wrong address) is not a bus that has gone away.
+/// writing to it (embedded-hal's `ErrorKind` is the model). The shell can tell them apart: a
+/// device that does not answer (NACK: wiring, wrong address) is not a bus that has gone away.
 public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
   /// libi2c was not compiled in.
   case notInstalled
@@ -16,26 +16,16 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A caller error: a block longer than the bus can carry.
   case blockTooLong(Int)
 
+  /// What went wrong, in the bus's own terms. What an owner should do about it (packages,
+  /// config.txt, config keys, wiring) is the runtime's to say (`HardwareAdvice`).
   public var description: String {
     switch self {
-    case .notInstalled:
-      return
-        "I2C support was not compiled in: libi2c is not installed. Install it (sudo apt install libi2c-dev) and rebuild, or use `pomodoro simulate`."
-    case .busMissing(let bus):
-      return
-        "I2C bus \(bus) not found. Enable I2C: add dtparam=i2c_arm=on to /boot/firmware/config.txt (or sudo raspi-config, Interface Options, I2C) and reboot; the header's I2C (pins 3 and 5) is bus 1 (i2c_bus in the config)."
-    case .permissionDenied(let bus):
-      return
-        "Permission denied opening \(bus). Add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again) or run the service as installed."
-    case .nack(let bus, let address):
-      let other: UInt8 = address == 0x3C ? 0x3D : 0x3C
-      let number = bus.split(separator: "-").last.map(String.init) ?? "1"
-      return
-        "No device answers at \(hex(address)) on \(bus). Check the wiring (SDA to pin 3, SCL to pin 5, VCC to 3.3 V, GND) and the address: some modules use \(hex(other)) (i2c_address in the config); `i2cdetect -y \(number)` lists what answers."
-    case .busGone(let bus, let detail):
-      return "I2C bus \(bus): \(detail). Check the display's wiring and power and i2c_bus in the config."
-    case .blockTooLong(let n):
-      return "internal error: an I2C block of \(n) bytes (at most \(I2CBusLimits.maxBlock))"
+    case .notInstalled: return "I2C support was not compiled in: libi2c is not installed."
+    case .busMissing(let bus): return "I2C bus \(bus) not found."
+    case .permissionDenied(let bus): return "Permission denied opening \(bus)."
+    case .nack(let bus, let address): return "No device answers at \(hex(address)) on \(bus)."
+    case .busGone(let bus, let detail): return "I2C bus \(bus): \(detail)."
+    case .blockTooLong(let n): return "internal error: an I2C block of \(n) bytes (at most \(I2CBusLimits.maxBlock))"
     }
   }
 }

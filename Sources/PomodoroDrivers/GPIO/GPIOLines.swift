@@ -56,7 +56,8 @@ public struct InputLineSpec: Equatable, Sendable {
   }
 }
 
-/// Errors a GPIO backend reports. Each names the thing and the fix in `description`.
+/// Errors a GPIO backend reports, each naming the chip or line (embedded-hal's `ErrorKind` is
+/// the model). What an owner should do about them is the runtime's to say (`HardwareAdvice`).
 public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
   case notInstalled
   case chipNotFound(String)
@@ -67,23 +68,13 @@ public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .notInstalled:
-      return
-        "GPIO support was not compiled in: libgpiod is not installed. Install it (sudo apt install libgpiod-dev pkg-config) and rebuild, or use `pomodoro simulate`."
-    case .chipNotFound(let chip):
-      return
-        "GPIO chip '\(chip)' not found. Check the `chip` key in the config (a path like /dev/gpiochip0, a name like gpiochip0, a label like pinctrl-rp1, or auto); `gpiodetect` lists the chips."
-    case .lineNotFound(let chip, let line):
-      return
-        "GPIO line '\(line)' not found on \(chip). Use a line name like GPIO17 or an offset; `gpioinfo` lists the lines."
+    case .notInstalled: return "GPIO support was not compiled in: libgpiod is not installed."
+    case .chipNotFound(let chip): return "GPIO chip '\(chip)' not found."
+    case .lineNotFound(let chip, let line): return "GPIO line '\(line)' not found on \(chip)."
     case .lineBusy(let chip, let line, let consumer):
-      return
-        "GPIO line '\(line)' on \(chip) is busy: held by '\(consumer)'. Stop that program (or service) first; `gpioinfo` shows who holds each line."
-    case .permissionDenied(let path):
-      return
-        "Permission denied opening \(path). Add the user to the gpio group (sudo usermod -aG gpio $USER, then log in again) or run the service as installed."
-    case .io(let detail):
-      return "GPIO I/O error: \(detail)"
+      return "GPIO line '\(line)' on \(chip) is busy: held by '\(consumer)'."
+    case .permissionDenied(let path): return "Permission denied opening \(path)."
+    case .io(let detail): return "GPIO I/O error: \(detail)"
     }
   }
 }

@@ -167,7 +167,7 @@ public final class Device {
       } catch {
         inputsFailed = true
         log.error(
-          "reading the input lines failed (\(error)); the timer keeps time but buttons and the encoder are ignored until restart"
+          "reading the input lines failed (\(HardwareAdvice.text(error))); the timer keeps time but buttons and the encoder are ignored until restart"
         )
       }
     }
@@ -370,7 +370,7 @@ public final class Device {
       try player.drive(parts.buzzer, at: now)
       buzzerFailed = false
     } catch {
-      if !buzzerFailed { log.error("setting the buzzer line failed: \(error)") }
+      if !buzzerFailed { log.error("setting the buzzer line failed: \(HardwareAdvice.text(error))") }
       buzzerFailed = true
     }
     if let after = player.lineLevel, after != before { observer?.buzzerChanged(after, at: now) }

@@ -84,7 +84,7 @@ final class DisplayKeeper {
     retryAt = now + backoff
     log.once(
       "display-down", .error,
-      "display \(location) is not answering: \(error) The timer keeps running, retrying every \(wholeSeconds(backoff))-\(wholeSeconds(DisplayKeeper.maxBackoff)) s"
+      "display \(location) is not answering: \(HardwareAdvice.text(error)) The timer keeps running, retrying every \(wholeSeconds(backoff))-\(wholeSeconds(DisplayKeeper.maxBackoff)) s"
     )
     backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
   }

@@ -19,12 +19,12 @@ public enum ExitCode {
 /// A hardware problem at start-up (chip, line, bus, display): exits 69.
 public struct HardwareError: Error, CustomStringConvertible {
   public var description: String
-  public init(_ underlying: Error) { description = "\(underlying)" }
+  public init(_ underlying: Error) { description = HardwareAdvice.text(underlying) }
 
   /// `underlying`'s words, led by `thing` ("GPIO chip /dev/gpiochip9") when they do not name
   /// `name` themselves: every hardware message says which device it is about.
   public init(_ underlying: Error, about thing: String, named name: String) {
-    let text = "\(underlying)"
+    let text = HardwareAdvice.text(underlying)
     description = text.contains(name) ? text : "\(thing): \(text)"
   }
 }
