@@ -99,7 +99,8 @@ enum ProbeCommand {
         } catch {
           linesWork = false
           print(
-            "reading the input lines failed (\(HardwareAdvice.text(error))); inputs are ignored from now on: Ctrl-C ends")
+            "reading the input lines failed (\(HardwareAdvice.text(error))); inputs are ignored from now on: Ctrl-C ends"
+          )
         }
       }
       var actions = mapper.feed(edges)
