@@ -66,6 +66,11 @@ if hasMosquitto {
   mqttLinks.append(.linkedLibrary("dl"))
 }
 
+// The modules every scenario, soak and golden test runs through on each frame (the engine, the
+// renderer, the drivers, the controller emulator) are optimised in debug builds too: `swift test`
+// spends most of its time there. Overflow checks and assertions stay (-O, not -Ounchecked).
+let hot: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
   name: "pomodoro",
   products: [
@@ -74,14 +79,15 @@ let package = Package(
   ],
   targets: [
     // Functional core: the countdown engine. No I/O, no Foundation.
-    .target(name: "PomodoroCore"),
+    .target(name: "PomodoroCore", swiftSettings: hot),
     // 1-bit framebuffer, fonts, icons, the screen renderer, the PNG writer.
-    .target(name: "PomodoroGraphics", dependencies: ["PomodoroCore"]),
+    .target(name: "PomodoroGraphics", dependencies: ["PomodoroCore"], swiftSettings: hot),
     // Pure drivers over small protocols: OLED controllers over I2CBus, quadrature decoder,
     // button debouncer, buzzer patterns over GPIO line protocols.
-    .target(name: "PomodoroDrivers", dependencies: ["PomodoroCore", "PomodoroGraphics"]),
+    .target(name: "PomodoroDrivers", dependencies: ["PomodoroCore", "PomodoroGraphics"], swiftSettings: hot),
     // Mock hardware: controller emulator, scripted GPIO lines, virtual clock.
-    .target(name: "PomodoroMock", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers"]),
+    .target(
+      name: "PomodoroMock", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers"], swiftSettings: hot),
     // The one C shim over libgpiod (v1 or v2, chosen at compile time) and libi2c.
     .target(name: "CPomodoroHW", cSettings: shimDefines, linkerSettings: shimLinks),
     // System calls Swift's overlay does not export (timerfd, signal self-pipe, adjtimex).
@@ -92,7 +98,8 @@ let package = Package(
     // the Linux hardware. It cannot see the mocks.
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"]
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"],
+      swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
@@ -106,7 +113,8 @@ let package = Package(
     // with their transcript.
     .target(
       name: "PomodoroSimulator",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime"]
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime"],
+      swiftSettings: hot
     ),
     // The command line: run, probe, simulate, snapshot, history, stats, ctl, mqtt.
     .target(
@@ -122,7 +130,8 @@ let package = Package(
       name: "PomodoroTestSupport",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
-      ]
+      ],
+      swiftSettings: hot
     ),
     // Linked by lld (swift.org's and Debian's toolchains ship it) with packed relative
     // relocations (DT_RELR, glibc 2.36+: bookworm and trixie): the 26,000 relocations of a
