@@ -7,9 +7,9 @@
 /// "MM:SS" below one hour, "H:MM:SS" from one hour.
 public func formatClock(_ totalSeconds: Int64) -> String {
   let s = max(0, totalSeconds)
-  let h = s / 3600
-  let m = (s % 3600) / 60
-  let sec = s % 60
+  let h = s / secondsPerHour
+  let m = (s % secondsPerHour) / secondsPerMinute
+  let sec = s % secondsPerMinute
   func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
   return h > 0 ? "\(h):\(two(m)):\(two(sec))" : "\(two(m)):\(two(sec))"
 }

@@ -5,7 +5,7 @@
 /// turning away from 25:00. The range is 0:05 to 23:59:59, clamped, never wrapping.
 public enum Dial {
   public static let shortest: Nanoseconds = seconds(5)
-  public static let longest: Nanoseconds = seconds(23 * 3600 + 59 * 60 + 59)
+  public static let longest: Nanoseconds = hours(23) + minutes(59) + seconds(59)
 
   /// How many steps one detent moves, from the time since the previous detent.
   public static func multiplier(sincePrevious gap: Nanoseconds?) -> Int64 {

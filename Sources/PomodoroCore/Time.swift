@@ -26,7 +26,10 @@ public typealias Nanoseconds = Int64
 @inlinable public func microseconds(_ v: Int64) -> Nanoseconds { v * nanosecondsPerMicrosecond }
 @inlinable public func ms(_ v: Int64) -> Nanoseconds { v * nanosecondsPerMillisecond }
 @inlinable public func seconds(_ v: Int64) -> Nanoseconds { v * nanosecondsPerSecond }
-@inlinable public func minutes(_ v: Int64) -> Nanoseconds { v * 60 * nanosecondsPerSecond }
+@inlinable public func minutes(_ v: Int64) -> Nanoseconds { v * secondsPerMinute * nanosecondsPerSecond }
+@inlinable public func hours(_ v: Int64) -> Nanoseconds { v * secondsPerHour * nanosecondsPerSecond }
+public let secondsPerMinute: Int64 = 60
+public let secondsPerHour: Int64 = 3_600
 public let nanosecondsPerMicrosecond: Int64 = 1_000
 public let nanosecondsPerMillisecond: Int64 = 1_000_000
 public let nanosecondsPerSecond: Int64 = 1_000_000_000
@@ -48,7 +51,7 @@ public let nanosecondsPerSecond: Int64 = 1_000_000_000
 }
 
 /// A span of `days` (fractions allowed), for soak runs measured in virtual days.
-@inlinable public func days(_ v: Double) -> Nanoseconds { Nanoseconds(v * 86_400 * Double(nanosecondsPerSecond)) }
+@inlinable public func days(_ v: Double) -> Nanoseconds { Nanoseconds(v * 24 * Double(hours(1))) }
 
 /// Anything that tells monotonic time: the system's CLOCK_MONOTONIC, or a virtual clock.
 /// Modelled on Swift's `Clock`, reduced to what the device needs.

@@ -22,7 +22,7 @@ public struct HistoryStats: Equatable, Sendable {
       self.ms = ms
     }
     /// Whole minutes, rounded to the nearest (without adding: `ms` may be as large as it gets).
-    public var minutes: Int64 { ms / 60_000 + (ms % 60_000 >= 30_000 ? 1 : 0) }
+    public var minutes: Int64 { ms / msPerMinute + (ms % msPerMinute >= msPerMinute / 2 ? 1 : 0) }
     mutating func add(_ entry: HistoryEntry) {
       sessions += 1
       ms = HistoryStats.sum(ms, entry.actualMs)
@@ -214,7 +214,7 @@ public enum FocusShade {
   /// 0 for none, 1 under 50 minutes, 2 under 100, 3 under 150, 4 for 150 or more.
   public static func level(ms: Int64) -> Int {
     guard ms > 0 else { return 0 }
-    return Int(min(4, 1 + ms / 60_000 / step))
+    return Int(min(4, 1 + ms / msPerMinute / step))
   }
 }
 
@@ -222,3 +222,6 @@ extension Mode {
   /// Counted as focus in the statistics: focus, and flow (focus that counts up).
   var isFocus: Bool { self == .focus || self == .flow }
 }
+
+/// Milliseconds in a minute: the history counts in milliseconds, the figures in minutes.
+let msPerMinute = wholeMilliseconds(minutes(1))

@@ -150,8 +150,8 @@ public final class Soak {
     var plugBackAt: Instant? = nil
     var nextDiskFull = clock.now + span(mean: minutes(240))
     var diskBackAt: Instant? = nil
-    var nextReadError = clock.now + span(mean: minutes(60 * 60))
-    var nextReboot = clock.now + span(mean: minutes(30 * 60))
+    var nextReadError = clock.now + span(mean: hours(60))
+    var nextReboot = clock.now + span(mean: hours(30))
     while clock.now < end {
       let next = [nextDay, nextInput, nextUnplug, plugBackAt, nextDiskFull, diskBackAt, nextReadError, nextReboot, end]
         .compactMap { $0 }.min()!
@@ -159,7 +159,7 @@ public final class Soak {
       let now = clock.now
       if now >= nextDay {
         recorder.report.residentByDay.append(Self.residentBytes())
-        nextDay = nextDay + seconds(86_400)
+        nextDay = nextDay + PomodoroCore.days(1)
       }
       if now >= nextInput { nextInput = input(at: now) }
       if now >= nextUnplug {
@@ -192,13 +192,13 @@ public final class Soak {
         // Inputs are ignored from now until a restart, as on the device: a reboot follows.
         hardware.chip.readError = .io("soak: the line went away")
         recorder.report.gpioReadErrors += 1
-        nextReadError = now + span(mean: minutes(60 * 60))
+        nextReadError = now + span(mean: hours(60))
         nextReboot = min(nextReboot, now + 1 + span(mean: minutes(30)))
       }
       if now >= nextReboot {
         if diskBackAt == nil {
           try reboot(unplugged: plugBackAt != nil)
-          nextReboot = now + span(mean: minutes(30 * 60))
+          nextReboot = now + span(mean: hours(30))
         } else {
           nextReboot = diskBackAt! + 1  // A clean restart while the disk is full would lose records held in memory.
         }

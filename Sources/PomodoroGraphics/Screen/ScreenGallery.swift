@@ -27,12 +27,12 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     run(fresh, Array(repeating: (.press(.encoder), 0), count: presses))
   }
   let started = run(fresh, [(.press(.start), seconds(1))])
-  let running = seconds(1) + seconds(7 * 60 + 23) + ms(400)
+  let running = seconds(1) + minutes(7) + seconds(23) + ms(400)
   let egg = run(mode(4), [(.press(.start), seconds(1))])  // medium: 7:00
   var long = EngineSettings()
-  long.presets[.focus] = seconds(3600 + 5 * 60)
+  long.presets[.focus] = hours(1) + minutes(5)
   let hours = run(EngineState(settings: long, now: t0), [(.press(.start), seconds(1))])
-  long.presets[.focus] = seconds(12 * 3600 + 34 * 60 + 56)
+  long.presets[.focus] = PomodoroCore.hours(12) + minutes(34) + seconds(56)
   let manyHours = run(EngineState(settings: long, now: t0), [(.press(.start), seconds(1))])
   let paused = run(started, [(.press(.start), running)])
   let soft = run(mode(3), [(.press(.start), seconds(1))])
@@ -46,14 +46,14 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
   let stopped = run(ringingEgg, [(.press(.start), softDone + seconds(2))])
   let restored = EngineState(
     restoring: SavedTimer(
-      phase: .running, mode: .focus, duration: minutes(25), remaining: seconds(12 * 60 + 3), focusDoneInCycle: 1),
+      phase: .running, mode: .focus, duration: minutes(25), remaining: minutes(12) + seconds(3), focusDoneInCycle: 1),
     settings: EngineSettings(), now: t0)
-  let idleHours = run(fresh, [(.setDuration(seconds(6 * 3600 + 56 * 60)), 0)])
+  let idleHours = run(fresh, [(.setDuration(PomodoroCore.hours(6) + minutes(56)), 0)])
   let pausedHours = run(idleHours, [(.press(.start), seconds(1)), (.press(.start), seconds(2))])
   // Flow: the knob's seventh mode; 41:07 counted earns 8:00 of break, which ending it preselects.
   let flow = mode(6)
   let flowing = run(flow, [(.press(.start), seconds(1))])
-  let flowed = seconds(1) + seconds(41 * 60 + 7) + ms(400)
+  let flowed = seconds(1) + minutes(41) + seconds(7) + ms(400)
   let flowPaused = run(flowing, [(.press(.start), flowed)])
   let earned = run(flowPaused, [(.press(.cancel), flowed + seconds(10))])
   let flowScenes: [(String, EngineState, Instant)] = [

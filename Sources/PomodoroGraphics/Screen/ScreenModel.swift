@@ -196,7 +196,9 @@ public func nextFrameTime(state: EngineState, now: Instant) -> Instant? {
     // Wide H:MM:SS texts leave no room for the tomato (see the layout); then nothing spins.
     let remaining = state.remaining(at: now)
     let spin = ScreenTiming.nextSpinRemaining(remaining)
-    if state.shownSeconds(at: now) < 10 * 3600 && spin >= 0 { candidates.append(now + (remaining - spin)) }
+    if state.shownSeconds(at: now) < wholeSeconds(hours(10)) && spin >= 0 {
+      candidates.append(now + (remaining - spin))
+    }
   case .ringing: candidates.append(next(every: ScreenTiming.flashHalf))
   default: break
   }

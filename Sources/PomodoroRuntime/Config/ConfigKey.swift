@@ -141,15 +141,15 @@ public struct ConfigKey {
         "180: mounted upside down"),
       ConfigKey("contrast", \.contrast, C.integer(0...255, "a number from 0 to 255"), .restart, "the panel's contrast"),
       ConfigKey(
-        "dim_after", \.dimAfter, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 2m"), .live,
+        "dim_after", \.dimAfter, C.durationOrNever(seconds(5)...hours(24), "\(durationOrNever), like 2m"), .live,
         "dim after this long untouched"),
       ConfigKey(
         "dim_contrast", \.dimContrast, C.integer(0...255, "a number from 0 to 255"), .live, "the dimmed contrast"),
       ConfigKey(
-        "blank_after", \.blankAfter, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 10m"),
+        "blank_after", \.blankAfter, C.durationOrNever(seconds(5)...hours(24), "\(durationOrNever), like 10m"),
         .live, "blank the panel after this long untouched in the picker"),
       ConfigKey(
-        "shift_every", \.shiftEvery, C.durationOrNever(seconds(5)...minutes(24 * 60), "\(durationOrNever), like 3m"),
+        "shift_every", \.shiftEvery, C.durationOrNever(seconds(5)...hours(24), "\(durationOrNever), like 3m"),
         .live, "move the picture a pixel this often"),
     ]
     for mode in Mode.allCases {

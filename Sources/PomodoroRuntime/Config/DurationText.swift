@@ -45,7 +45,8 @@ public enum DurationText {
     var rest = wholeMilliseconds(d)
     let nanos = d % nanosecondsPerMillisecond
     var out = ""
-    for (name, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1_000)] where rest >= size {
+    for (name, size) in [("h", hours(1)), ("m", minutes(1)), ("s", seconds(1))].map { ($0, wholeMilliseconds($1)) }
+    where rest >= size {
       out += "\(rest / size)\(name)"
       rest %= size
     }

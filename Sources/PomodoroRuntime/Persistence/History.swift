@@ -52,7 +52,7 @@ public struct HistoryEntry: Equatable, Sendable {
   /// left, set while paused, on top of up to as much run); a week leaves room for that to grow
   /// while any sum of them stays far from overflowing (2^63 ms is 15 billion weeks: no history
   /// file holds that many lines). A line outside 0 to this is damaged, as a torn one is.
-  public static let longestMs: Int64 = wholeMilliseconds(seconds(7 * 86_400))
+  public static let longestMs: Int64 = wholeMilliseconds(days(7))
 
   public init?(jsonLine: String) {
     guard let entry = Self(canonical: jsonLine) ?? Self.general(jsonLine) else { return nil }
