@@ -153,10 +153,9 @@ struct LineReader {
       }
       var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       let n = poll(&p, 1, timeoutMs)
-      if n < 0 && currentErrno() == EINTR { continue }
+      if n < 0 && currentErrno() == EINTR { continue }  // the deadline is counted again
       if n <= 0 { return nil }
-      let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if got < 0 && currentErrno() == EINTR { continue }
+      let got = retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
       if got <= 0 {
         ended = true
         if let last = buffer.finish() { ready.append(last) }

@@ -35,22 +35,7 @@ public final class LineOutput {
   public func flush() {
     defer { buffer.removeAll(keepingCapacity: true) }
     guard failed == nil else { return }
-    var offset = 0
-    while offset < buffer.count {
-      let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      if n >= 0 {
-        offset += n
-        continue
-      }
-      switch currentErrno() {
-      case EINTR: continue
-      case EAGAIN:
-        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&p, 1, -1)
-      default:
-        failed = SystemError("cannot write the transcript to the output")
-        return
-      }
-    }
+    let e = buffer.withUnsafeBytes { writeEverything(fd, $0) }
+    if e != 0 { failed = SystemError("cannot write the transcript to the output", errno: e) }
   }
 }

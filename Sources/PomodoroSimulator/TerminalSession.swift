@@ -88,37 +88,19 @@ final class TerminalSession {
 
   /// Writes all of `text`, waiting while the terminal is slow (a busy ssh link).
   func write(_ text: String) throws {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { systemWrite(io.output, $0.baseAddress! + offset, $0.count - offset) }
-      if n >= 0 {
-        offset += n
-        continue
-      }
-      switch currentErrno() {
-      case EINTR: continue
-      case EAGAIN:
-        var fd = pollfd(fd: io.output, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&fd, 1, -1)
-      default: throw SystemError("cannot write to the terminal")
-      }
-    }
+    let bytes = Array(text.utf8)
+    let e = bytes.withUnsafeBytes { writeEverything(io.output, $0) }
+    if e != 0 { throw SystemError("cannot write to the terminal", errno: e) }
   }
 
   /// The bytes waiting on the input (call when poll says it is readable); nil at end of input.
   func read() throws -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 512)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { systemRead(io.input, $0.baseAddress, $0.count) }
-      if n > 0 { return Array(buffer[0..<n]) }
-      if n == 0 { return nil }
-      switch currentErrno() {
-      case EINTR: continue
-      case EAGAIN: return []
-      default: throw SystemError("cannot read keys from the terminal")
-      }
-    }
+    let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { systemRead(io.input, $0.baseAddress, $0.count) } }
+    if n > 0 { return Array(buffer[0..<n]) }
+    if n == 0 { return nil }
+    if currentErrno() == EAGAIN { return [] }
+    throw SystemError("cannot read keys from the terminal")
   }
 }
 

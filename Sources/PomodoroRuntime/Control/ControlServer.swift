@@ -127,10 +127,9 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   func acceptAll() {
     while true {
-      let fd = accept(listener, nil, nil)
+      let fd = retryingOnInterrupt { accept(listener, nil, nil) }
       if fd < 0 {
         let e = currentErrno()
-        if e == EINTR { continue }
         if e != EAGAIN && e != EWOULDBLOCK {
           log.once("control-accept", .warning, "\(SystemError("accept on \(path)"))")
         }
@@ -180,10 +179,9 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var reads = 0
     while clients[client.fd] != nil, !client.closing, reads < 4 {
       reads += 1
-      let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+      let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) } }
       if n < 0 {
         let e = currentErrno()
-        if e == EINTR { continue }
         if e != EAGAIN && e != EWOULDBLOCK { drop(client.fd) }
         return
       }
@@ -246,10 +244,11 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   func flush(_ client: Client) {
     while !client.output.isEmpty {
-      let n = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+      let n = retryingOnInterrupt {
+        client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+      }
       if n < 0 {
         let e = currentErrno()
-        if e == EINTR { continue }
         if e != EAGAIN && e != EWOULDBLOCK { drop(client.fd) }
         return
       }

@@ -116,11 +116,10 @@ public enum UnixSocket {
   public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, sendFlags) }
-      if n < 0 {
-        if currentErrno() == EINTR { continue }
-        return false
+      let n = retryingOnInterrupt {
+        bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, sendFlags) }
       }
+      guard n >= 0 else { return false }
       offset += n
     }
     return true

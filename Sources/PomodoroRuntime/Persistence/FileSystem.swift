@@ -84,7 +84,9 @@ public final class PosixFileSystem: FileSystem, Sendable {
   public init() {}
 
   public func createExclusive(_ path: String, permissions: UInt32) throws -> Int32 {
-    let fd = retrying { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions)) }
+    let fd = retryingOnInterrupt {
+      open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions))
+    }
     guard fd >= 0 else { throw SystemError("cannot create \(path)") }
     return fd
   }
@@ -93,9 +95,9 @@ public final class PosixFileSystem: FileSystem, Sendable {
     // O_NONBLOCK: a FIFO or a device planted at the path must not hang the open before it is refused.
     let flags = O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
     var created = false
-    var fd = retrying { open(path, flags) }
+    var fd = retryingOnInterrupt { open(path, flags) }
     if fd < 0 && currentErrno() == ENOENT {
-      fd = retrying { open(path, flags | O_CREAT | O_EXCL, mode_t(permissions)) }
+      fd = retryingOnInterrupt { open(path, flags | O_CREAT | O_EXCL, mode_t(permissions)) }
       created = fd >= 0
     }
     guard fd >= 0 else {
@@ -116,7 +118,7 @@ public final class PosixFileSystem: FileSystem, Sendable {
   }
 
   public func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws -> Int {
-    let n = retrying { bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) } }
+    let n = retryingOnInterrupt { bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) } }
     guard n >= 0 else { throw SystemError("write") }
     return n
   }
@@ -129,17 +131,17 @@ public final class PosixFileSystem: FileSystem, Sendable {
 
   public func byte(_ fd: Int32, at offset: Int64) throws -> UInt8? {
     var b: UInt8 = 0
-    let n = retrying { pread(fd, &b, 1, off_t(offset)) }
+    let n = retryingOnInterrupt { pread(fd, &b, 1, off_t(offset)) }
     guard n >= 0 else { throw SystemError("read") }
     return n == 1 ? b : nil
   }
 
   public func truncate(_ fd: Int32, to size: Int64) throws {
-    guard retrying({ ftruncate(fd, off_t(size)) }) == 0 else { throw SystemError("truncate") }
+    guard retryingOnInterrupt({ ftruncate(fd, off_t(size)) }) == 0 else { throw SystemError("truncate") }
   }
 
   public func sync(_ fd: Int32) throws {
-    guard retrying({ fsync(fd) }) == 0 else { throw SystemError("sync") }
+    guard retryingOnInterrupt({ fsync(fd) }) == 0 else { throw SystemError("sync") }
   }
 
   public func close(_ fd: Int32) { _ = systemClose(fd) }
@@ -153,10 +155,10 @@ public final class PosixFileSystem: FileSystem, Sendable {
   }
 
   public func syncDirectory(_ path: String) throws {
-    let fd = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    let fd = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     guard fd >= 0 else { throw SystemError("cannot open directory \(path)") }
     defer { _ = systemClose(fd) }
-    guard retrying({ fsync(fd) }) == 0 else { throw SystemError("cannot sync directory \(path)") }
+    guard retryingOnInterrupt({ fsync(fd) }) == 0 else { throw SystemError("cannot sync directory \(path)") }
   }
 
   public func makeDirectory(_ path: String, permissions: UInt32) throws -> Bool {
@@ -184,12 +186,6 @@ public final class PosixFileSystem: FileSystem, Sendable {
 
   public func tail(_ path: String, count: Int) throws -> [UInt8]? { try Files.tail(path, count: count) }
 
-  private func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-      let r = call()
-      if r >= 0 || currentErrno() != EINTR { return r }
-    }
-  }
   @discardableResult
   public func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
     try Files.forEachLine(path, maxLine: maxLine, body)

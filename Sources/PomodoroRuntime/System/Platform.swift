@@ -62,3 +62,30 @@ public var streamSocketType: Int32 {
     return SOCK_STREAM
   #endif
 }
+
+/// Makes a system call again while a signal interrupts it (-1 with EINTR): the one retry loop.
+/// Returns the last result; errno is the call's when that is an error.
+@inlinable public func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
+  while true {
+    let r = call()
+    if r >= 0 || currentErrno() != EINTR { return r }
+  }
+}
+
+/// Writes all of `bytes` to `fd`, waiting for room when the descriptor is non-blocking (EAGAIN)
+/// and going on after a signal: 0, or the errno of the write that failed (EPIPE: the reader left).
+public func writeEverything(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+  var offset = 0
+  while offset < bytes.count {
+    let n = retryingOnInterrupt { systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+    if n >= 0 {
+      offset += n
+      continue
+    }
+    let e = currentErrno()
+    guard e == EAGAIN || e == EWOULDBLOCK else { return e }
+    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    _ = poll(&p, 1, -1)
+  }
+  return 0
+}

@@ -75,12 +75,9 @@ public enum Files {
 
   /// Reads up to `buffer.count` bytes, retrying on EINTR.
   static func readSome(_ fd: Int32, _ buffer: inout [UInt8], path: String) throws -> Int {
-    while true {
-      let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-      if n >= 0 { return n }
-      if currentErrno() == EINTR { continue }
-      throw SystemError("cannot read \(path)")
-    }
+    let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) } }
+    guard n >= 0 else { throw SystemError("cannot read \(path)") }
+    return n
   }
 
   /// The whole file as bytes, or nil when it does not exist. Only a regular file of at most
@@ -111,13 +108,10 @@ public enum Files {
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: min(max(count, 1), 65536))
     while out.count < count {
-      let n = buffer.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, min($0.count, count - out.count), off_t(offset))
+      let n = retryingOnInterrupt {
+        buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, count - out.count), off_t(offset)) }
       }
-      if n < 0 {
-        if currentErrno() == EINTR { continue }
-        throw SystemError("cannot read \(path)")
-      }
+      guard n >= 0 else { throw SystemError("cannot read \(path)") }
       if n == 0 { break }
       out += buffer[0..<n]
       offset += Int64(n)
