@@ -496,6 +496,13 @@ public final class MQTTBridge {
     withdrawAnnounced(keeping: topics)
     for topic in topics.withdrawal { publish(topic, "", retain: true) }
     remember(nil)
+    // Every empty payload acknowledged before the DISCONNECT: the library sends only so many
+    // QoS 1 messages at once and drops the rest it holds when the connection ends.
+    while clock.now < end && pomo_mqtt_unacked(client) > 0 && pomo_mqtt_socket(client) >= 0 { step(until: end) }
+    guard pomo_mqtt_unacked(client) == 0 else {
+      log.error("the broker did not acknowledge the withdrawal in \(DurationText.format(timeout)); run --remove again")
+      return 75
+    }
     _ = pomo_mqtt_disconnect(client)
     while clock.now < end && pomo_mqtt_want_write(client) == 1 { step(until: end) }
     log.notice(
