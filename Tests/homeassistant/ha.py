@@ -10,9 +10,10 @@ on stdout (or a line of why on stderr, exit 1).
   ha.py mqtt PORT                    the MQTT integration through its config flow, broker 127.0.0.1:PORT
   ha.py snapshot PREFIX [--all]      states, entity registry and device registry of the MQTT entities
                                      whose object id starts with PREFIX (--all: any integration's)
-  ha.py wait-entities PREFIX N [--since EPOCH-MS] [--timeout S]
+  ha.py wait-entities PREFIX N [--since EPOCH-MS | --since-file FILE] [--timeout S]
                                      until N such entities are registered, each with a state other
-                                     than unavailable; milliseconds since EPOCH-MS (or its start)
+                                     than unavailable; milliseconds since EPOCH-MS (or the one in FILE,
+                                     read at the end; or its start)
   ha.py check-entities DISCOVERY SNAPSHOT
                                      PASS/FAIL lines: each config retained on the broker (DISCOVERY:
                                      mosquitto_sub -v lines) against Home Assistant's (SNAPSHOT)
@@ -264,7 +265,11 @@ async def wait_entities(args):
             snap = await take_snapshot(s, prefix)
             ready = [e for e in snap["entities"] if snap["states"].get(e, {}).get("state", "unavailable") != "unavailable"]
             if len(snap["entities"]) == n and len(ready) == n:
-                print(json.dumps({"ms": round(time.time() * 1000 - since), "entities": sorted(snap["entities"])}))
+                done = time.time() * 1000
+                if "--since-file" in args:
+                    with open(args[args.index("--since-file") + 1]) as f:
+                        since = float(f.read())
+                print(json.dumps({"ms": round(done - since), "entities": sorted(snap["entities"])}))
                 return
             if time.monotonic() > end:
                 fail(f"after {timeout} s: {len(snap['entities'])} entities, {len(ready)} available, wanted {n}: {sorted(snap['entities'])}")

@@ -102,8 +102,8 @@ status=0
 root_folder homeassistant
 # shellcheck disable=SC2317 # the EXIT trap
 cleanup() {
-  root_cleanup
   say "stages: ${stages[*]}"
+  root_cleanup
   echo "$passed passed, $failed failed"
 }
 trap 'status=1; exit 1' INT TERM
@@ -169,4 +169,5 @@ passed=$((passed + $(grep -c '^PASS ' "$inner_log")))
 failed=$((failed + $(grep -c '^FAIL ' "$inner_log")))
 if ! grep -q '^inner: done' "$inner_log"; then fail "the test stopped before its end"; fi
 stage "done"
+stages[-1]="total: $SECONDS s"
 exit $((failed > 0 || status != 0))
