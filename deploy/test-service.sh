@@ -52,6 +52,8 @@ check_unit() {
       "DevicePolicy=closed"
       "NoNewPrivileges=yes"
       "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"
+      # Where it remembers the device it announced (STATE_DIRECTORY), to withdraw it on a rename.
+      "StateDirectory=pomodoro-mqtt"
     )
     # The broker is on the network, and the control socket is the pomodoro group's.
     forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes")

@@ -16,7 +16,7 @@
 #define POMO_MOSQUITTO_SONAME "libmosquitto.so.1"
 #define POMO_MOSQUITTO_FUNCTIONS(X)                                                               \
   X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_v5_callback_set)          \
-  X(message_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
+  X(message_callback_set) X(publish_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
   X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
   X(subscribe) X(disconnect) X(strerror)
 
@@ -70,6 +70,7 @@ struct pomo_mqtt {
   int connected_once;
   struct message *head, *tail;
   int queued;
+  int unacked;
 };
 
 static void on_connect(struct mosquitto *mosq, void *obj, int rc) {
@@ -85,6 +86,14 @@ static void on_disconnect(struct mosquitto *mosq, void *obj, int rc, const mosqu
   pomo_mqtt *m = obj;
   m->disconnected = 1;
   m->taken_over = rc == MQTT_RC_SESSION_TAKEN_OVER;
+}
+
+// A QoS 1 message the broker acknowledged (PUBACK).
+static void on_publish(struct mosquitto *mosq, void *obj, int mid) {
+  (void)mosq;
+  (void)mid;
+  pomo_mqtt *m = obj;
+  if (m->unacked > 0) m->unacked--;
 }
 
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg) {
@@ -129,6 +138,7 @@ pomo_mqtt *pomo_mqtt_new(const char *client_id) {
   lib.connect_callback_set(m->mosq, on_connect);
   lib.disconnect_v5_callback_set(m->mosq, on_disconnect);
   lib.message_callback_set(m->mosq, on_message);
+  lib.publish_callback_set(m->mosq, on_publish);
   return m;
 }
 
@@ -172,8 +182,12 @@ int pomo_mqtt_loop_write(pomo_mqtt *m) { return lib.loop_write(m->mosq, 1); }
 int pomo_mqtt_loop_misc(pomo_mqtt *m) { return lib.loop_misc(m->mosq); }
 
 int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain) {
-  return lib.publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
+  int rc = lib.publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
+  if (rc == 0 && qos > 0) m->unacked++;
+  return rc;
 }
+
+int pomo_mqtt_unacked(pomo_mqtt *m) { return m->unacked; }
 
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos) {
   return lib.subscribe(m->mosq, NULL, topic, qos);
@@ -237,6 +251,11 @@ int pomo_mqtt_loop_misc(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_publish(pomo_mqtt *m, const char *t, const void *p, int l, int q, int r) {
   (void)m; (void)t; (void)p; (void)l; (void)q; (void)r;
   return -1;
+}
+
+int pomo_mqtt_unacked(pomo_mqtt *m) {
+  (void)m;
+  return 0;
 }
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *t, int q) { (void)m; (void)t; (void)q; return -1; }
 int pomo_mqtt_disconnect(pomo_mqtt *m) { (void)m; return -1; }

@@ -11,7 +11,7 @@ import PomodoroSimulator
 
 /// `pomodoro`: the commands, their help, and the mapping of errors to exit codes.
 public enum PomodoroCLI {
-  public static let version = "0.1.0"
+  public static let version = Release.version
 
   static let overview = """
     pomodoro \(version): a Pomodoro desk timer for a Raspberry Pi with a 128x64 I2C OLED,
@@ -126,7 +126,7 @@ public enum PomodoroCLI {
     group pomodoro).
     """,
     "mqtt": """
-    Usage: pomodoro mqtt [--config FILE]
+    Usage: pomodoro mqtt [--config FILE] [--remove]
 
     The MQTT bridge, a process of its own: watches the device's control socket and publishes its state
     (retained JSON on <mqtt_topic_prefix>/<device>/state, availability online/offline with a last will),
@@ -134,6 +134,12 @@ public enum PomodoroCLI {
     announces itself to Home Assistant (MQTT discovery under mqtt_discovery_prefix). Reconnects with
     back-off to the broker and to the device. Keys: mqtt_host, mqtt_port, mqtt_device_id, mqtt_topic_prefix,
     mqtt_discovery_prefix, mqtt_user, mqtt_password_file, mqtt_cafile, control_socket.
+    It remembers the device it announced in $STATE_DIRECTORY/announced.json (systemd's, under
+    /var/lib/pomodoro-mqtt) and withdraws it when mqtt_device_id or a prefix changes.
+
+      --remove   Withdraw this desk's device from Home Assistant (empty retained discovery configs,
+                 state and availability) and exit: 0, or 75 when the broker cannot be reached in 10 s.
+                 Stop the bridge first (systemctl stop pomodoro-mqtt), or it announces it again.
     """,
   ]
 

@@ -7,10 +7,11 @@ import PomodoroRuntime
   import Darwin
 #endif
 
-/// `pomodoro mqtt [--config FILE]`: the MQTT bridge, until SIGTERM.
+/// `pomodoro mqtt [--config FILE]`: the MQTT bridge, until SIGTERM. `--remove`: withdraw the
+/// desk's device from Home Assistant (empty retained discovery, state and availability) and stop.
 enum MqttCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
-    let args = try Arguments(words, valued: ["--config"], switches: [])
+    let args = try Arguments(words, valued: ["--config"], switches: ["--remove"])
     guard args.positional.isEmpty else { throw UsageError("mqtt takes no arguments, got '\(args.positional[0])'") }
     guard MQTTBridge.available else {
       PomodoroCLI.fail("pomodoro: \(MQTTBridge.notInstalled)")
@@ -26,10 +27,12 @@ enum MqttCommand {
     gethostname(&name, name.count - 1)
     let bridge: MQTTBridge
     do {
-      bridge = try MQTTBridge(config: config, log: log, hostName: String(cString: name))
+      bridge = try MQTTBridge(
+        config: config, log: log, hostName: String(cString: name), removing: args.switches.contains("--remove"))
     } catch let e as BridgeError {
       throw ConfigError(file: args.values["--config"] ?? DeviceConfig.defaultPath, line: 0, message: e.description)
     }
+    if args.switches.contains("--remove") { return bridge.remove() }
     return try bridge.run()
   }
 }

@@ -24,48 +24,78 @@ public struct BridgeTopics: Equatable, Sendable {
   public var discoveryPrefix: String
   public var deviceId: String
 
+  public var topicPrefix: String
+
   public init(config: DeviceConfig, deviceId: String) {
-    let base = "\(config.mqttTopicPrefix)/\(deviceId)"
+    self.init(topicPrefix: config.mqttTopicPrefix, discoveryPrefix: config.mqttDiscoveryPrefix, deviceId: deviceId)
+  }
+
+  public init(topicPrefix: String, discoveryPrefix: String, deviceId: String) {
+    let base = "\(topicPrefix)/\(deviceId)"
     state = base + "/state"
     availability = base + "/availability"
     command = base + "/command"
-    discoveryPrefix = config.mqttDiscoveryPrefix
+    self.topicPrefix = topicPrefix
+    self.discoveryPrefix = discoveryPrefix
     self.deviceId = deviceId
   }
 
-  /// Home Assistant MQTT discovery: (config topic, retained JSON payload) for the sensors phase,
-  /// mode and remaining time and the buttons start/pause, cancel and +5 min, one device entry.
+  /// What the bridge remembers of the device it announced (`announced.json` in its state
+  /// directory), to withdraw it when the device id or a prefix changes.
+  public var record: String {
+    FlatJSON.encode([
+      ("device_id", .string(deviceId)), ("topic_prefix", .string(topicPrefix)),
+      ("discovery_prefix", .string(discoveryPrefix)),
+    ])
+  }
+
+  public init?(record: String) {
+    guard let o = FlatJSON.decode(record), let id = o["device_id"]?.string, let topic = o["topic_prefix"]?.string,
+      let discovery = o["discovery_prefix"]?.string
+    else { return nil }
+    self.init(topicPrefix: topic, discoveryPrefix: discovery, deviceId: id)
+  }
+
+  /// Home Assistant MQTT discovery: (config topic, retained JSON payload) for each entity of
+  /// `HomeAssistant.entities`, all on one device with its software version and the bridge as
+  /// their origin.
   public var discovery: [(topic: String, payload: String)] {
     let node = "pomodoro_\(deviceId)"
-    let device =
-      "{\"identifiers\":[\(FlatJSON.quote(node))],\"name\":\(FlatJSON.quote("Pomodoro \(deviceId)")),\"manufacturer\":\"pomodoro\",\"model\":\"Desk timer\"}"
-    func entity(_ component: String, _ object: String, _ pairs: [(String, String)]) -> (String, String) {
-      let fields =
-        [
-          ("name", pairs.first { $0.0 == "name" }!.1), ("unique_id", "\(node)_\(object)"),
-          ("default_entity_id", Self.entityId(component, "\(node)_\(object)")),
-          ("object_id", "\(node)_\(object)"), ("availability_topic", availability),
-        ] + pairs.filter { $0.0 != "name" }
-      let body = fields.map { "\(FlatJSON.quote($0.0)):\(FlatJSON.quote($0.1))" }.joined(separator: ",")
-      return ("\(discoveryPrefix)/\(component)/\(node)/\(object)/config", "{\(body),\"device\":\(device)}")
+    let device = DiscoveryValue.object([
+      .init("identifiers", .list([node])), .init("name", .text("Pomodoro \(deviceId)")),
+      .init("manufacturer", .text("Pomodoro")), .init("model", .text("Desk timer")),
+      .init("sw_version", .text(Release.version)),
+    ])
+    let origin = DiscoveryValue.object([
+      .init("name", .text("pomodoro mqtt")), .init("sw_version", .text(Release.version)),
+    ])
+    return HomeAssistant.entities.map { e in
+      let id = "\(node)_\(e.object)"
+      var pairs: [DiscoveryValue.Pair] = [
+        .init("name", .text(e.name)), .init("unique_id", .text(id)),
+        .init("default_entity_id", .text(Self.entityId(e.component, id))), .init("object_id", .text(id)),
+        .init("availability_topic", .text(availability)),
+      ]
+      if e.readsState { pairs.append(.init("state_topic", .text(state))) }
+      if e.keys.contains(where: { $0.key == "json_attributes_template" }) {
+        pairs.append(.init("json_attributes_topic", .text(state)))
+      }
+      if e.commands { pairs.append(.init("command_topic", .text(command))) }
+      pairs += e.keys + [.init("device", device), .init("origin", origin)]
+      return (topic: configTopic(e), payload: DiscoveryValue.object(pairs).json)
     }
-    func sensor(_ object: String, _ name: String, _ field: String, _ icon: String) -> (String, String) {
-      entity(
-        "sensor", object,
-        [("name", name), ("state_topic", state), ("value_template", "{{ value_json.\(field) }}"), ("icon", icon)])
-    }
-    func button(_ object: String, _ name: String, _ press: String, _ icon: String) -> (String, String) {
-      entity(
-        "button", object, [("name", name), ("command_topic", command), ("payload_press", press), ("icon", icon)])
-    }
-    return [
-      sensor("phase", "Phase", "phase", "mdi:timer-cog-outline"),
-      sensor("mode", "Mode", "mode", "mdi:food-apple-outline"),
-      sensor("remaining", "Remaining", "remaining", "mdi:timer-sand"),
-      button("start_pause", "Start/pause", "toggle", "mdi:play-pause"),
-      button("cancel", "Cancel", "cancel", "mdi:stop"),
-      button("extend", "+5 min", "extend 5m", "mdi:timer-plus-outline"),
-    ].map { (topic: $0.0, payload: $0.1) }
+  }
+
+  /// Where `entity`'s discovery config is retained: `homeassistant/sensor/pomodoro_desk-1/phase/config`.
+  func configTopic(_ entity: HomeAssistantEntity) -> String {
+    "\(discoveryPrefix)/\(entity.component)/pomodoro_\(deviceId)/\(entity.object)/config"
+  }
+
+  /// Every retained topic of the device (its configs, state and availability) with an empty
+  /// payload, which deletes a retained message: Home Assistant then removes the entities, and the
+  /// device with the last of them.
+  public var withdrawal: [String] {
+    HomeAssistant.entities.map(configTopic) + [state, availability]
   }
 }
 
@@ -136,15 +166,28 @@ public final class MQTTBridge {
   var deviceBackoff = BridgeBackoff(first: ms(250), last: seconds(5))
   /// The last state, as published (retained) on the state topic.
   var lastState: String?
-  /// While a timer runs the device says nothing between phase changes, so the bridge asks it for
-  /// its status this often and republishes the state (its `remaining_ms` and `remaining` moved):
-  /// Home Assistant's remaining-time sensor is then at most this stale. 10 s by default.
+  /// The device says nothing between phase changes, so the bridge asks it for its status this
+  /// often: while a timer runs it republishes the state (its `remaining_ms` and `remaining`
+  /// moved), and at any time a device that does not answer is found out. 10 s by default.
   public var refreshInterval: Nanoseconds = seconds(10)
-  /// When to ask next; nil while no timer runs.
+  /// When to ask next; nil while the device is not connected.
   var nextRefresh: Instant?
+  /// A device that has left a request unanswered this long is unavailable (its entities in Home
+  /// Assistant too) until it answers: stopped (SIGSTOP), hung, or too busy to serve its socket.
+  public var answerTimeout: Nanoseconds = seconds(5)
+  /// The requests sent to the device and not answered yet, oldest first (replies come in order).
+  var pending: [(what: String, at: Instant)] = []
+  /// Set while the oldest pending request is older than `answerTimeout`.
+  var silent = false
   var availability = ""
+  /// Where the bridge remembers what it announced to Home Assistant, to withdraw it when the
+  /// device id or a prefix changes: `announced.json` in systemd's STATE_DIRECTORY
+  /// (/var/lib/pomodoro-mqtt); nil (remember nothing) without one.
+  public var announcedFile: String? = MQTTBridge.defaultAnnouncedFile()
 
-  public init(config: DeviceConfig, log: Log, hostName: String) throws {
+  /// `removing`: for `--remove`, a client of its own (`pomodoro-<device>-remove`, so that a
+  /// running bridge is not dropped for it) without a last will.
+  public init(config: DeviceConfig, log: Log, hostName: String, removing: Bool = false) throws {
     guard Self.available else { throw BridgeError(Self.notInstalled) }
     guard let socketPath = config.controlSocket else {
       throw BridgeError("control_socket is off in the config; the bridge talks to the device through it")
@@ -159,14 +202,14 @@ public final class MQTTBridge {
     if let ca = config.mqttCafile { try Self.checkCafile(ca) }
     // One client id a desk: a second bridge for the same desk makes the broker drop the first
     // (MQTT 5 says so, and the dropped one stops), rather than both acting on every command.
-    clientId = "pomodoro-\(id)"
+    clientId = "pomodoro-\(id)" + (removing ? "-remove" : "")
     limiter = LogLimiter(log: log)
     guard let c = pomo_mqtt_new(clientId) else {
       throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
     }
     client = c
     nextMisc = clock.now
-    var rc = pomo_mqtt_will(client, topics.availability, "offline", 1)
+    var rc = removing ? 0 : pomo_mqtt_will(client, topics.availability, "offline", 1)
     if rc == 0, let user = config.mqttUser { rc = pomo_mqtt_auth(client, user, password) }
     if rc == 0, let ca = config.mqttCafile { rc = pomo_mqtt_tls(client, ca) }
     guard rc == 0 else { throw BridgeError("MQTT client setup failed: \(String(cString: pomo_mqtt_strerror(rc)))") }
@@ -247,8 +290,10 @@ public final class MQTTBridge {
         let events = POLLIN | (deviceOutput.isEmpty ? 0 : POLLOUT)
         fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
       }
+      checkSilence(now)
+      let answerDue = silent ? nil : pending.first.map { $0.at + answerTimeout }
       let due =
-        [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh, limiter.nextDeadline].compactMap { $0 }.min()
+        [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh, answerDue, limiter.nextDeadline].compactMap { $0 }.min()
         ?? now + seconds(1)
       let timeout = Int32(max(0, min(1000, wholeMillisecondsRoundedUp(due - now))))
       if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
@@ -312,7 +357,9 @@ public final class MQTTBridge {
       log.forget("broker")
       log.notice("connected to the MQTT broker \(config.mqttHost):\(config.mqttPort)")
       _ = pomo_mqtt_subscribe(client, topics.command, 1)
+      withdrawAnnounced(keeping: topics)
       for (topic, payload) in topics.discovery { publish(topic, payload, retain: true) }
+      remember(topics)
       if let lastState { publish(topics.state, lastState, retain: true) }
       availability = ""
       updateAvailability()
@@ -381,8 +428,105 @@ public final class MQTTBridge {
     }
   }
 
+  // MARK: What Home Assistant was told
+
+  /// `$STATE_DIRECTORY/announced.json` (systemd's StateDirectory=, the first when it names several).
+  static func defaultAnnouncedFile() -> String? {
+    guard let dir = getenv("STATE_DIRECTORY").map({ String(cString: $0) }),
+      let first = dir.split(separator: ":").first, !first.isEmpty
+    else { return nil }
+    return "\(first)/announced.json"
+  }
+
+  /// The device last announced (from `announcedFile`), if any and readable.
+  func announced() -> BridgeTopics? {
+    guard let file = announcedFile, let text = try? Files.readText(file, limit: 4096) else { return nil }
+    return BridgeTopics(record: String(TextLines.trimmed(text)))
+  }
+
+  /// Withdraws the device announced before when it is not `current` (a new mqtt_device_id or
+  /// prefix): empty retained payloads on its configs, state and availability.
+  func withdrawAnnounced(keeping current: BridgeTopics?) {
+    guard let old = announced(), old != current else { return }
+    for topic in old.withdrawal { publish(topic, "", retain: true) }
+    log.notice(
+      "withdrew the Home Assistant device pomodoro_\(old.deviceId) (\(old.topicPrefix)/\(old.deviceId), announced before under \(old.discoveryPrefix)/): "
+        + (current.map { "the bridge is \($0.deviceId) now" } ?? "removed"))
+  }
+
+  /// Remembers `topics` as announced (once; a failure is said once and changes nothing else).
+  func remember(_ topics: BridgeTopics?) {
+    guard let file = announcedFile else { return }
+    do {
+      if let topics {
+        guard announced() != topics else { return }
+        try Files.writeAtomically(file, Array((topics.record + "\n").utf8), permissions: 0o644)
+      } else if unlink(file) != 0 && currentErrno() != ENOENT {
+        throw SystemError("cannot remove \(file)")
+      }
+    } catch {
+      log.once("announced", .warning, "cannot remember the announced device in \(file): \(error)")
+    }
+  }
+
+  /// `pomodoro mqtt --remove`: connects, withdraws this desk's device (and one announced before
+  /// under another id) from Home Assistant with empty retained payloads, disconnects. Gives up
+  /// after `timeout`. Exit 0, or 75 (temporary failure) when the broker could not be reached.
+  public func remove(timeout: Nanoseconds = seconds(10)) -> Int32 {
+    let end = clock.now + timeout
+    connectBroker()
+    while clock.now < end && !brokerUp {
+      if let at = brokerRetryAt, at <= clock.now { connectBroker() }
+      step(until: min(end, brokerRetryAt ?? end))
+      let connack = pomo_mqtt_take_connack(client)
+      if connack == 0 {
+        brokerUp = true
+      } else if connack > 0 {
+        brokerLost("refused the connection (CONNACK \(connack): bad credentials or not authorised?)")
+      } else if brokerRetryAt == nil && pomo_mqtt_socket(client) < 0 {
+        brokerLost("connection failed")
+      }
+    }
+    guard brokerUp else {
+      log.error(
+        "could not reach the MQTT broker \(config.mqttHost):\(config.mqttPort) in \(DurationText.format(timeout)); nothing withdrawn"
+      )
+      return 75
+    }
+    withdrawAnnounced(keeping: topics)
+    for topic in topics.withdrawal { publish(topic, "", retain: true) }
+    remember(nil)
+    // Every empty payload acknowledged before the DISCONNECT: the library sends only so many
+    // QoS 1 messages at once and drops the rest it holds when the connection ends.
+    while clock.now < end && pomo_mqtt_unacked(client) > 0 && pomo_mqtt_socket(client) >= 0 { step(until: end) }
+    guard pomo_mqtt_unacked(client) == 0 else {
+      log.error("the broker did not acknowledge the withdrawal in \(DurationText.format(timeout)); run --remove again")
+      return 75
+    }
+    _ = pomo_mqtt_disconnect(client)
+    while clock.now < end && pomo_mqtt_want_write(client) == 1 { step(until: end) }
+    log.notice(
+      "withdrew the Home Assistant device pomodoro_\(topics.deviceId) (\(topics.withdrawal.count) retained topics emptied)"
+    )
+    return ExitCode.ok
+  }
+
+  /// One pass of the broker's side alone, waiting at most until `until`.
+  func step(until: Instant) {
+    let fd = pomo_mqtt_socket(client)
+    guard fd >= 0 else {
+      usleep(UInt32(max(0, min(100_000, wholeMillisecondsRoundedUp(until - clock.now) * 1000))))
+      return
+    }
+    var p = pollfd(fd: fd, events: Int16(POLLIN | (pomo_mqtt_want_write(client) == 1 ? POLLOUT : 0)), revents: 0)
+    _ = poll(&p, 1, Int32(max(0, min(100, wholeMillisecondsRoundedUp(until - clock.now)))))
+    if p.revents & Int16(POLLOUT) != 0 { _ = pomo_mqtt_loop_write(client) }
+    if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { _ = pomo_mqtt_loop_read(client) }
+    _ = pomo_mqtt_loop_misc(client)
+  }
+
   func updateAvailability() {
-    let now = device >= 0 && lastState != nil ? "online" : "offline"
+    let now = device >= 0 && lastState != nil && !silent ? "online" : "offline"
     guard brokerUp, now != availability else { return }
     availability = now
     publish(topics.availability, now, retain: true)
@@ -418,6 +562,7 @@ public final class MQTTBridge {
         return
       }
       deviceOutput += line
+      pending.append((String(TextLines.trimmed(payload).prefix(100)), now))
       flushDevice()
     }
   }
@@ -427,9 +572,21 @@ public final class MQTTBridge {
   /// Asks the running device for its status; the reply is published like a watch line.
   func refresh(_ now: Instant) {
     nextRefresh = now + refreshInterval
-    guard device >= 0 else { return }
+    // One question at a time: a device that has not answered the last is not asked again.
+    guard device >= 0, pending.isEmpty else { return }
     deviceOutput += Array((ControlCommand.status.requestLine + "\n").utf8)
+    pending.append(("status", now))
     flushDevice()
+  }
+
+  /// A device that leaves a request unanswered `answerTimeout` is unavailable until it answers.
+  func checkSilence(_ now: Instant) {
+    guard !silent, let first = pending.first, now - first.at >= answerTimeout else { return }
+    silent = true
+    log.warning(
+      "the device at \(socketPath) has not answered '\(first.what)' for \(DurationText.format(answerTimeout)) (stopped or hung?); "
+        + "unavailable in Home Assistant until it answers")
+    updateAvailability()
   }
 
   func connectDevice() {
@@ -443,6 +600,9 @@ public final class MQTTBridge {
     UnixSocket.setNonBlocking(device)
     deviceInput = LineBuffer(limit: 1 << 16)
     deviceOutput = Array((ControlCommand.watch.requestLine + "\n").utf8)
+    pending = [("watch", clock.now)]
+    silent = false
+    nextRefresh = clock.now + refreshInterval
     flushDevice()
     log.forget("device")
     log.notice("watching the device at \(socketPath)")
@@ -452,6 +612,9 @@ public final class MQTTBridge {
     if device >= 0 { close(device) }
     device = -1
     deviceOutput = []
+    pending = []
+    silent = false
+    nextRefresh = nil
     deviceRetryAt = clock.now + deviceBackoff.next()
     log.once("device", .warning, "the device at \(socketPath): \(why); retrying with back-off (up to 5 s), said once")
     updateAvailability()
@@ -482,13 +645,15 @@ public final class MQTTBridge {
     }
     deviceBackoff.reset()
     for case .line(let line) in deviceInput.feed(buffer[0..<n]) {
+      // A reply (not a watch line) answers the oldest request.
+      let answered = line.hasPrefix("{\"ok\"") && !pending.isEmpty ? pending.removeFirst().what : nil
+      if silent {
+        silent = false
+        log.notice("the device at \(socketPath) answers again")
+        updateAvailability()
+      }
       switch ControlProtocol.decodeReply(line) {
       case .success(let fields)?:
-        if case .string("running") = fields["phase"] {
-          if nextRefresh == nil { nextRefresh = clock.now + refreshInterval }
-        } else {
-          nextRefresh = nil
-        }
         let payload = Self.statePayload(fields)
         if payload != lastState {
           lastState = payload
@@ -497,8 +662,8 @@ public final class MQTTBridge {
         updateAvailability()
       case .failure(let refusal)?:
         limiter.say(
-          "refused", .notice, "the device refused a command: \(refusal.message)", what: "refusals by the device",
-          at: clock.now)
+          "refused", .notice, "the device refused '\(answered ?? "?")' from \(topics.command): \(refusal.message)",
+          what: "refusals by the device", at: clock.now)
       case nil:
         limiter.say(
           "unexpected", .warning, "unexpected line from the device: \(line.prefix(200))",

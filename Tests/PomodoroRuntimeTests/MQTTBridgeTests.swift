@@ -211,15 +211,16 @@ final class MQTTBridgeTests: XCTestCase {
         "<4>ignored a command payload of 6000 bytes on pomodoro/desk1/command: over the 4 KiB limit (a command is a line like 'extend 5m')",
       ], log.joined(separator: "\n"))
 
-    // Discovery: six retained configs, valid JSON with what Home Assistant requires.
-    let configs = try broker.retained("homeassistant/#", count: 6)
-    XCTAssertEqual(
-      configs.keys.sorted(),
-      [
+    // Discovery: a retained config for each entity, valid JSON with what Home Assistant
+    // requires; the six of earlier versions among them under their topics.
+    let configs = try broker.retained("homeassistant/#", count: HomeAssistant.entities.count)
+    XCTAssertEqual(configs.count, HomeAssistant.entities.count)
+    XCTAssertTrue(
+      Set(configs.keys).isSuperset(of: [
         "homeassistant/button/pomodoro_desk1/cancel/config", "homeassistant/button/pomodoro_desk1/extend/config",
         "homeassistant/button/pomodoro_desk1/start_pause/config", "homeassistant/sensor/pomodoro_desk1/mode/config",
         "homeassistant/sensor/pomodoro_desk1/phase/config", "homeassistant/sensor/pomodoro_desk1/remaining/config",
-      ])
+      ]), configs.keys.sorted().joined(separator: " "))
     for (topic, payload) in configs {
       let o = state(payload)
       XCTAssertNotNil(o["name"] as? String, topic)
@@ -230,10 +231,11 @@ final class MQTTBridgeTests: XCTestCase {
       XCTAssertEqual(o["availability_topic"] as? String, availability, topic)
       let device = o["device"] as? [String: Any]
       XCTAssertEqual(device?["identifiers"] as? [String], ["pomodoro_desk1"], topic)
-      if topic.contains("/sensor/") {
+      if component != "button" {
         XCTAssertEqual(o["state_topic"] as? String, stateTopic)
         XCTAssertNotNil(o["value_template"] as? String)
-      } else {
+      }
+      if component == "button" {
         XCTAssertEqual(o["command_topic"] as? String, "pomodoro/desk1/command")
         XCTAssertNotNil(o["payload_press"] as? String)
       }
@@ -403,11 +405,16 @@ extension MQTTBridgeTests {
       XCTAssertFalse(id.contains("__") || id.hasSuffix("_") || id.contains("._"), id)
       XCTAssertTrue(topic.hasPrefix("homeassistant/\(id.split(separator: ".")[0])/"), topic)
     }
+    // README's ids: those of earlier versions kept, the new ones beside them.
     XCTAssertEqual(
       ids,
       [
         "sensor.pomodoro_desk_1_phase", "sensor.pomodoro_desk_1_mode", "sensor.pomodoro_desk_1_remaining",
-        "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_extend",
+        "sensor.pomodoro_desk_1_ends_at", "binary_sensor.pomodoro_desk_1_focusing",
+        "binary_sensor.pomodoro_desk_1_ringing", "select.pomodoro_desk_1_mode", "number.pomodoro_desk_1_duration",
+        "button.pomodoro_desk_1_start", "button.pomodoro_desk_1_pause", "button.pomodoro_desk_1_start_pause",
+        "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_skip", "button.pomodoro_desk_1_acknowledge",
+        "button.pomodoro_desk_1_extend",
       ])
     XCTAssertEqual(BridgeTopics.entityId("sensor", "pomodoro_a--b__c-_phase"), "sensor.pomodoro_a_b_c_phase")
   }

@@ -131,9 +131,10 @@ final class MQTTTeamTests: XCTestCase {
       XCTAssertTrue(
         right(i, states["pomodoro/desk\(i)/state"]), "desk\(i): \(states["pomodoro/desk\(i)/state"] ?? "none")")
     }
-    // Each device's discovery is its own: 60 retained configs, none naming another's topics.
-    let configs = try broker.retained("homeassistant/#", count: 60)
-    XCTAssertEqual(configs.count, 60)
+    // Each device's discovery is its own: a retained config per entity and desk, none naming
+    // another's topics.
+    let configs = try broker.retained("homeassistant/#", count: 10 * HomeAssistant.entities.count)
+    XCTAssertEqual(configs.count, 10 * HomeAssistant.entities.count)
     for (topic, payload) in configs {
       let desk = topic.split(separator: "/")[2].replacingOccurrences(of: "pomodoro_", with: "")
       let o = object(payload)

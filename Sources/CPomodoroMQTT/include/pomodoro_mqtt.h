@@ -31,6 +31,8 @@ int pomo_mqtt_loop_read(pomo_mqtt *m);
 int pomo_mqtt_loop_write(pomo_mqtt *m);
 int pomo_mqtt_loop_misc(pomo_mqtt *m);
 int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain);
+/// QoS 1 messages published and not yet acknowledged by the broker (on_publish counts them down).
+int pomo_mqtt_unacked(pomo_mqtt *m);
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos);
 int pomo_mqtt_disconnect(pomo_mqtt *m);
 /// The CONNACK code of a connection made since the last call (0 accepted), or -1 when none.

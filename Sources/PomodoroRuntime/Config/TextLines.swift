@@ -9,6 +9,15 @@
 /// UTF-8 bytes (LF and CR are ASCII, so every piece is whole UTF-8): as Characters, "\r\n" is
 /// one grapheme and never equals "\n", and scalar by scalar is slow.
 public enum TextLines {
+  /// `text` without the spaces, tabs and line ends around it.
+  public static func trimmed<S: StringProtocol>(_ text: S) -> Substring {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\r\n" }
+    var s = Substring(text)
+    while let f = s.first, blank(f) { s = s.dropFirst() }
+    while let l = s.last, blank(l) { s = s.dropLast() }
+    return s
+  }
+
   public static func split(_ text: String) -> [String] {
     var text = text
     return text.withUTF8 { bytes in

@@ -96,10 +96,7 @@ public enum ControlCommand: Equatable, Sendable {
   /// Parses a command as a message's payload carries it (the MQTT command topic): a JSON request
   /// when it starts with `{`, else words as `pomodoro ctl` takes them (`extend 5m`).
   public static func parse(payload: String) -> Result<ControlCommand, ControlProtocol.Refusal> {
-    var trimmed = Substring(payload)
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-    while let f = trimmed.first, blank(f) { trimmed = trimmed.dropFirst() }
-    while let l = trimmed.last, blank(l) { trimmed = trimmed.dropLast() }
+    let trimmed = TextLines.trimmed(payload)
     return trimmed.hasPrefix("{")
       ? parse(json: String(trimmed)) : parse(words: trimmed.split(separator: " ").map(String.init))
   }

@@ -1,0 +1,222 @@
+import Foundation
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroMQTT
+@testable import PomodoroRuntime
+
+/// What the bridge tells Home Assistant: the entity table's discovery payloads and its place in the
+/// docs, and with a broker, what the bridge withdraws (a rename, `--remove`), a device that does
+/// not answer, and a refused set named in the log. Tests/homeassistant/run.sh checks the same
+/// against a real Home Assistant.
+final class HomeAssistantTests: XCTestCase {
+  func object(_ payload: String?) -> [String: Any] {
+    guard let payload, let o = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
+    else { return [:] }
+    return o
+  }
+
+  var repository: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  }
+
+  /// README and docs/homeassistant.md hold the entity table as HomeAssistant.entities makes it.
+  func testTheDocsHoldTheEntityTable() throws {
+    let table = HomeAssistant.markdownTable()
+    for doc in ["README.md", "docs/homeassistant.md"] {
+      let text = try String(contentsOf: repository.appendingPathComponent(doc), encoding: .utf8)
+      XCTAssertTrue(text.contains(table), "\(doc) should hold the entity table:\n\(table)")
+    }
+  }
+
+  /// Every payload: valid JSON, the entity id and unique id, availability, one device with its
+  /// software version and the origin; each kind with what Home Assistant needs of it.
+  func testDiscoveryPayloads() throws {
+    let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
+    let configs = topics.discovery.map { ($0.topic, object($0.payload)) }
+    XCTAssertEqual(configs.count, HomeAssistant.entities.count)
+    var byId: [String: [String: Any]] = [:]
+    for (topic, o) in configs {
+      let id = try XCTUnwrap(o["default_entity_id"] as? String, topic)
+      byId[id] = o
+      XCTAssertEqual(o["availability_topic"] as? String, "pomodoro/desk-1/availability", id)
+      let device = try XCTUnwrap(o["device"] as? [String: Any], id)
+      XCTAssertEqual(device["identifiers"] as? [String], ["pomodoro_desk-1"], id)
+      XCTAssertEqual(device["manufacturer"] as? String, "Pomodoro", id)
+      XCTAssertEqual(device["sw_version"] as? String, Release.version, id)
+      XCTAssertEqual((o["origin"] as? [String: Any])?["sw_version"] as? String, Release.version, id)
+      XCTAssertNotNil((o["origin"] as? [String: Any])?["name"] as? String, id)
+      switch topic.split(separator: "/")[1] {
+      case "sensor", "binary_sensor":
+        XCTAssertEqual(o["state_topic"] as? String, "pomodoro/desk-1/state", id)
+        XCTAssertNil(o["command_topic"], id)
+      case "button":
+        XCTAssertEqual(o["command_topic"] as? String, "pomodoro/desk-1/command", id)
+        XCTAssertNil(o["state_topic"], id)
+        let press = try XCTUnwrap(o["payload_press"] as? String, id)
+        XCTAssertNoThrow(try ControlCommand.parse(words: press.split(separator: " ").map(String.init)).get(), id)
+      default:
+        XCTAssertEqual(o["state_topic"] as? String, "pomodoro/desk-1/state", id)
+        XCTAssertEqual(o["command_topic"] as? String, "pomodoro/desk-1/command", id)
+      }
+    }
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_phase"]?["device_class"] as? String, "enum")
+    XCTAssertEqual(
+      byId["sensor.pomodoro_desk_1_phase"]?["options"] as? [String], ["idle", "running", "paused", "ringing"])
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_phase"]?["json_attributes_topic"] as? String, "pomodoro/desk-1/state")
+    let modes = ["focus", "short", "long", "soft", "medium", "hard", "flow"]
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_mode"]?["options"] as? [String], modes)
+    XCTAssertEqual(byId["select.pomodoro_desk_1_mode"]?["options"] as? [String], modes)
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_remaining"]?["device_class"] as? String, "duration")
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_remaining"]?["unit_of_measurement"] as? String, "min")
+    XCTAssertEqual(byId["sensor.pomodoro_desk_1_ends_at"]?["device_class"] as? String, "timestamp")
+    XCTAssertEqual(byId["binary_sensor.pomodoro_desk_1_focusing"]?["device_class"] as? String, "running")
+    let number = try XCTUnwrap(byId["number.pomodoro_desk_1_duration"])
+    XCTAssertEqual(number["min"] as? Int, 1)
+    XCTAssertEqual(number["max"] as? Int, 1439, "23h59m: the longest the device takes, in whole minutes")
+    XCTAssertEqual(number["command_template"] as? String, "set {{ value | int }}m")
+    // Each command a select or number makes is one the device parses.
+    for made in ["set 25m", "set 1m", "set 1439m"] + modes.map({ "set \($0)" }) {
+      XCTAssertNoThrow(try ControlCommand.parse(words: made.split(separator: " ").map(String.init)).get(), made)
+    }
+  }
+
+  /// The withdrawal empties every retained topic of a desk, and a record names it back.
+  func testWithdrawalAndRecord() throws {
+    let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
+    XCTAssertEqual(
+      topics.withdrawal, topics.discovery.map(\.topic) + ["pomodoro/desk-1/state", "pomodoro/desk-1/availability"])
+    XCTAssertEqual(BridgeTopics(record: topics.record), topics)
+    XCTAssertNil(BridgeTopics(record: "{\"device_id\":\"x\"}"))
+  }
+
+  // MARK: With a broker
+
+  final class Lines: @unchecked Sendable {
+    let lock = NSLock()
+    var all: [String] = []
+    func add(_ s: String) { lock.withLock { all.append(s) } }
+    func contains(_ s: String) -> Bool { lock.withLock { all.contains { $0.contains(s) } } }
+  }
+
+  /// A bridge for `deviceId` in a thread of this process until the returned stop is called.
+  func startBridge(
+    _ f: ControlFixture, _ broker: TestBroker, _ deviceId: String, lines: Lines,
+    tune: (MQTTBridge) -> Void = { _ in }
+  ) throws -> () -> Void {
+    var config = DeviceConfig()
+    config.controlSocket = f.path
+    config.mqttHost = "127.0.0.1"
+    config.mqttPort = broker.port
+    config.mqttDeviceId = deviceId
+    let bridge = try MQTTBridge(config: config, log: Log(sink: { lines.add($1) }), hostName: "test")
+    bridge.announcedFile = f.directory + "/announced.json"
+    tune(bridge)
+    let stop = StopBox()
+    nonisolated(unsafe) let unsafeBridge = bridge
+    let thread = Thread { _ = try? unsafeBridge.run(stop: { stop.stopped }) }
+    thread.start()
+    return {
+      stop.stop()
+      while !thread.isFinished { usleep(1000) }
+    }
+  }
+
+  func requireBroker() throws {
+    guard MQTTBridge.available else {
+      throw XCTSkip("pomodoro was built without libmosquitto: sudo apt install libmosquitto-dev, then rebuild")
+    }
+  }
+
+  /// A new mqtt_device_id: the bridge empties the old desk's retained configs, state and
+  /// availability before announcing the new one; `--remove` then leaves nothing retained.
+  func testARenamedDeskIsWithdrawnAndRemoveLeavesNothing() throws {
+    try requireBroker()
+    let f = try ControlFixture()
+    let broker = try TestBroker(directory: f.directory)
+    defer { broker.stop() }
+    let pump = ServerPump(f.server)
+    defer { pump.stop() }
+    let n = HomeAssistant.entities.count
+    let lines = Lines()
+    var stop = try startBridge(f, broker, "desk1", lines: lines)
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })
+    XCTAssertEqual(try broker.retained("homeassistant/+/pomodoro_desk1/+/config", count: n).count, n)
+    stop()
+    XCTAssertFalse(lines.contains("withdrew"), "nothing to withdraw the first time")
+
+    stop = try startBridge(f, broker, "desk2", lines: lines)
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk2/availability") { $0 == "online" })
+    XCTAssertEqual(try broker.retained("homeassistant/+/pomodoro_desk2/+/config", count: n).count, n)
+    XCTAssertEqual(
+      try broker.retained("homeassistant/+/pomodoro_desk1/+/config", count: 1), [:], "desk1's configs gone")
+    XCTAssertEqual(try broker.retained("pomodoro/desk1/#", count: 1), [:], "desk1's state and availability gone")
+    XCTAssertTrue(
+      lines.contains("withdrew the Home Assistant device pomodoro_desk1"), lines.all.joined(separator: "\n"))
+    stop()
+    // A restart under the same id withdraws nothing.
+    stop = try startBridge(f, broker, "desk2", lines: lines)
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk2/availability") { $0 == "online" })
+    stop()
+    XCTAssertEqual(lines.all.filter { $0.contains("withdrew") }.count, 1)
+
+    var config = DeviceConfig()
+    config.controlSocket = f.path
+    config.mqttHost = "127.0.0.1"
+    config.mqttPort = broker.port
+    config.mqttDeviceId = "desk2"
+    let remover = try MQTTBridge(config: config, log: Log(sink: { lines.add($1) }), hostName: "test", removing: true)
+    remover.announcedFile = f.directory + "/announced.json"
+    XCTAssertEqual(remover.remove(), ExitCode.ok)
+    XCTAssertEqual(try broker.retained("#", count: 1), [:], "nothing retained on the broker")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: f.directory + "/announced.json"))
+  }
+
+  /// A device that stops answering (its socket open, nobody serving it) is unavailable once a
+  /// request stays unanswered `answerTimeout`, and available again with its next answer.
+  func testADeviceThatDoesNotAnswerIsUnavailable() throws {
+    try requireBroker()
+    let f = try ControlFixture()
+    let broker = try TestBroker(directory: f.directory)
+    defer { broker.stop() }
+    var pump = ServerPump(f.server)
+    let lines = Lines()
+    let stop = try startBridge(f, broker, "desk1", lines: lines) {
+      $0.refreshInterval = ms(200)
+      $0.answerTimeout = ms(300)
+    }
+    defer { stop() }
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })
+    pump.stop()
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "offline" }, "a silent device")
+    XCTAssertTrue(lines.contains("has not answered 'status' for 300ms"), lines.all.joined(separator: "\n"))
+    pump = ServerPump(f.server)
+    defer { pump.stop() }
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" }, "answering again")
+    XCTAssertTrue(lines.contains("answers again"))
+  }
+
+  /// The select and the number act in the picker only: outside it the device refuses, and the
+  /// bridge's log names the command and why.
+  func testARefusedSetIsLoggedWithTheCommand() throws {
+    try requireBroker()
+    let f = try ControlFixture()
+    let broker = try TestBroker(directory: f.directory)
+    defer { broker.stop() }
+    let pump = ServerPump(f.server)
+    defer { pump.stop() }
+    let lines = Lines()
+    let stop = try startBridge(f, broker, "desk1", lines: lines)
+    defer { stop() }
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })
+    try broker.publish("pomodoro/desk1/command", "start")
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/state") { self.object($0)["phase"] as? String == "running" })
+    try broker.publish("pomodoro/desk1/command", "set 10m")
+    let end = Date().addingTimeInterval(5)
+    while Date() < end && !lines.contains("refused") { usleep(20_000) }
+    XCTAssertTrue(
+      lines.contains(
+        "the device refused 'set 10m' from pomodoro/desk1/command: set works only while idle: the timer is running; cancel it first"
+      ), lines.all.joined(separator: "\n"))
+  }
+}
