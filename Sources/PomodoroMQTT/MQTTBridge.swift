@@ -357,6 +357,9 @@ public final class MQTTBridge {
       log.forget("broker")
       log.notice("connected to the MQTT broker \(config.mqttHost):\(config.mqttPort)")
       _ = pomo_mqtt_subscribe(client, topics.command, 1)
+      // Its own availability too: what another client leaves there (junk retained, a stale
+      // `online`) is put right at once, not at the next reconnect.
+      _ = pomo_mqtt_subscribe(client, topics.availability, 1)
       withdrawAnnounced(keeping: topics)
       for (topic, payload) in topics.discovery { publish(topic, payload, retain: true) }
       remember(topics)
@@ -390,8 +393,20 @@ public final class MQTTBridge {
     var length: Int32 = 0
     var retained: Int32 = 0
     while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length, &retained) == 1 {
-      guard String(cString: topic) == topics.command else { continue }
+      let name = String(decoding: topic.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       let now = clock.now
+      if name == topics.availability {
+        let said = String(decoding: payload.prefix(Int(min(length, 64))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if brokerUp, !availability.isEmpty, length > 64 || said != availability {
+          limiter.say(
+            "availability", .warning,
+            "another client published '\(said.prefix(64))' on \(topics.availability); published '\(availability)' again",
+            what: "foreign payloads on \(topics.availability)", at: now)
+          publish(topics.availability, availability, retain: true)
+        }
+        continue
+      }
+      guard name == topics.command else { continue }
       guard length <= Self.maxCommand else {
         limiter.say(
           "oversized", .warning,

@@ -94,6 +94,18 @@ final class MQTTHostileTests: XCTestCase {
     defer { bridge.kill() }
     XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })
 
+    // Junk retained on the availability topic by another client is put right at once (it used
+    // to stay until the bridge reconnected), and said.
+    XCTAssertEqual(
+      try broker.run("/usr/bin/mosquitto_pub", ["-r", "-q", "1", "-t", "pomodoro/desk1/availability", "-m", "junk"]), 0)
+    XCTAssertTrue(
+      bridge.waitForLog {
+        $0.contains { $0.contains("another client published 'junk' on pomodoro/desk1/availability") }
+      },
+      "\(bridge.log)")
+    XCTAssertEqual(
+      try broker.retained("pomodoro/desk1/availability", count: 1)["pomodoro/desk1/availability"], "online")
+
     // 4. A forged journald line and an escape sequence stay inside one escaped line.
     try broker.publish(command, "x\n<2>pomodoro: FORGED: the disk is on fire\u{1B}[2J")
     XCTAssertTrue(bridge.waitForLog { $0.contains { $0.contains("FORGED") } }, "\(bridge.log)")
