@@ -156,14 +156,14 @@ public final class MQTTBridge {
   // The broker
   var brokerUp = false
   var brokerRetryAt: Instant?
-  var brokerBackoff = BridgeBackoff(first: ms(500), last: seconds(30))
+  var brokerBackoff = Backoff(first: ms(500), last: seconds(30))
   var nextMisc: Instant
   // The device
   var device: Int32 = -1
   var deviceInput = LineBuffer(limit: 1 << 16)
   var deviceOutput: [UInt8] = []
   var deviceRetryAt: Instant?
-  var deviceBackoff = BridgeBackoff(first: ms(250), last: seconds(5))
+  var deviceBackoff = Backoff(first: ms(250), last: seconds(5))
   /// The last state, as published (retained) on the state topic.
   var lastState: String?
   /// The device says nothing between phase changes, so the bridge asks it for its status this
@@ -345,7 +345,8 @@ public final class MQTTBridge {
     brokerRetryAt = clock.now + wait
     log.once(
       "broker", .warning,
-      "MQTT broker \(config.mqttHost):\(config.mqttPort): \(why); retrying with back-off (up to 30 s), said once")
+      "MQTT broker \(config.mqttHost):\(config.mqttPort): \(why); retrying with back-off (up to \(DurationText.format(brokerBackoff.last))), said once"
+    )
   }
 
   func brokerEvents() {
@@ -631,7 +632,10 @@ public final class MQTTBridge {
     silent = false
     nextRefresh = nil
     deviceRetryAt = clock.now + deviceBackoff.next()
-    log.once("device", .warning, "the device at \(socketPath): \(why); retrying with back-off (up to 5 s), said once")
+    log.once(
+      "device", .warning,
+      "the device at \(socketPath): \(why); retrying with back-off (up to \(DurationText.format(deviceBackoff.last))), said once"
+    )
     updateAvailability()
   }
 
@@ -691,24 +695,4 @@ public final class MQTTBridge {
   static func statePayload(_ fields: [String: JSONValue]) -> String {
     FlatJSON.encode(StateFields.ordered(fields))
   }
-}
-
-/// Back-off: `first`, doubling up to `last`; reset after a success.
-struct BridgeBackoff {
-  let first: Nanoseconds
-  let last: Nanoseconds
-  var current: Nanoseconds?
-
-  init(first: Nanoseconds, last: Nanoseconds) {
-    self.first = first
-    self.last = last
-  }
-
-  mutating func next() -> Nanoseconds {
-    let value = current.map { min(last, $0 * 2) } ?? first
-    current = value
-    return value
-  }
-
-  mutating func reset() { current = nil }
 }

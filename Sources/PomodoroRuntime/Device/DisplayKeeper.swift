@@ -11,8 +11,7 @@ final class DisplayKeeper {
   private let log: Log
   private(set) var healthy = false
   private(set) var retryAt: Instant?
-  private var backoff: Nanoseconds = seconds(1)
-  static let maxBackoff: Nanoseconds = seconds(30)
+  private var backoff = Backoff(first: seconds(1), last: seconds(30))
 
   init(driver: OLEDDriver, description: String, log: Log) {
     self.driver = driver
@@ -28,7 +27,7 @@ final class DisplayKeeper {
       if retryAt != nil { log.notice("display \(location) answers again; repainted") }
       healthy = true
       retryAt = nil
-      backoff = seconds(1)
+      backoff.reset()
       log.forget("display-down")
       return true
     } catch {
@@ -81,11 +80,11 @@ final class DisplayKeeper {
   private func markDown(_ error: Error, at now: Instant) {
     healthy = false
     driver.invalidate()
-    retryAt = now + backoff
+    let wait = backoff.next()
+    retryAt = now + wait
     log.once(
       "display-down", .error,
-      "display \(location) is not answering: \(HardwareAdvice.text(error)) The timer keeps running, retrying every \(wholeSeconds(backoff))-\(wholeSeconds(DisplayKeeper.maxBackoff)) s"
+      "display \(location) is not answering: \(HardwareAdvice.text(error)) The timer keeps running, retrying every \(wholeSeconds(wait))-\(wholeSeconds(backoff.last)) s"
     )
-    backoff = min(DisplayKeeper.maxBackoff, backoff * 2)
   }
 }
