@@ -45,9 +45,7 @@ enum ProbeCommand {
         "display: a device answers at \(hex(config.i2cAddress)) on \(bus.path); driving it as \(config.controller.rawValue)"
       )
       print("  (if the picture is shifted by two columns with junk at one edge, set controller = sh1106)")
-      let driver = OLEDDriver(
-        bus: bus, address: config.i2cAddress, controller: config.controller,
-        height: config.height, rotated: config.rotate180, contrast: config.contrast)
+      let driver = config.displayDriver(on: bus)
       try driver.initialize()
       try driver.flush(testPattern(height: config.height))
       print("  test pattern drawn: a border, a diagonal and the corners marked; every edge must be visible")

@@ -29,9 +29,7 @@ public final class MockHardware {
     let controller = config.controller
     emulator = OLEDEmulator(
       controller: controller, panelHeight: config.height, address: config.i2cAddress, busName: "emulated-i2c")
-    let driver = OLEDDriver(
-      bus: emulator, address: config.i2cAddress, controller: controller, height: config.height,
-      rotated: config.rotate180, contrast: config.contrast)
+    let driver = config.displayDriver(on: emulator)
     let (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     parts = DeviceParts(
       inputs: inputs, buzzer: buzzer, display: driver,

@@ -16,9 +16,7 @@ public enum LinuxHardware {
     (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
     do {
       let bus = try LinuxI2CBus(bus: config.i2cBus)
-      let driver = OLEDDriver(
-        bus: bus, address: config.i2cAddress, controller: config.controller,
-        height: config.height, rotated: config.rotate180, contrast: config.contrast)
+      let driver = config.displayDriver(on: bus)
       return DeviceParts(
         inputs: inputs, buzzer: buzzer, display: driver,
         displayName: "\(hex(config.i2cAddress)) on \(bus.path)")
