@@ -3,12 +3,6 @@ import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSimulator
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro`: the commands, their help, and the mapping of errors to exit codes.
 public enum PomodoroCLI {
   public static let version = Release.version
@@ -213,7 +207,7 @@ public enum PomodoroCLI {
   }
 
   static func fail(_ message: String) {
-    _ = (message + "\n").withCString { fputs($0, stderr) }
+    writeToStandardError(message + "\n")
   }
 
   /// Reads the config at `path`; a missing file means the defaults (said once in the log).

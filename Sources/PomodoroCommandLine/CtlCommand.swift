@@ -1,12 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro ctl COMMAND`: status and control of a running device through its control socket.
 enum CtlCommand {
   /// How long a reply may take.
@@ -126,7 +120,7 @@ enum CtlCommand {
   /// socket cannot send escape sequences to the terminal.
   static func emit(_ line: String) {
     print(Log.oneLine(line))
-    fflush(stdout)
+    flushStandardOutput()
   }
 }
 

@@ -1,12 +1,6 @@
 import PomodoroMQTT
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro mqtt [--config FILE]`: the MQTT bridge, until SIGTERM. `--remove`: withdraw the
 /// desk's device from Home Assistant (empty retained discovery, state and availability) and stop.
 enum MqttCommand {

@@ -2,12 +2,6 @@ import PomodoroCore
 import PomodoroLinux
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro run`: the real device, until SIGTERM, SIGINT or SIGQUIT; SIGHUP reloads the config.
 enum RunCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {

@@ -3,12 +3,6 @@ import PomodoroGraphics
 import PomodoroRuntime
 import PomodoroSimulator
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro simulate`: the device in the terminal, or a script run headless with a transcript.
 enum SimulateCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {

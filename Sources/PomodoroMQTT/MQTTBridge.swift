@@ -3,12 +3,6 @@ import CPomodoroSystem
 import PomodoroCore
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A bridge that cannot start (no libmosquitto, an unreadable password file): `pomodoro mqtt`
 /// reports it as a config error (exit 78), which restarting does not mend.
 public struct BridgeError: Error, CustomStringConvertible {

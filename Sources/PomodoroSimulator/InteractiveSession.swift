@@ -3,12 +3,6 @@ import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One run of the interactive simulator: the device on mock hardware with a scaled real
 /// clock, the terminal it draws on, and the keys it turns into GPIO edges.
 final class InteractiveSession: DeviceObserver {

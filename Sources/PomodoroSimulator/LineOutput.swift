@@ -1,11 +1,5 @@
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The transcript's way out: whole lines only, buffered and written with write(2) in runs of
 /// whole lines, so that whatever ends the process (a signal, a crash) never leaves a line torn,
 /// and a signal's summary follows the last whole line.

@@ -1,11 +1,5 @@
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where the simulator reads keys and draws: the process's stdin and stdout, or a
 /// pseudo-terminal or pipes in tests.
 public struct TerminalIO: Sendable {

@@ -2,12 +2,6 @@ import PomodoroCore
 import PomodoroMock
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An in-memory file system that fails on demand and can show what a power cut at any step
 /// would leave, for the storage tests and the soak (as embedded-hal-mock injects bus errors).
 ///

@@ -5,12 +5,6 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Issue 12's soak: the whole device on the mocks for virtual days of random use (turns with
 /// bounce, presses, holds), with the display unplugged, GPIO reads failing, the disk full and
 /// the device restarted at random, on `FaultyFileSystem`. Seeded: a run reproduces. After the

@@ -1,12 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The history's readers at a million lines (about 140 MiB: years of a busy desk, or a flood of
 /// start/cancel over the control socket): `pomodoro stats`, `history` and `history --csv`, each
 /// the built binary's wall time, CPU time and peak resident memory. All three stream the file, so

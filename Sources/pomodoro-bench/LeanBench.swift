@@ -1,11 +1,5 @@
 import PomodoroRuntime
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// CPU per displayed frame, ours beside luma.oled's (Python, Pillow) in one run: the device's own
 /// frame, the whole `pomodoro simulate --script` process over a 4-hour focus (transcript and
 /// emulator included), and luma.oled rendering and sending the same kind of frame, measured by

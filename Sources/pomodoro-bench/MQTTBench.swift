@@ -4,12 +4,6 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Command-to-state latency through a broker: a `toggle` published on `pomodoro/<id>/command`
 /// (by a long-running `mosquitto_pub -l`), to the state with the new phase arriving on a
 /// subscriber of `pomodoro/+/state` (a long-running `mosquitto_sub`): broker, bridge (`pomodoro

@@ -3,12 +3,6 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The device as a whole: start-up, memory, CPU per minute of countdown, a scripted 25-minute
 /// focus headless, and the alarm's real-time error on the real clock.
 func runtimeBench() {

@@ -3,12 +3,6 @@ import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroTestSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `pomodoro-bench soak [DAYS] [SEED]`: issue 12's soak (a virtual month by default) on the
 /// mocks, with its figures. Exits 1 when an invariant did not hold.
 func soakBench(days: Double, seed: UInt64) {

@@ -5,12 +5,6 @@ import XCTest
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `simulate --script` under signals, and what a long script costs.
 final class ScriptSignalTests: XCTestCase {
   var directory = ""

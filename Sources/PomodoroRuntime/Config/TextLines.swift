@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The lines of a text file as people save them: split at LF, a trailing CR dropped (files
 /// saved with Windows line ends), a leading UTF-8 byte order mark dropped. Splitting is on the
 /// UTF-8 bytes (LF and CR are ASCII, so every piece is whole UTF-8): as Characters, "\r\n" is

@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The control socket's protocol: one JSON object a line each way. Requests
 /// `{"cmd":"status"}` ... `{"cmd":"extend","by":"5m"}`, `{"cmd":"set","mode":"soft","duration":"6m"}`,
 /// `{"cmd":"watch"}`; replies `{"ok":true,"state":{...}}` or `{"ok":false,"error":"..."}`.

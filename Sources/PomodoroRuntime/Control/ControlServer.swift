@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The control socket: a Unix stream socket in the device's own poll loop (no threads), one JSON
 /// object a line each way (`ControlProtocol`). It never stalls the device: every descriptor is
 /// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, a client

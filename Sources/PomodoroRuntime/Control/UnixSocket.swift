@@ -1,11 +1,5 @@
 import CPomodoroSystem
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// AF_UNIX stream sockets: the control socket's listener, its clients, and `pomodoro ctl`.
 public enum UnixSocket {
   /// A failed socket call on `path`, with errno kept for the caller's advice.

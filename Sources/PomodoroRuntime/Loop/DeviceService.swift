@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The device as a service: the loop until a terminating signal, with systemd's notify
 /// protocol (READY=1 after the first frame, WATCHDOG=1 at half of WATCHDOG_USEC, STATUS= with
 /// the phase and time left, STOPPING=1), then an orderly shutdown.

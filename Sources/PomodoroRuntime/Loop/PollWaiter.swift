@@ -1,12 +1,6 @@
 import CPomodoroSystem
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What woke the loop.
 public struct Wake: Equatable, Sendable {
   /// Signals received (SIGINT, SIGTERM, SIGHUP), in order.

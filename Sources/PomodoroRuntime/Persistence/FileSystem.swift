@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a path names, as lstat(2) sees it (a symbolic link is not followed).
 public enum FileKind: Equatable, Sendable {
   case regular

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Storage {
   /// After a restart: the history lines saved with the state (`StateStore.save`'s
   /// `pendingHistory`) that are not in the history file yet are appended. A line torn by a

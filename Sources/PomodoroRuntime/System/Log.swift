@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Log lines on stderr with the `<N>` priority prefixes journald reads (sd-daemon(3)).
 /// The simulator swaps the sink so that lines do not tear its screen. Every message is one
 /// physical line with its control characters escaped (`\n`, `\u{1B}`): text from outside (an
@@ -28,7 +22,7 @@ public final class Log {
 
   public static func stderrSink(_ level: Level, _ message: String) {
     let line = "<\(level.rawValue)>\(message)\n"
-    _ = line.withCString { fputs($0, stderr) }
+    writeToStandardError(line)
   }
 
   public func error(_ m: String) { say(.error, m) }

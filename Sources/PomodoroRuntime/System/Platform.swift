@@ -1,7 +1,8 @@
+// The C library, for this module and every module that imports it: the one place it is imported.
 #if canImport(Glibc)
-  @preconcurrency import Glibc
+  @_exported @preconcurrency import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  @_exported import Darwin
 #endif
 
 // The one platform shim: the C library calls whose Swift module differs between Linux (Glibc)
@@ -89,3 +90,9 @@ public func writeEverything(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
   }
   return 0
 }
+
+/// Writes `text` to stderr as it is (C's unbuffered stream, so a line is never held back).
+public func writeToStandardError(_ text: String) { _ = text.withCString { fputs($0, stderr) } }
+
+/// Sends what stdout's buffer holds (a line a watcher waits for).
+public func flushStandardOutput() { fflush(stdout) }

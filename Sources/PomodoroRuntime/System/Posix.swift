@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A failed system call, with the path or thing it was about and errno's words.
 public struct SystemError: Error, CustomStringConvertible, Equatable {
   public var what: String

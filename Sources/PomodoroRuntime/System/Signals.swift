@@ -1,11 +1,5 @@
 import CPomodoroSystem
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The signals the loop hears through its self-pipe (SIGINT, SIGTERM and SIGHUP always; others
 /// once watched), their names, and their default actions carried out on purpose.
 public enum Signals {

@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The system's CLOCK_MONOTONIC: the clock libgpiod's edge timestamps use, never set, never
 /// jumping with NTP. Works on macOS too (the simulator's real clock), with no libgpiod.
 public final class SystemClock: MonotonicClock, Sendable {

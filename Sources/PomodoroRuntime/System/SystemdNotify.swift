@@ -1,11 +1,5 @@
 import PomodoroCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// systemd's notify protocol, spoken to $NOTIFY_SOCKET directly (a datagram per message):
 /// READY=1, WATCHDOG=1, STOPPING=1, STATUS=... Silent when not started by systemd.
 public final class SystemdNotify {

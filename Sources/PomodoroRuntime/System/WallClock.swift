@@ -1,11 +1,5 @@
 import CPomodoroSystem
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The wall clock, used only to label history records, never to count time. A Pi has no RTC:
 /// until NTP has set the clock after boot, records are marked unsynced.
 public struct WallTime: Equatable, Sendable {
