@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # deploy/lib/upgrade-deb.sh: the second build of the amd64 packages that deploy/test-deb.sh and
-# Tests/system/run.sh upgrade to. Sourced, not run; the sourcing script has sourced
-# deploy/lib/common.sh and defined say.
+# Tests/system/run.sh upgrade to. Sourced, not run, after deploy/lib/debian-root.sh (its
+# source_tar copies the source).
 #   package_version SOURCE
 #   upgrade_debs SOURCE BUILD_ROOT DEBS LOG
 #
