@@ -5,7 +5,8 @@
 #
 #  1. The upgrade package: a second amd64 build (build-deb.sh, in the same root, so only what
 #     changed recompiles) from a copy of the source whose version is VERSION+upgradetest and
-#     whose shipped config (deploy/pomodoro.conf) changed.
+#     whose shipped config (deploy/pomodoro.conf) changed: deploy/lib/upgrade-deb.sh, which
+#     reuses the one Tests/system/run.sh made into the same --debs folder (CI runs that first).
 #  2. In the build root: lintian on pomodoro and pomodoro-mqtt for amd64 and arm64 (no error and
 #     no warning; --pedantic, infos shown); each package's Version against its own binary's
 #     `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod v2,
@@ -82,10 +83,12 @@ keep=0
 # shellcheck source=deploy/lib/debian-root.sh
 source "$here/lib/debian-root.sh"
 
-version="$(sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' \
-  "$source_dir/Sources/PomodoroCommandLine/CommandLine.swift")"
+# shellcheck source=deploy/lib/upgrade-deb.sh
+source "$here/lib/upgrade-deb.sh"
+
+version="$(package_version "$source_dir")"
 [[ -n "$version" ]] || die "no version in $source_dir/Sources/PomodoroCommandLine/CommandLine.swift"
-upgrade_version="$version+upgradetest"
+upgrade_version="$version$UPGRADE_SUFFIX"
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-deb.XXXXXX")"
 chmod 755 "$work"
 
@@ -123,17 +126,9 @@ check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds, else FAIL 
 deb() { printf '%s/%s_%s_%s.deb' "$debs" "$1" "$2" "$3"; } # deb PACKAGE VERSION ARCH
 
 # --- 1. the upgrade package ----------------------------------------------------------------
-say "building the upgrade package $upgrade_version (amd64) with build-deb.sh"
-mkdir -p "$work/src" "$work/v2"
-source_tar "$source_dir" | tar -C "$work/src" -xf -
-sed -i -E "s/^( *public static let version = \")[^\"]+\"/\1$upgrade_version\"/" \
-  "$work/src/Sources/PomodoroCommandLine/CommandLine.swift"
-printf '# Changed in %s: a config the package ships changed, and an upgrade must not ask.\n' \
-  "$upgrade_version" >>"$work/src/deploy/pomodoro.conf"
-if bash "$here/build-deb.sh" --arch amd64 --root "$build_root" --keep --source "$work/src" \
-  --out "$work/v2" >"$work/v2.log" 2>&1; then
-  cp "$work/v2/"*.deb "$debs/"
-  pass "the upgrade package $upgrade_version built ($(grep -E 'dpkg-buildpackage \(amd64\) +[0-9]+ s' "$work/v2.log" | grep -oE '[0-9]+ s$'))"
+say "the upgrade package $upgrade_version (amd64): deploy/lib/upgrade-deb.sh (build-deb.sh)"
+if how="$(upgrade_debs "$source_dir" "$build_root" "$debs" "$work/v2.log")"; then
+  pass "the upgrade package $upgrade_version: $how"
 else
   fail "the upgrade package $upgrade_version built" "$(tail -n 20 "$work/v2.log")"
 fi

@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
 # Tests/system/run.sh: the device as a person installs it, booted for real. A Debian trixie
 # root with systemd as init, trixie's own kernel (6.12) with gpio-sim built for it and i2c-stub,
-# the release binary built with trixie's swiftlang against libgpiod 2.2.1 (deploy/check-trixie.sh's
-# build), installed with `deploy/install.sh --binary` as a person does, packed into an ext4 disk
-# image (mkfs.ext4 -d) and booted under QEMU (TCG). The checks run in the guest (Tests/system/guest:
-# test-only units, never part of what install.sh installs) and on the host, which also cuts the
-# power: it SIGKILLs QEMU at random instants while sessions run, boots the same image again and
-# checks what survived. PASS/FAIL lines, then `N passed, M failed`; the scratch folder is removed
-# on every exit path. Needs root, about 1.5 GB of disk (plus check-trixie's 3.4 GB unless given).
+# and the amd64 Debian package (deploy/build-deb.sh: trixie's swiftlang, libgpiod 2.2.1)
+# installed with `apt-get install ./pomodoro_VERSION_amd64.deb` (no terminal) as README says,
+# packed into an ext4 disk image (mkfs.ext4 -d) and booted under QEMU (TCG). The checks run in
+# the guest (Tests/system/guest: test-only units under /usr/local/lib/systest, never part of the
+# package) and on the host, which also cuts the power: it SIGKILLs QEMU at random instants while
+# sessions run, boots the same image again and checks what survived. The first boot also
+# upgrades to a second build of the package (VERSION+upgradetest with a changed shipped config,
+# deploy/lib/upgrade-deb.sh, shared with deploy/test-deb.sh) with apt-get while a timer runs:
+# the service restarts on the new binary, the timer comes back paused with its time, the
+# owner's config and every history record are kept. The last boot removes, then purges the
+# package. PASS/FAIL lines, then `N passed, M failed`; each stage's time is printed; the
+# scratch folder is removed on every exit path. Needs root, about 1.5 GB of disk (plus the
+# build root's 3.4 GB unless given).
 #
-# Usage: sudo bash Tests/system/run.sh [--build-root DIR] [--cuts N] [--work DIR] [--keep]
-#   --build-root DIR  a root kept by `deploy/check-trixie.sh --keep --root DIR` (with its release
-#                     build); default: run check-trixie.sh --no-test into the scratch folder
+# Usage: sudo bash Tests/system/run.sh [--build-root DIR] [--debs DIR] [--cuts N] [--work DIR] [--keep]
+#   --build-root DIR  a trixie root kept by `deploy/build-deb.sh --keep` or `deploy/check-trixie.sh
+#                     --keep` (gpio-sim and the upgrade package are built there); default: a new
+#                     one in the scratch folder
+#   --debs DIR        the folder with pomodoro_VERSION_amd64.deb (`build-deb.sh --arch amd64 --out
+#                     DIR`); the upgrade package is made there unless it is already (and newer);
+#                     default: build-deb.sh --arch amd64 into the scratch folder
 #   --cuts N          power cuts (default 3, as in CI; more for a soak)
 #   --work DIR        the scratch folder (default: a new one under ${TMPDIR:-/var/tmp})
 #   --keep            keep the scratch folder (the device root, image, kernel, console logs)
 # Environment: SYSTEST_BOOT_TIMEOUT (seconds a boot may take to report, default 600),
-# SYSTEST_SEED (the power cuts' random instants), DEBIAN_MIRROR (as check-trixie.sh).
+# SYSTEST_SEED (the power cuts' random instants), DEBIAN_MIRROR (as build-deb.sh).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -37,12 +47,14 @@ die() {
 usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 
 build_root=""
+debs=""
 cuts=3
 work=""
 keep_work=0
 while (($#)); do
   case "$1" in
   --build-root) build_root=$(cd "${2:?--build-root needs a folder}" && pwd) && shift 2 ;;
+  --debs) debs=$(cd "${2:?--debs needs a folder}" && pwd) && shift 2 ;;
   --cuts) cuts=${2:?--cuts needs a number} && shift 2 ;;
   --work) work=${2:?--work needs a folder} && shift 2 ;;
   --keep) keep_work=1 && shift ;;
@@ -59,6 +71,8 @@ root=""
 keep=1
 # shellcheck source=deploy/lib/debian-root.sh
 source "$REPO/deploy/lib/debian-root.sh"
+# shellcheck source=deploy/lib/upgrade-deb.sh
+source "$REPO/deploy/lib/upgrade-deb.sh"
 HIL_DIR=$REPO/Tests/hil
 # shellcheck source=Tests/hil/lib/gpio-sim-module.sh
 source "$HIL_DIR/lib/gpio-sim-module.sh"
@@ -149,17 +163,24 @@ if ((${#missing[@]})); then
     die "apt-get install ${missing[*]} failed"
 fi
 
-# --- 1. the release build (check-trixie.sh's root) ----------------------------------------------
-stage "the release build with trixie's swiftlang and libgpiod 2.2.1"
-if [[ -z "$build_root" ]]; then
-  build_root=$work/build
-  bash "$REPO/deploy/check-trixie.sh" --root "$build_root" --keep --no-test >&2 ||
-    die "deploy/check-trixie.sh --no-test failed"
-else
-  say "reusing the build root $build_root (deploy/check-trixie.sh --keep)"
+# --- 1. the packages: the one under test and the upgrade -------------------------------------
+version=$(package_version "$REPO")
+upgrade_version=$version$UPGRADE_SUFFIX
+[[ -n "$build_root" ]] || build_root=$work/build
+if [[ -z "$debs" ]]; then
+  stage "the amd64 package (deploy/build-deb.sh --arch amd64)"
+  debs=$work/debs
+  bash "$REPO/deploy/build-deb.sh" --arch amd64 --root "$build_root" --keep --out "$debs" >&2 ||
+    die "deploy/build-deb.sh --arch amd64 failed"
 fi
-binary=$build_root/src/pomodoro/.build/release/pomodoro
-[[ -x "$binary" ]] || die "no release binary at $binary: run deploy/check-trixie.sh --keep --root $build_root first"
+deb_file=$debs/pomodoro_${version}_amd64.deb
+[[ -f "$deb_file" ]] || die "no ${deb_file##*/} in $debs: deploy/build-deb.sh --arch amd64 --out $debs"
+say "the package under test: $deb_file (Version $(dpkg-deb -f "$deb_file" Version))"
+stage "the upgrade package $upgrade_version (deploy/lib/upgrade-deb.sh)"
+how=$(upgrade_debs "$REPO" "$build_root" "$debs" "$work/upgrade-deb.log") ||
+  { tail -n 20 "$work/upgrade-deb.log" >&2; die "building the upgrade package $upgrade_version failed"; }
+say "  ${how}"
+upgrade_file=$debs/pomodoro_${upgrade_version}_amd64.deb
 
 # --- 2. the device root: trixie minbase, systemd as init, trixie's kernel -----------------------
 if [[ -f "$devroot/$READY_MARK" ]]; then
@@ -213,24 +234,43 @@ fi
 chroot "$devroot" depmod "$KVER"
 
 # --- 4. install as a person does, plus the test-only units ---------------------------------------
-stage "deploy/install.sh --binary in the device root"
-src=$devroot/root/pomodoro-src
-rm -rf "$src" && mkdir -p "$src/hardware"
-cp -r "$REPO/deploy" "$src/"
-cp "$REPO/README.md" "$src/"
-cp "$REPO/hardware/WIRING.md" "$src/hardware/"
-if [[ -f "$REPO/hardware/wiring.svg" ]]; then cp "$REPO/hardware/wiring.svg" "$src/hardware/"; fi
-install -m 755 "$binary" "$src/pomodoro"
+stage "apt-get install ./${deb_file##*/} in the device root"
+rm -rf "$devroot/usr/local/lib/systest"
+install -d "$devroot/var/tmp/pomodoro-deb" "$devroot/usr/local/lib/systest/debs"
+install -m 644 "$deb_file" "$devroot/var/tmp/pomodoro-deb/"
+# The upgrade, for the guest (apt reads local packages as _apt: world-readable).
+install -m 644 "$upgrade_file" "$devroot/usr/local/lib/systest/debs/"
 root=$devroot
 root_mounts
-in_root bash /root/pomodoro-src/deploy/install.sh --binary /root/pomodoro-src/pomodoro >"$work/install.log" 2>&1 ||
-  { tail -n 20 "$work/install.log" >&2; die "deploy/install.sh --binary failed in the device root"; }
-sed 's/^/  | /' "$work/install.log" >&2
-# In a chroot install.sh cannot reach systemd and says to enable the unit; so does a person.
-in_root systemctl enable pomodoro.service >/dev/null 2>&1 || die "systemctl enable pomodoro.service failed"
+apt_in_root -qq update >/dev/null || die "apt-get update in the device root failed"
+apt_start=$SECONDS
+apt_retry in_root apt-get -y -o APT::Install-Recommends=false install "/var/tmp/pomodoro-deb/${deb_file##*/}" \
+  </dev/null >"$work/install.log" 2>&1 ||
+  { tail -n 20 "$work/install.log" >&2; die "apt-get install ./${deb_file##*/} failed in the device root"; }
+say "  apt-get install: $((SECONDS - apt_start)) s"
+sed -E 's/\(Reading database \.\.\. [0-9]+%//g; s/^/  | /' "$work/install.log" >&2
+# shellcheck disable=SC2016 # dpkg-query's format, not the shell's
+installed=$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro 2>&1 || true)
+# The downloaded packages go; apt's caches of the package lists stay, as on a Pi, rebuilt
+# here so that the guest's apt does not parse the lists again under TCG (about 60 s).
+rm -f "$devroot"/var/cache/apt/archives/*.deb
+in_root apt-cache gencaches >/dev/null
 umount_roots
 rm -f "$devroot/usr/sbin/policy-rc.d"
-# The test's own files: never part of what install.sh installs.
+rm -rf "$devroot/var/tmp/pomodoro-deb"
+if [[ "$installed" == "$version ii " ]]; then
+  pass "install-deb: apt-get install ./${deb_file##*/} with no terminal: $version installed"
+else
+  fail install-deb "dpkg-query says '$installed', expected '$version ii '"
+fi
+# No `systemctl enable` by hand: the package enables its unit (dh_installsystemd).
+enabled=$(readlink "$devroot/etc/systemd/system/multi-user.target.wants/pomodoro.service" || true)
+if [[ "$enabled" == /usr/lib/systemd/system/pomodoro.service ]]; then
+  pass install-deb-unit-enabled
+else
+  fail install-deb-unit-enabled "multi-user.target.wants/pomodoro.service -> '$enabled', expected the package's unit"
+fi
+# The test's own files: never part of the package.
 install -d "$devroot/usr/local/lib/systest/hil"
 install -m 644 "$HIL_DIR"/guest/lib/{report,sim,trace,display}.sh "$devroot/usr/local/lib/systest/hil/"
 install -m 644 "$SYS_DIR"/guest/{lib,part-main,part-cut,part-final}.sh "$devroot/usr/local/lib/systest/"
@@ -250,7 +290,7 @@ for unit in serial-getty@ttyS0 getty@tty1 getty-static; do
 done
 echo 'LABEL=pomodoro / ext4 errors=remount-ro 0 1' >"$devroot/etc/fstab"
 echo pomodoro-systest >"$devroot/etc/hostname"
-[[ -f "$devroot/etc/pomodoro/pomodoro.conf" ]] || die "install.sh left no /etc/pomodoro/pomodoro.conf"
+[[ -f "$devroot/etc/pomodoro/pomodoro.conf" ]] || die "the package left no /etc/pomodoro/pomodoro.conf"
 
 # --- 5. the initramfs, the disk image ----------------------------------------------------------
 stage "initramfs (busybox, ext4 and virtio_blk modules) and the ext4 disk image"
@@ -390,7 +430,7 @@ boot_figure() { # the guest's "boot finished after N s" of this boot
   guest_says 'boot finished after' | sed -n 's/.*boot finished after \([0-9.]*\) s.*/\1/p'
 }
 
-stage "boot 1: the installed system (systemd, the service, its sandbox, the scenario, power-off)"
+stage "boot 1: the installed system (systemd, the service, its sandbox, the upgrade, the scenario, power-off)"
 boot main "systest=main"
 if ! wait_console 'systest: boot finished' 300 >/dev/null; then
   fail boot-main "no 'boot finished' from the guest within 300 s; console: $(tail -n 20 "$console" | tr -d '\r' | tr '\n' '|')"
@@ -400,6 +440,15 @@ wait_poweroff 120
 guest_results
 boot_main=$(boot_figure)
 say "guest boot to multi-user: ${boot_main:-?} s (guest uptime)"
+# The upgrade's figures, and proof that its checks ran to the end (a guest script that stopped
+# early would print no FAIL).
+upgrade_apt_ms=$(guest_says 'upgrade: apt-get install took' | sed -n 's/.*took \([0-9]*\) ms.*/\1/p')
+upgrade_lost_ms=$(guest_says 'upgrade: restored remaining_ms' | sed -n 's/.*(lost \(-\{0,1\}[0-9]*\) ms).*/\1/p')
+if cut -d' ' -f2- "$stamped" | grep -qE '^(PASS|FAIL) upgrade-session-one-record'; then
+  pass upgrade-checks-ran
+else
+  fail upgrade-checks-ran "the guest never reached the upgrade's last check; console tail: $(tail -n 15 "$console" | tr -d '\r' | tr '\n' '|')"
+fi
 grep -q 'shutdown checks done' "$stamped" || fail shutdown-checks "the guest never reported the power-off checks; console tail: $(tail -n 15 "$console" | tr -d '\r' | tr '\n' '|')"
 if grep -qE '^[0-9.]+ systest: (watchdog|sandbox|crashes): a test-only' "$stamped"; then
   cut -d' ' -f2- "$stamped" | grep -E '^systest: (watchdog|sandbox|crashes): a test-only' | sed 's/^/  /'
@@ -470,6 +519,11 @@ for ((n = 1; n <= cuts + 1; n++)); do
     wait_console 'systest: part final done' 300 >/dev/null || true
     wait_poweroff 120
     guest_results
+    if cut -d' ' -f2- "$stamped" | grep -qE '^(PASS|FAIL) purge-keeps-user'; then
+      pass remove-purge-checks-ran
+    else
+      fail remove-purge-checks-ran "the guest never reached the purge's last check; console tail: $(tail -n 15 "$console" | tr -d '\r' | tr '\n' '|')"
+    fi
     break
   fi
   # Sessions run back to back; the cut falls at a random instant 5 to 45 s in.
@@ -525,6 +579,7 @@ total_sessions=$({ cut -d' ' -f2- "$work"/stamped-final*.log 2>/dev/null || true
 say "stages: $(printf '%s; ' "${stages[@]}")"
 say "figures: boot to multi-user ${boot_main:-?} s (guest uptime, first boot); cut-and-reboot cycles ${cycle_times[*]:-none} s;" \
   "cuts $cuts, sessions completed in history ${total_sessions:-?}, seconds lost per cut (ms) ${cut_ms[*]:-none}," \
-  "worst ${worst_lost:-n/a} ms; total $((SECONDS - t_start)) s"
+  "worst ${worst_lost:-n/a} ms; upgrade in the guest: apt-get install ${upgrade_apt_ms:-?} ms, timer lost ${upgrade_lost_ms:-?} ms;" \
+  "total $((SECONDS - t_start)) s"
 echo "$PASSED passed, $FAILED failed"
 ((FAILED == 0))

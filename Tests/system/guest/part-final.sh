@@ -1,24 +1,46 @@
 # shellcheck shell=dash
 # The boot after the last power cut (sourced by main.sh): reports how that cut was survived,
-# then `install.sh --uninstall` removes everything but the history; then power-off.
+# then removes the package as README says, on the live system: `apt-get remove` stops the
+# service and keeps the config and the history; `apt-get purge` deletes both, and the enable
+# link, and leaves the system user. Then power-off.
 after_cut_report "cut$CUT"
 hist_sum=$(md5sum <"$STATE_DIR/history.jsonl" 2>/dev/null)
-if bash /root/pomodoro-src/deploy/install.sh --uninstall >/run/systest/uninstall.log 2>&1; then
-  pass uninstall-runs
+conf_sum=$(md5sum <"$CONF")
+# apt_quiet LOG ARGS...: apt-get -y ARGS with no terminal, its output in /run/systest/LOG.
+apt_quiet() {
+  log=/run/systest/$1
+  shift
+  DEBIAN_FRONTEND=noninteractive apt-get -y "$@" </dev/null >"$log" 2>&1
+}
+dpkg_status() { dpkg-query -W -f '${db:Status-Abbrev}' pomodoro 2>/dev/null | tr -d ' '; }
+if apt_quiet remove.log remove pomodoro; then
+  pass remove-runs
 else
-  fail uninstall-runs "install.sh --uninstall failed: $(tail -n 3 /run/systest/uninstall.log | tr '\n' '|')"
+  fail remove-runs "apt-get remove pomodoro failed: $(tail -n 3 /run/systest/remove.log | tr '\n' '|')"
 fi
 left=""
-for f in /usr/local/bin/pomodoro /etc/systemd/system/pomodoro.service /etc/pomodoro \
-  /etc/modules-load.d/pomodoro-i2c.conf /etc/udev/rules.d/60-pomodoro-gpio-i2c.rules \
-  /usr/local/share/doc/pomodoro $STATE_DIR/state.json; do
+for f in /usr/bin/pomodoro /usr/lib/systemd/system/pomodoro.service /usr/share/pomodoro; do
   [ ! -e "$f" ] || left="$left $f"
 done
-getent passwd pomodoro >/dev/null && left="$left user:pomodoro"
-systemctl is-active -q pomodoro.service && left="$left running-service"
-check uninstall-removes "still there:$left" [ -z "$left" ]
-check uninstall-keeps-history "history.jsonl changed or went: $(find "$STATE_DIR" 2>&1 | tr '\n' '|')" \
-  sh -c "[ -n '$hist_sum' ] && [ \"\$(md5sum <$STATE_DIR/history.jsonl 2>/dev/null)\" = '$hist_sum' ]"
+[ "$(systemctl is-active pomodoro.service)" != active ] || left="$left running-service"
+check remove-stops-and-removes "dpkg status '$(dpkg_status)' (expected rc); still there:$left" \
+  [ "$(dpkg_status):$left" = "rc:" ]
+check remove-keeps-config "$CONF changed or went: $(ls -l "$CONF" 2>&1)" \
+  [ "$(md5sum <"$CONF" 2>/dev/null)" = "$conf_sum" ]
+check remove-keeps-state-and-history "state.json gone, or history.jsonl changed or went: $(find "$STATE_DIR" 2>&1 | tr '\n' '|')" \
+  sh -c "[ -s $STATE_DIR/state.json ] && [ -n '$hist_sum' ] && [ \"\$(md5sum <$STATE_DIR/history.jsonl 2>/dev/null)\" = '$hist_sum' ]"
+if apt_quiet purge.log purge pomodoro; then
+  pass purge-runs
+else
+  fail purge-runs "apt-get purge pomodoro failed: $(tail -n 3 /run/systest/purge.log | tr '\n' '|')"
+fi
+left=""
+for f in /etc/pomodoro $STATE_DIR /etc/systemd/system/multi-user.target.wants/pomodoro.service; do
+  [ ! -e "$f" ] && [ ! -L "$f" ] || left="$left $f"
+done
+check purge-removes "dpkg status '$(dpkg_status)' (expected none); still there:$left" \
+  [ "$(dpkg_status):$left" = ":" ]
+check purge-keeps-user "no user pomodoro after purge (README: the users stay)" sh -c 'getent passwd pomodoro >/dev/null'
 say "part final done: $PASSED passed, $FAILED failed"
 systemctl poweroff
 sleep 600

@@ -1,7 +1,7 @@
 # shellcheck shell=dash
 # The first boot of the installed system (sourced by main.sh): the service as installed, its
-# sandbox, the watchdog, a bad config, crashes, install.sh again, the scenario from gpio-sim
-# edges, then `systemctl poweroff` while the alarm rings (sim-down.sh checks the shutdown).
+# sandbox, the watchdog, a bad config, crashes, an upgrade of the package while a timer runs,
+# the scenario from gpio-sim edges, then `systemctl poweroff` while the alarm rings (sim-down.sh checks the shutdown).
 DROPIN=/run/systemd/system/pomodoro.service.d
 
 # restart_service: a deliberate restart, with the start-rate counter reset first (the unit
@@ -26,7 +26,7 @@ esac
 pid=$(main_pid)
 user=$(stat -c %U "/proc/$pid")
 check service-user "main process $pid runs as '$user', expected pomodoro" [ "$user" = pomodoro ]
-linked=$(ldd /usr/local/bin/pomodoro | grep -o 'libgpiod\.so\.[0-9]*' | sort -u | tr '\n' ' ')
+linked=$(ldd /usr/bin/pomodoro | grep -o 'libgpiod\.so\.[0-9]*' | sort -u | tr '\n' ' ')
 mapped=$(grep -o 'libgpiod\.so\.[0-9]*' "/proc/$pid/maps" | sort -u | tr '\n' ' ')
 say "ldd: $linked; mapped by PID $pid: $mapped"
 check libgpiod-v2 "ldd shows '$linked', the process maps '$mapped'; expected libgpiod.so.3" \
@@ -184,24 +184,88 @@ check crash-gives-up "after $kills crashes: $(systemctl is-active pomodoro.servi
   sh -c "[ \"\$(systemctl is-active pomodoro.service)\" = failed ] && [ $kills = $((burst + 1)) ] && tail -n +$((crash_mark + 1)) $LOG | grep -q 'Start request repeated too quickly'"
 restart_service
 
-# --- 5. install.sh again over the installed system ---------------------------------------------
+# --- 5. an upgrade to a second build of the package while a timer runs -----------------------
+# The host put the second build (VERSION+upgradetest, its shipped config changed) in
+# $SYSTEST/debs; the owner's config was edited above (set_conf). apt-get -y, no terminal.
+UPGRADE_DEB=$(find "$SYSTEST/debs" -name 'pomodoro_*_amd64.deb' | head -n 1)
+new_version=$(dpkg-deb -f "$UPGRADE_DEB" Version)
+old_version=$(dpkg-query -W -f '${Version}' pomodoro)
+say "upgrade: pomodoro $old_version -> $new_version (${UPGRADE_DEB##*/})"
+cp "$CONF" /run/systest/conf.before-upgrade
+cp "$STATE_DIR/history.jsonl" /run/systest/history.before-upgrade 2>/dev/null || : >/run/systest/history.before-upgrade
+records_before=$(wc -l </run/systest/history.before-upgrade)
+mark=$(log_mark)
+press "$BTN_START"
+expect_state upgrade-timer-runs "$mark" 'phase=running mode=focus remaining_ms=60000' 10
+# Six minutes, so that the timer still runs when the upgrade restarts the service.
+pomodoro ctl extend 5m >/run/systest/ctl.log 2>&1 || say "ctl extend 5m failed: $(cat /run/systest/ctl.log)"
+expect_state upgrade-timer-extended "$mark" 'phase=running mode=focus remaining_ms=3[0-9]{5} total_ms=360000' 10
+sleep 2
+old_pid=$(main_pid)
+apt_start=$(date +%s%3N)
+upgrade_rc=0
+DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=false "$UPGRADE_DEB" \
+  </dev/null >/run/systest/upgrade.log 2>&1 || upgrade_rc=$?
+apt_ms=$(($(date +%s%3N) - apt_start))
+say "upgrade: apt-get install took $apt_ms ms (exit $upgrade_rc)"
+check upgrade-apt-succeeds "apt-get exit $upgrade_rc, dpkg: '$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro)'; $(tail -n 5 /run/systest/upgrade.log | tr '\n' '|')" \
+  [ "$upgrade_rc:$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro)" = "0:$new_version ii " ]
+check upgrade-no-prompt-no-warning "$(grep -iE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' /run/systest/upgrade.log | tr '\n' '|')" \
+  sh -c "! grep -qiE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' /run/systest/upgrade.log"
+wait_for 60 pid_changed "$old_pid"
+new_pid=$(main_pid)
+check upgrade-service-restarted "main PID $old_pid before, $new_pid after ($(systemctl is-active pomodoro.service))" pid_changed "$old_pid"
+exe=$(readlink "/proc/$new_pid/exe")
+said=$(pomodoro --version 2>&1)
+say "upgrade: PID $old_pid -> $new_pid running $exe; pomodoro --version: $said"
+check upgrade-new-binary-runs "PID $new_pid runs '$exe'; pomodoro --version: '$said'; expected /usr/bin/pomodoro and $new_version" \
+  sh -c "[ '$exe' = /usr/bin/pomodoro ] && echo '$said' | grep -qF 'pomodoro $new_version ('"
+wait_for 20 log_since "$mark" '^restored a focus timer'
+journal_order() { # stopping on SIGTERM, then restored a focus timer, then ready, after MARK
+  tail -n +"$((mark + 1))" "$LOG" | grep -oE '^(stopping on SIGTERM|restored a focus timer|ready$)' | uniq | tr '\n' '|'
+}
+check upgrade-journal "the journal after the upgrade began: '$(journal_order)'; expected 'stopping on SIGTERM', 'restored a focus timer', 'ready'" \
+  [ "$(journal_order)" = "stopping on SIGTERM|restored a focus timer|ready|" ]
+wait_for 10 sh -c "systemctl show -P StatusText pomodoro.service | grep -q '^paused'"
 status=$(prop StatusText)
-conf_sum=$(md5sum <"$CONF")
-hist_sum=$(md5sum <"$STATE_DIR/history.jsonl" 2>/dev/null)
-say "history before install.sh again: $(history_summary)"
-if bash /root/pomodoro-src/deploy/install.sh --no-apt --binary /root/pomodoro-src/pomodoro >/run/systest/install.log 2>&1; then
-  pass reinstall-runs
-else
-  fail reinstall-runs "install.sh --binary failed: $(tail -n 3 /run/systest/install.log | tr '\n' '|')"
-fi
-wait_for 60 is_active
-check reinstall-active "pomodoro.service is $(systemctl is-active pomodoro.service) after install.sh" is_active
-check reinstall-keeps-config "the config changed" [ "$(md5sum <"$CONF")" = "$conf_sum" ]
-check reinstall-keeps-history "history.jsonl changed or went ($(history_summary))" \
-  sh -c "[ -n '$hist_sum' ] && [ \"\$(md5sum <$STATE_DIR/history.jsonl)\" = '$hist_sum' ]"
-wait_for 10 sh -c "[ \"\$(systemctl show -P StatusText pomodoro.service)\" = '$status' ]"
-check reinstall-keeps-state "STATUS= '$(prop StatusText)' after, '$status' before; state.json: $(find "$STATE_DIR" | tr '\n' ' ')" \
-  sh -c "[ -s $STATE_DIR/state.json ] && [ \"\$(systemctl show -P StatusText pomodoro.service)\" = '$status' ]"
+check upgrade-restored-paused "STATUS= '$status' after the upgrade, expected a paused focus" \
+  sh -c "echo '$status' | grep -q '^paused  focus'"
+# The truth at the stop: the old process's last state line (the extend) and its 'stopping on
+# SIGTERM', both stamped by the journal (realtime, microseconds).
+at_stop=$(journalctl -b "_PID=$old_pid" -o short-unix --no-pager | awk '
+  / state phase=running mode=focus / { t = $1; r = $0; sub(/.*remaining_ms=/, "", r); sub(/ .*/, "", r) }
+  / stopping on SIGTERM$/ { s = $1 }
+  END { if (t != "" && s != "") printf "%d", r - (s - t) * 1000 }')
+mark=$(log_mark)
+press "$BTN_START"
+expect_state upgrade-resumes "$mark" 'phase=running mode=focus' 10
+restored=$(state_since "$mark" | sed -n 's/.*remaining_ms=\([0-9]*\).*/\1/p')
+say "upgrade: restored remaining_ms=$restored; ${at_stop:-?} left when the old service stopped (lost $((${at_stop:-0} - ${restored:-0})) ms)"
+check upgrade-time-kept "remaining_ms=$restored after the upgrade, ${at_stop:-?} at the stop: expected at most 10 s lost, none gained (1 s tolerance)" \
+  sh -c "[ -n '$at_stop' ] && [ ${restored:-0} -ge $((${at_stop:-0} - 10000)) ] && [ ${restored:-0} -le $((${at_stop:-0} + 1000)) ]"
+check upgrade-keeps-config "$CONF changed: $(diff /run/systest/conf.before-upgrade "$CONF" | tr '\n' '|')" \
+  cmp -s /run/systest/conf.before-upgrade "$CONF"
+check upgrade-ships-new-config "/usr/share/pomodoro/pomodoro.conf does not end with the upgrade's line: $(tail -n 1 /usr/share/pomodoro/pomodoro.conf)" \
+  grep -q "^# Changed in $new_version" /usr/share/pomodoro/pomodoro.conf
+mark=$(log_mark)
+press "$BTN_CANCEL"
+expect_state upgrade-cancel "$mark" 'phase=idle mode=focus' 10
+wait_for 10 sh -c "[ \$(wc -l <$STATE_DIR/history.jsonl) -gt $records_before ]"
+# No record lost: the history before the upgrade is the start of the one after, and the session
+# that ran across the upgrade is one record (cancelled, 6 minutes planned), not lost or split.
+size_before=$(wc -c </run/systest/history.before-upgrade)
+appended=$(tail -c +"$((size_before + 1))" "$STATE_DIR/history.jsonl")
+say "upgrade: history $records_before records before; appended: $appended"
+check upgrade-keeps-history "history.jsonl before the upgrade ($records_before records) is not the start of the one after ($(history_summary))" \
+  sh -c "[ $records_before -gt 0 ] && head -c $size_before $STATE_DIR/history.jsonl | cmp -s - /run/systest/history.before-upgrade"
+actual=$(echo "$appended" | sed -n 's/.*"actual_ms":\([0-9]*\).*/\1/p')
+check upgrade-session-one-record "appended after the upgrade: '$appended'; expected one cancelled focus, 360000 ms planned, at least $((360000 - ${restored:-0})) ms counted (the time before the upgrade)" \
+  sh -c "[ \"\$(echo '$appended' | wc -l)\" = 1 ] && echo '$appended' | grep -q '\"mode\":\"focus\".*\"outcome\":\"cancelled\".*\"planned_ms\":360000' && [ ${actual:-0} -ge $((360000 - ${restored:-360000})) ]"
+# A cancel goes back to the dialed duration, the extended one: a long push brings the preset
+# (focus = 1m) back for the scenario below.
+mark=$(log_mark)
+press "$ENC_PUSH" 1500
+expect_state upgrade-preset-again "$mark" 'phase=idle mode=focus remaining_ms=60000 total_ms=60000$' 10
 
 # --- 6. the scenario, from gpio-sim edges ------------------------------------------------------
 trace_clear
