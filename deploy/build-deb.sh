@@ -12,7 +12,7 @@
 # installed in the root with multiarch, and binutils-aarch64-linux-gnu strips. amd64 builds
 # natively in the root. Package.swift is told the sysroot (POMODORO_SYSROOT) and must find
 # libgpiod, libi2c and libmosquitto there (POMODORO_REQUIRE_HARDWARE=1): a package that only
-# simulates cannot be made. The version is PomodoroCLI.version (CommandLine.swift), the one
+# simulates cannot be made. The version is Release.version (Release.swift), the one
 # place it is written: debian/changelog is made from it. Stage times are printed; mounts are
 # undone on every exit path. Needs root and debootstrap. About 5 GB of disk with both arches.
 #
@@ -111,11 +111,10 @@ command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get instal
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
-# The version, written once: PomodoroCLI.version.
-version="$(sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' \
-  "$source_dir/Sources/PomodoroCommandLine/CommandLine.swift")"
+# The version, written once: Release.version.
+version="$(release_version "$source_dir")"
 [[ "$version" =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] ||
-  die "no version in Sources/PomodoroCommandLine/CommandLine.swift (public static let version = \"X.Y.Z\")"
+  die "no version in $RELEASE_FILE (public static let version = \"X.Y.Z\")"
 
 root_folder deb
 

@@ -87,7 +87,7 @@ source "$here/lib/debian-root.sh"
 source "$here/lib/upgrade-deb.sh"
 
 version="$(package_version "$source_dir")"
-[[ -n "$version" ]] || die "no version in $source_dir/Sources/PomodoroCommandLine/CommandLine.swift"
+[[ -n "$version" ]] || die "no version in $source_dir/$RELEASE_FILE"
 upgrade_version="$version$UPGRADE_SUFFIX"
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-deb.XXXXXX")"
 chmod 755 "$work"

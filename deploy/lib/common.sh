@@ -2,6 +2,7 @@
 # deploy/lib/common.sh: what the scripts under .ci, deploy and Tests share. Sourced, not run.
 #   apt_retry [--tries N] [--between COMMAND] COMMAND...
 #   usage_from_header FILE
+#   release_version SOURCE, set_release_version SOURCE VERSION
 
 # apt_retry [--tries N] [--between COMMAND] COMMAND...: runs COMMAND (an apt-get command line,
 # with whatever runs it: `apt-get update`, `in_root apt-get ...`, `as_root env ... apt-get ...`)
@@ -43,4 +44,18 @@ usage_from_header() {
     { sub(/^# ?/, ""); lines[++n] = $0 }
     END { for (i = 1; i <= n; i++) print lines[i] }
   ' "$1"
+}
+
+# The release's version, written once in Swift (`pomodoro --version`, the packages, Home
+# Assistant's sw_version): RELEASE_FILE below a source tree.
+RELEASE_FILE=Sources/PomodoroRuntime/Device/Release.swift
+
+# release_version SOURCE: prints the version SOURCE's RELEASE_FILE gives (nothing if none).
+release_version() {
+  sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' "$1/$RELEASE_FILE"
+}
+
+# set_release_version SOURCE VERSION: writes VERSION into SOURCE's RELEASE_FILE.
+set_release_version() {
+  sed -i -E "s/^( *public static let version = \")[^\"]+\"/\1$2\"/" "$1/$RELEASE_FILE"
 }

@@ -14,10 +14,8 @@
 
 readonly UPGRADE_SUFFIX=+upgradetest
 
-# package_version SOURCE: PomodoroCLI.version, the one place the version is written.
-package_version() {
-  sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' "$1/Sources/PomodoroCommandLine/CommandLine.swift"
-}
+# package_version SOURCE: Release.version, the one place the version is written.
+package_version() { release_version "$1"; }
 
 # upgrade_debs SOURCE BUILD_ROOT DEBS LOG: makes (or finds) DEBS/pomodoro{,-mqtt}_VERSION+upgradetest_amd64.deb.
 # Prints one line on stdout: `built in N s (dpkg-buildpackage M s)` or `reused (built earlier)`.
@@ -27,7 +25,7 @@ upgrade_debs() {
   local version upgrade_version old new scratch start status
   version="$(package_version "$source_dir")"
   [[ -n "$version" ]] || {
-    echo "no version in $source_dir/Sources/PomodoroCommandLine/CommandLine.swift" >"$log"
+    echo "no version in $source_dir/$RELEASE_FILE" >"$log"
     return 1
   }
   upgrade_version="$version$UPGRADE_SUFFIX"
@@ -42,8 +40,7 @@ upgrade_debs() {
   chmod 755 "$scratch"
   mkdir -p "$scratch/src" "$scratch/out"
   source_tar "$source_dir" | tar -C "$scratch/src" -xf -
-  sed -i -E "s/^( *public static let version = \")[^\"]+\"/\1$upgrade_version\"/" \
-    "$scratch/src/Sources/PomodoroCommandLine/CommandLine.swift"
+  set_release_version "$scratch/src" "$upgrade_version"
   printf '# Changed in %s: a config the package ships changed, and an upgrade must not ask.\n' \
     "$upgrade_version" >>"$scratch/src/deploy/pomodoro.conf"
   status=0
