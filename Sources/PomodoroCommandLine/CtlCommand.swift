@@ -130,25 +130,24 @@ struct LineReader {
   var buffer = LineBuffer(limit: 1 << 20)
   var ready: [String] = []
   var ended = false
+  let clock = SystemClock()
+  /// The device's waiter (poll, the deadline on a timerfd), signals left at their default.
+  let waiter: PollWaiter?
 
-  init(fd: Int32) { self.fd = fd }
+  init(fd: Int32) {
+    self.fd = fd
+    waiter = try? PollWaiter(clock: clock, catchingSignals: false)
+  }
 
   /// The next line, or nil at end of input, on an error or once `deadline` has passed (nil: no
   /// limit), however the bytes before it came.
   mutating func next(until deadline: Instant?) -> String? {
     var chunk = [UInt8](repeating: 0, count: 65536)
-    let clock = SystemClock()
+    guard let waiter else { return nil }
     while ready.isEmpty && !ended {
-      var timeoutMs: Int32 = -1
-      if let deadline {
-        let left = deadline - clock.now
-        if left <= 0 { return nil }
-        timeoutMs = Int32(clamping: wholeMillisecondsRoundedUp(left))
-      }
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let n = poll(&p, 1, timeoutMs)
-      if n < 0 && currentErrno() == EINTR { continue }  // the deadline is counted again
-      if n <= 0 { return nil }
+      if let deadline, deadline <= clock.now { return nil }
+      guard let wake = try? waiter.wait(until: deadline, watching: [fd]) else { return nil }
+      guard wake.readable.contains(fd) else { continue }  // the deadline, or a signal: looked at again
       let got = retryingOnInterrupt { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
       if got <= 0 {
         ended = true

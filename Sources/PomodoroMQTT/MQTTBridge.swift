@@ -263,8 +263,8 @@ public final class MQTTBridge {
 
   /// Runs until SIGTERM/SIGINT/SIGHUP (or `stop` returns true); returns the exit code.
   public func run(stop: () -> Bool = { false }) throws -> Int32 {
-    let signals = pomo_signal_pipe()
-    guard signals >= 0 else { throw SystemError("cannot install signal handlers") }
+    // The device's own waiter: signals, the deadline on a timerfd, the two sockets in one poll.
+    let waiter = try PollWaiter(clock: clock)
     log.info("bridging \(socketPath) and \(config.mqttHost):\(config.mqttPort) as \(topics.deviceId)")
     brokerRetryAt = clock.now
     deviceRetryAt = clock.now
@@ -274,32 +274,27 @@ public final class MQTTBridge {
       if let at = brokerRetryAt, at <= now { connectBroker() }
       if let at = deviceRetryAt, at <= now { connectDevice() }
       if let at = nextRefresh, at <= now { refresh(now) }
-      var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
       let mqttFD = pomo_mqtt_socket(client)
-      if mqttFD >= 0 {
-        let events = POLLIN | (pomo_mqtt_want_write(client) == 1 ? POLLOUT : 0)
-        fds.append(pollfd(fd: mqttFD, events: Int16(events), revents: 0))
-      }
-      if device >= 0 {
-        let events = POLLIN | (deviceOutput.isEmpty ? 0 : POLLOUT)
-        fds.append(pollfd(fd: device, events: Int16(events), revents: 0))
-      }
+      let deviceFD = device
+      let reads = [mqttFD, deviceFD].filter { $0 >= 0 }
+      var writes: [Int32] = []
+      if mqttFD >= 0 && pomo_mqtt_want_write(client) == 1 { writes.append(mqttFD) }
+      if deviceFD >= 0 && !deviceOutput.isEmpty { writes.append(deviceFD) }
       checkSilence(now)
       let answerDue = silent ? nil : pending.first.map { $0.at + answerTimeout }
-      let due =
-        [nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh, answerDue, limiter.nextDeadline].compactMap { $0 }.min()
-        ?? now + seconds(1)
-      let timeout = Int32(max(0, min(1000, wholeMillisecondsRoundedUp(due - now))))
-      if poll(&fds, nfds_t(fds.count), timeout) < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
-      if pomo_signal_next(signals) > 0 { break }
-      for p in fds.dropFirst() where p.revents != 0 {
-        if p.fd == mqttFD {
-          if p.revents & Int16(POLLOUT) != 0 { _ = pomo_mqtt_loop_write(client) }
-          if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { _ = pomo_mqtt_loop_read(client) }
-        } else if p.fd == device {
-          if p.revents & Int16(POLLOUT) != 0 { flushDevice() }
-          if device >= 0, p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readDevice() }
-        }
+      let due = [
+        nextMisc, brokerRetryAt, deviceRetryAt, nextRefresh, answerDue, limiter.nextDeadline, now + seconds(1),
+      ]
+      .compactMap { $0 }.min()
+      let wake = try waiter.wait(until: due, watching: reads, writable: writes)
+      if !wake.signals.isEmpty { break }
+      if mqttFD >= 0 {
+        if wake.writable.contains(mqttFD) { _ = pomo_mqtt_loop_write(client) }
+        if wake.readable.contains(mqttFD) { _ = pomo_mqtt_loop_read(client) }
+      }
+      if deviceFD >= 0 {
+        if wake.writable.contains(deviceFD) { flushDevice() }
+        if device >= 0, wake.readable.contains(deviceFD) { readDevice() }
       }
       if clock.now >= nextMisc {
         _ = pomo_mqtt_loop_misc(client)

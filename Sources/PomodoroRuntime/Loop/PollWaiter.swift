@@ -38,11 +38,13 @@ public final class PollWaiter: Waiter {
   let signals: Int32
   var armed: Instant?
 
-  public init(clock: MonotonicClock) throws {
+  /// `catchingSignals`: SIGINT, SIGTERM and SIGHUP wake the wait (and no longer end the
+  /// process by themselves); a short-lived client (ctl) leaves them at their default.
+  public init(clock: MonotonicClock, catchingSignals: Bool = true) throws {
     self.clock = clock
     timer = pomo_timer_create()
-    signals = pomo_signal_pipe()
-    guard signals >= 0 else { throw SystemError("cannot install signal handlers") }
+    signals = catchingSignals ? pomo_signal_pipe() : -1
+    guard signals >= 0 || !catchingSignals else { throw SystemError("cannot install signal handlers") }
   }
 
   deinit { if timer >= 0 { close(timer) } }
@@ -54,7 +56,7 @@ public final class PollWaiter: Waiter {
   public func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
     var fds: [pollfd] = []
     func watch(_ fd: Int32) { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-    watch(signals)
+    if signals >= 0 { watch(signals) }
     extra.forEach(watch)
     let writableRange = fds.count..<(fds.count + writable.count)
     for fd in writable { fds.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)) }
@@ -73,7 +75,7 @@ public final class PollWaiter: Waiter {
     let n = poll(&fds, nfds_t(fds.count), timeout)
     if n < 0 && currentErrno() != EINTR { throw SystemError("poll failed") }
     var wake = Wake()
-    while case let signo = pomo_signal_next(signals), signo > 0 { wake.signals.append(Int32(signo)) }
+    while signals >= 0, case let signo = pomo_signal_next(signals), signo > 0 { wake.signals.append(Int32(signo)) }
     if timer >= 0 && pomo_timer_clear(timer) == 1 { armed = nil }
     for (i, fd) in fds.enumerated() where fd.revents != 0 {
       if writableRange.contains(i) {
