@@ -95,10 +95,11 @@ let package = Package(
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
     // Imperative shell of the device: the event loop, config, state and history files, systemd,
-    // the Linux hardware. It cannot see the mocks.
+    // the control socket. It sees neither the mocks nor the Linux hardware (the command line
+    // hands it one or the other), so the MQTT bridge, which uses it, never links libgpiod.
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "CPomodoroSystem"],
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "CPomodoroSystem"],
       swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).

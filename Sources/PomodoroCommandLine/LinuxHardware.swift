@@ -1,10 +1,11 @@
 import PomodoroDrivers
 import PomodoroLinux
+import PomodoroRuntime
 
 /// The real device's parts: libgpiod lines and the display on an I2C bus. Every failure is a
 /// `HardwareError` naming the chip, line or bus and the fix.
-public enum LinuxHardware {
-  public static func open(_ config: DeviceConfig) throws -> DeviceParts {
+enum LinuxHardware {
+  static func open(_ config: DeviceConfig) throws -> DeviceParts {
     let chip: LinuxGPIOChip
     let inputs: InputLines
     let buzzer: OutputLine
