@@ -31,8 +31,9 @@ enum CtlCommand {
     defer { close(fd) }
     // Another local user may have bound the name first (the simulator's socket in /tmp): believe
     // only a device served by this user, root or the service's user.
-    guard let peer = UnixSocket.peerUID(fd), trusts(peer) else {
-      let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "a process whose user cannot be told"
+    let peer = UnixSocket.peerUID(fd)
+    guard let peer, trusts(peer) else {
+      let who = peer.map { "uid \($0)" } ?? "a process whose user cannot be told"
       PomodoroCLI.fail(
         "pomodoro: \(path) is served by \(who), not by you, root or \(UnixSocket.serviceUser): not believing it; "
           + "remove the socket and start the device or the simulator again")

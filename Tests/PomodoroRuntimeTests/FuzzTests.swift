@@ -464,6 +464,26 @@ final class ControlFuzzTests: XCTestCase {
         == true
   }
 
+  /// Judges one parse of `input`: an accepted command must read back from its own request line
+  /// (through `readBack`), a refusal must be a documented one. True when it was accepted.
+  static func judge(
+    _ result: Result<ControlCommand, ControlProtocol.Refusal>, of input: String,
+    readBack: (String) -> Result<ControlCommand, ControlProtocol.Refusal>, _ failures: FuzzTests.Failures
+  ) -> Bool {
+    switch result {
+    case .success(let command):
+      if readBack(command.requestLine) != .success(command) {
+        failures.add("\(command) does not read back from \(command.requestLine)")
+      }
+      return true
+    case .failure(let refusal):
+      if !isDocumented(refusal.message) {
+        failures.add("undocumented refusal '\(TextLines.visible(refusal.message))' for \(TextLines.visible(input))")
+      }
+      return false
+    }
+  }
+
   /// An input: a valid request or payload, mutated, random bytes, or a hostile piece inside one.
   static func input(_ m: inout FuzzTests.Mutator, from valid: [String], index i: Int) -> String {
     switch i % 10 {
@@ -504,18 +524,11 @@ final class ControlFuzzTests: XCTestCase {
           continue
         }
         if request.utf8.count > ControlServer.maxLine { failures.add("a line of \(request.utf8.count) bytes passed") }
-        switch ControlCommand.parse(json: request) {
-        case .success(let command):
+        if Self.judge(ControlCommand.parse(json: request), of: request, readBack: ControlCommand.parse(json:), failures)
+        {
           accepted += 1
-          if ControlCommand.parse(json: command.requestLine) != .success(command) {
-            failures.add("\(command) does not read back from \(command.requestLine)")
-          }
-        case .failure(let refusal):
+        } else {
           refused += 1
-          if !Self.isDocumented(refusal.message) {
-            failures.add(
-              "undocumented refusal '\(TextLines.visible(refusal.message))' for \(TextLines.visible(request))")
-          }
         }
       }
     }
@@ -532,17 +545,12 @@ final class ControlFuzzTests: XCTestCase {
     var refused = 0
     for i in 0..<12_000 {
       let payload = Self.input(&m, from: i % 2 == 0 ? Self.requests : Self.words, index: i)
-      switch ControlCommand.parse(payload: payload) {
-      case .success(let command):
+      if Self.judge(
+        ControlCommand.parse(payload: payload), of: payload, readBack: ControlCommand.parse(payload:), failures)
+      {
         accepted += 1
-        if ControlCommand.parse(payload: command.requestLine) != .success(command) {
-          failures.add("\(command) does not read back from \(command.requestLine)")
-        }
-      case .failure(let refusal):
+      } else {
         refused += 1
-        if !Self.isDocumented(refusal.message) {
-          failures.add("undocumented refusal '\(TextLines.visible(refusal.message))' for \(TextLines.visible(payload))")
-        }
       }
     }
     failures.check()
