@@ -83,11 +83,11 @@ echo "check-gpiod-v2: v2 branch compiled (references gpiod_chip_request_lines)"
 if [ -r /usr/include/gpiod.h ] && grep -q GPIOD_LINE_BULK_MAX_LINES /usr/include/gpiod.h; then
   cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-v1.o" \
     || fail "gpio.c does not compile against the host's libgpiod v1"
-  nm -u "$scratch/gpio-v1.o" | grep -qw gpiod_line_request_both_edges_events_flags \
+  grep -qw gpiod_line_request_both_edges_events_flags <<<"$(nm -u "$scratch/gpio-v1.o")" \
     || fail "v1 object does not reference gpiod_line_request_both_edges_events_flags"
   echo "check-gpiod-v2: v1 branch compiled against the host's header"
 fi
 cc "${cflags[@]}" -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-none.o" || fail "'not installed' body does not compile"
-if nm -u "$scratch/gpio-none.o" | grep -q gpiod_; then fail "'not installed' body references libgpiod"; fi
+if grep -q gpiod_ <<<"$(nm -u "$scratch/gpio-none.o")"; then fail "'not installed' body references libgpiod"; fi
 echo "check-gpiod-v2: not-installed body compiled"
 echo "check-gpiod-v2: 3 passed, 0 failed"

@@ -154,7 +154,7 @@ binary="$root/src/pomodoro/.build/release/pomodoro"
 linked="$(in_root ldd /src/pomodoro/.build/release/pomodoro | awk '/libgpiod|libi2c/ { print $1 }' | xargs)"
 say "  pomodoro links: ${linked:-no libgpiod/libi2c}"
 [[ "$linked" == *libgpiod.so.3* ]] || die "the release binary does not link libgpiod.so.3 (libgpiod v2)"
-if in_root ldd /src/pomodoro/.build/release/pomodoro | grep -q libswiftCore; then
+if grep -q libswiftCore <<<"$(in_root ldd /src/pomodoro/.build/release/pomodoro)"; then
   die "the release binary links the Swift runtime dynamically despite --static-swift-stdlib"
 fi
 say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"

@@ -20,5 +20,7 @@ build_binary() {
     { tail -n 30 "$WORK/swift-build.log" >&2; die "swift build -c release --product pomodoro failed (in $root)"; }
   bin=$(cd "$root" && swift build -c release --product pomodoro --static-swift-stdlib --manifest-cache none --show-bin-path)
   BINARY="$bin/pomodoro"
-  ldd "$BINARY" | grep -q libgpiod || die "$BINARY does not link libgpiod: was it built with POMODORO_NO_HARDWARE=1?"
+  # The whole of ldd is read before grep looks: `ldd | grep -q` under pipefail fails whenever
+  # grep stops reading before ldd has written its last line (ldd then dies of SIGPIPE).
+  grep -q libgpiod <<<"$(ldd "$BINARY")" || die "$BINARY does not link libgpiod: was it built with POMODORO_NO_HARDWARE=1?"
 }
