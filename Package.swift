@@ -164,12 +164,42 @@ let package = Package(
     .testTarget(
       name: "PomodoroStatsTests",
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats"]),
+    // The tests' fixtures: a device on mock hardware with its storage or its control socket, a
+    // mosquitto broker on 127.0.0.1, the built binary as a child process, a pseudo-terminal with
+    // a VT100 model, a scripted run. For the XCTest targets only: it compiles empty outside
+    // debug builds (its files are `#if DEBUG`), because it reaches internals with @testable.
+    .target(
+      name: "PomodoroTestFixtures",
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCommandLine",
+      ],
+      path: "Tests/PomodoroTestFixtures"
+    ),
     .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
-        "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroCore", "PomodoroMock",
-        "PomodoroDrivers", "PomodoroGraphics", "PomodoroMQTT", "PomodoroStats", "PomodoroTestSupport",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures",
       ]
+    ),
+    .testTarget(
+      name: "PomodoroSimulatorTests",
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroTestSupport", "PomodoroTestFixtures",
+      ]
+    ),
+    .testTarget(
+      name: "PomodoroCommandLineTests",
+      dependencies: [
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroTestFixtures",
+      ]
+    ),
+    .testTarget(
+      name: "PomodoroMQTTTests",
+      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroMQTT", "PomodoroTestFixtures"]
     ),
   ]
 )

@@ -100,6 +100,14 @@ void pomo_signal_unwatch(int signo) { signal(signo, SIG_DFL); }
 
 int pomo_signal_first(void) { return first_signal; }
 
+void pomo_signal_forget(void) {
+  if (signal_pipe[0] >= 0) {
+    while (pomo_signal_next(signal_pipe[0]) != 0) {
+    }
+  }
+  first_signal = 0;
+}
+
 void pomo_signal_default_action(int signo) {
   signal(signo, SIG_DFL);
   sigset_t set;

@@ -2,6 +2,8 @@ import PomodoroCore
 import PomodoroRuntime
 import XCTest
 
+@testable import PomodoroTestFixtures
+
 /// The one back-off, as the display keeper and the bridge use it.
 final class BackoffTests: XCTestCase {
   func testItStartsAtFirstDoublesToLastAndStartsAgainAfterAReset() {

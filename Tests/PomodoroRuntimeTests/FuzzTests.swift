@@ -6,6 +6,7 @@ import XCTest
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroStats
+@testable import PomodoroTestFixtures
 @testable import PomodoroTestSupport
 
 /// Seeded fuzzing of everything that reads input: the config parser, the script parser,

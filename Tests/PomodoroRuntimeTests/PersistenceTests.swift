@@ -5,6 +5,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestFixtures
 @testable import PomodoroTestSupport
 
 final class PersistenceTests: XCTestCase {

@@ -2,6 +2,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroTestFixtures
 
 /// The state's fields are built once (StateFields) for the transcript, the journal, the control
 /// socket and the bridge.

@@ -6,6 +6,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestFixtures
 @testable import PomodoroTestSupport
 
 /// What the device tells the outside, kept to compare a run with faults against one without.

@@ -2,6 +2,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroTestFixtures
 
 final class SystemClockTests: XCTestCase {
   func testSystemClockIsMonotonic() {

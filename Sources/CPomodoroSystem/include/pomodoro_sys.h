@@ -26,6 +26,9 @@ int pomo_signal_first(void);
 /// SIGQUIT...) as if the signal had never been caught. If the process lives on (stopped, then
 /// continued), the pipe's handler is installed again before it returns.
 void pomo_signal_default_action(int signo);
+/// Forgets every signal caught so far: drains the pipe and clears the first one (for a process
+/// that runs several commands in turn, as the tests do).
+void pomo_signal_forget(void);
 /// Reads one pending signal number from the pipe, or 0 when none is pending.
 int pomo_signal_next(int fd);
 

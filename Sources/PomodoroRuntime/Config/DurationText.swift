@@ -45,7 +45,7 @@ public enum DurationText {
     var rest = wholeMilliseconds(d)
     let nanos = d % nanosecondsPerMillisecond
     var out = ""
-    for (name, size) in [("h", hours(1)), ("m", minutes(1)), ("s", seconds(1))].map { ($0, wholeMilliseconds($1)) }
+    for (name, size) in [("h", hours(1)), ("m", minutes(1)), ("s", seconds(1))].map({ ($0, wholeMilliseconds($1)) })
     where rest >= size {
       out += "\(rest / size)\(name)"
       rest %= size

@@ -34,6 +34,10 @@ public enum Signals {
     return signo == 0 ? nil : signo
   }
 
+  /// Forgets every signal caught so far (the pipe drained, `first` nil again): for a process that
+  /// runs several commands in turn, as the tests do, so one command's signal never ends the next.
+  public static func forget() { pomo_signal_forget() }
+
   /// Stops (SIGTSTP) or ends (SIGUSR1, SIGQUIT, ...) the process as the signal would have had
   /// it not been caught; returns only when the process lives on (continued after a stop).
   public static func defaultAction(_ signo: Int32) { pomo_signal_default_action(signo) }

@@ -4,6 +4,7 @@ import PomodoroMQTT
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroTestFixtures
 
 /// Serves several control servers from one thread until stopped; `tick` (if given) runs first on
 /// each pass, on that thread (to move a device's virtual clock).

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestFixtures
 
 final class TerminalRenderingTests: XCTestCase {
   func testHalfBlocksPairPixelRows() {

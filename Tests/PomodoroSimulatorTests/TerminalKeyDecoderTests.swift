@@ -2,6 +2,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroTestFixtures
 
 final class TerminalKeyDecoderTests: XCTestCase {
   func decode(_ text: String) -> [SimulatorKey] {

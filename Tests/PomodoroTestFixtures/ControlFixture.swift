@@ -1,0 +1,117 @@
+// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
+// @testable, which a release build (`swift build -c release` builds every target) refuses.
+#if DEBUG
+  import Foundation
+  import PomodoroCore
+  import PomodoroMock
+  import XCTest
+
+  @testable import PomodoroCommandLine
+  @testable import PomodoroRuntime
+  @testable import PomodoroSimulator
+
+  /// A device on the virtual clock (no storage: nothing to fsync) with its control socket, and
+  /// blocking clients.
+  final class ControlFixture {
+    /// The device's side, as DeviceHarness has it.
+    final class Side {
+      let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
+      let config: DeviceConfig
+      let hardware: MockHardware
+      let device: Device
+      var logLines: [(Log.Level, String)] = []
+
+      init(config: DeviceConfig) throws {
+        self.config = config
+        hardware = try MockHardware(config: config, clock: clock)
+        let log = Log()
+        device = Device(
+          config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height), storage: nil,
+          log: log, wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+        log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
+      }
+
+      func press(_ line: String) { hardware.chip.schedulePress(line, at: clock.now) }
+      func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
+    }
+
+    let directory: String
+    let h: Side
+    let server: ControlServer
+    var path: String { server.path }
+
+    init(config: DeviceConfig = DeviceConfig()) throws {
+      directory = try DeviceHarness.temporaryDirectory()
+      h = try Side(config: config)
+      server = try ControlServer(
+        path: directory + "/control.sock", device: h.device, log: h.device.log,
+        wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+      h.device.start()
+    }
+
+    deinit {
+      server.close()
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func connect() throws -> Int32 {
+      let fd = try UnixSocket.connect(path)
+      server.serviceNow()
+      return fd
+    }
+
+    /// Sends `line`, lets the server answer, and returns the reply line.
+    func request(_ fd: Int32, _ line: String) -> String? {
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
+      server.serviceNow()
+      var reader = LineReader(fd: fd)
+      return reader.next(until: SystemClock().now + ms(2000))
+    }
+
+    func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {
+      guard let text = request(fd, line), let decoded = ControlProtocol.decodeReply(text) else {
+        XCTFail("no reply to \(line)")
+        return (false, [:], nil)
+      }
+      switch decoded {
+      case .success(let fields): return (true, fields, nil)
+      case .failure(let refusal): return (false, [:], refusal.message)
+      }
+    }
+  }
+
+  /// Serves a control server from a thread until stopped.
+  final class ServerPump: @unchecked Sendable {
+    let server: ControlServer
+    let lock = NSLock()
+    var stopping = false
+    let thread: Thread
+
+    init(_ server: ControlServer) {
+      self.server = server
+      let box = StopBox()
+      nonisolated(unsafe) let unsafeServer = server
+      thread = Thread {
+        while !box.stopped {
+          unsafeServer.serviceNow()
+          usleep(1000)
+        }
+      }
+      self.box = box
+      thread.start()
+    }
+    let box: StopBox
+
+    func stop() {
+      box.stop()
+      while !thread.isFinished { usleep(1000) }
+    }
+  }
+
+  final class StopBox: @unchecked Sendable {
+    let lock = NSLock()
+    var flag = false
+    var stopped: Bool { lock.withLock { flag } }
+    func stop() { lock.withLock { flag = true } }
+  }
+#endif

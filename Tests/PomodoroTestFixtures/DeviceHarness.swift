@@ -1,0 +1,57 @@
+// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
+// @testable, which a release build (`swift build -c release` builds every target) refuses.
+#if DEBUG
+  import Foundation
+  import PomodoroCore
+  import PomodoroDrivers
+  import PomodoroMock
+
+  @testable import PomodoroRuntime
+  @testable import PomodoroSimulator
+
+  /// A device on mock hardware with a virtual clock and its storage in a temporary folder.
+  final class DeviceHarness {
+    let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
+    let config: DeviceConfig
+    let hardware: MockHardware
+    let device: Device
+    var logLines: [(Log.Level, String)] = []
+    let directory: String
+
+    init(
+      directory: String, config: DeviceConfig = DeviceConfig(),
+      wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) },
+      fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false
+    ) throws {
+      let clock = self.clock
+      let fixedWall = wall
+      let wall =
+        wallFollowsClock
+        ? { WallTime(epochSeconds: 1_796_040_000 + wholeSeconds(clock.now.nanoseconds), synced: true) } : fixedWall
+      var config = config
+      config.stateDirectory = directory
+      self.config = config
+      self.directory = directory
+      hardware = try MockHardware(config: config, clock: clock)
+      let log = Log()
+      device = Device(
+        config: config, parts: hardware.parts, clock: clock, screen: screen ?? .standard(height: config.height),
+        storage: Storage(directory: directory, fileSystem: fileSystem), log: log, wallClock: wall)
+      log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
+    }
+
+    func press(_ line: String, at offset: Nanoseconds = 0) {
+      hardware.chip.schedulePress(line, at: clock.now + offset)
+    }
+
+    func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
+
+    var buzzerHistory: [MockGPIOChip.OutputRecord] { hardware.chip.outputHistory(config.buzzer) }
+
+    static func temporaryDirectory() throws -> String {
+      let d = NSTemporaryDirectory() + "pomodoro-device-\(UUID().uuidString)"
+      try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+      return d
+    }
+  }
+#endif

@@ -1,0 +1,35 @@
+// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
+// @testable, which a release build (`swift build -c release` builds every target) refuses.
+#if DEBUG
+  import PomodoroCore
+  import PomodoroGraphics
+  import PomodoroRuntime
+  import PomodoroSimulator
+
+  /// A scripted run and its transcript, parsed.
+  struct Scenario {
+    var lines: [String] = []
+    var objects: [[String: JSONValue]] { lines.map { FlatJSON.decode($0)! } }
+    var runner: ScriptRunner
+    /// The first of the script's own `# expect` lines not met, if any.
+    var unmet: UnmetExpectation?
+
+    init(
+      _ script: String, file: String = "test.pomo", config: DeviceConfig = DeviceConfig(),
+      screen: Screen = Screen.standard(height: 64)
+    ) throws {
+      var collected: [String] = []
+      let log = Log(sink: { _, _ in })
+      let steps = try ScriptParser.parse(script, file: file)
+      runner = try ScriptRunner(config: config, screen: screen, log: log, write: { collected.append($0) })
+      unmet = runner.run(steps, file: file)
+      lines = collected
+    }
+
+    func events(_ kind: String) -> [[String: JSONValue]] { objects.filter { $0["event"] == .string(kind) } }
+    var states: [[String: JSONValue]] { events("state") }
+    func t(_ o: [String: JSONValue]) -> Int64 { o["t"]!.int! }
+    var phases: [String] { states.map { $0["phase"]!.string! } }
+    var totals: [Int64] { states.map { $0["total_ms"]!.int! } }
+  }
+#endif

@@ -1,0 +1,107 @@
+// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
+// @testable, which a release build (`swift build -c release` builds every target) refuses.
+#if DEBUG
+  import Foundation
+  import XCTest
+
+  @testable import PomodoroRuntime
+
+  /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
+  final class TestBroker {
+    let port: Int
+    let directory: String
+    var process: Process?
+
+    init(directory: String) throws {
+      guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub")
+      else { throw XCTSkip("the broker tests need mosquitto: sudo apt install mosquitto mosquitto-clients") }
+      self.directory = directory
+      port = try Self.freePort()
+      try start()
+    }
+
+    static func freePort() throws -> Int {
+      let fd = socket(AF_INET, streamSocketType, 0)
+      defer { close(fd) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = 0
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let ok = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+      }
+      guard ok else { throw SystemError("no free port") }
+      return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func start() throws {
+      let conf = directory + "/mosquitto.conf"
+      try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(
+        toFile: conf, atomically: true, encoding: .utf8)
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+      p.arguments = ["-c", conf]
+      p.standardOutput = FileHandle.nullDevice
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      process = p
+      for _ in 0..<100 {
+        if (try? run("/usr/bin/mosquitto_pub", ["-t", "probe", "-m", "x"])) == 0 { return }
+        usleep(50_000)
+      }
+      throw SystemError("the broker did not start on port \(port)")
+    }
+
+    func stop() {
+      process?.terminate()
+      process?.waitUntilExit()
+      process = nil
+    }
+
+    @discardableResult
+    func run(_ tool: String, _ args: [String], output: UnsafeMutablePointer<String>? = nil) throws -> Int32 {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: tool)
+      p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + args
+      let pipe = Pipe()
+      p.standardOutput = pipe
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      output?.pointee = String(decoding: data, as: UTF8.self)
+      return p.terminationStatus
+    }
+
+    func publish(_ topic: String, _ message: String) throws {
+      XCTAssertEqual(try run("/usr/bin/mosquitto_pub", ["-q", "1", "-t", topic, "-m", message]), 0)
+    }
+
+    /// The retained messages under `filter` (waiting at most a second for them), as topic -> payload.
+    func retained(_ filter: String, count: Int = 1) throws -> [String: String] {
+      var out = ""
+      try run(
+        "/usr/bin/mosquitto_sub", ["-t", filter, "-v", "-C", String(count), "-W", "1", "--retained-only"], output: &out)
+      var messages: [String: String] = [:]
+      for line in out.split(separator: "\n") {
+        guard let space = line.firstIndex(of: " ") else { continue }
+        messages[String(line[..<space])] = String(line[line.index(after: space)...])
+      }
+      return messages
+    }
+
+    /// Waits (up to 10 s) until the retained payload on `topic` satisfies `ok`; returns it.
+    func waitFor(_ topic: String, _ ok: (String) -> Bool) throws -> String? {
+      let end = Date().addingTimeInterval(10)
+      while Date() < end {
+        if let payload = try retained(topic)[topic], ok(payload) { return payload }
+        usleep(50_000)
+      }
+      return nil
+    }
+  }
+#endif
