@@ -94,12 +94,20 @@ let package = Package(
     .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
-    // Imperative shell of the device: the event loop, config, state and history files, systemd,
-    // the control socket. It sees neither the mocks nor the Linux hardware (the command line
-    // hands it one or the other), so the MQTT bridge, which uses it, never links libgpiod.
+    // What every process of the device stands on (run, simulate, ctl, mqtt): the config and its
+    // one table of keys and lines, the control protocol and its socket, the state's fields, the
+    // poll waiter and back-off, signals, clocks, logs, exit codes, the version, JSON lines. No
+    // device, no storage, no hardware: the MQTT bridge depends on this and nothing more of the
+    // shell.
+    .target(
+      name: "PomodoroSystem", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroSystem"], swiftSettings: hot
+    ),
+    // Imperative shell of the device: the device and its event loop, the service (SIGHUP reload,
+    // systemd), state and history files, OLED care, the control socket's server. It sees neither
+    // the mocks nor the Linux hardware (the command line hands it one or the other).
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "CPomodoroSystem"],
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem", "CPomodoroSystem"],
       swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
@@ -109,19 +117,22 @@ let package = Package(
     .target(name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime"]),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
-      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroRuntime", "CPomodoroMQTT", "CPomodoroSystem"]),
+      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT", "CPomodoroSystem"]),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
       name: "PomodoroSimulator",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime"],
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+      ],
       swiftSettings: hot
     ),
     // The command line: run, probe, simulate, snapshot, history, stats, ctl, mqtt.
     .target(
       name: "PomodoroCommandLine",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroSimulator",
         "PomodoroStats", "PomodoroMQTT",
       ]
     ),
@@ -130,7 +141,8 @@ let package = Package(
     .target(
       name: "PomodoroTestSupport",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroSimulator",
       ],
       swiftSettings: hot
     ),
@@ -146,7 +158,8 @@ let package = Package(
     .executableTarget(
       name: "pomodoro-bench",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroSimulator",
         "PomodoroTestSupport",
       ]
     ),
@@ -160,10 +173,12 @@ let package = Package(
       name: "PomodoroDriversTests",
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"]
     ),
+    .testTarget(
+      name: "PomodoroMockTests", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"]),
     .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroStatsTests",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats"]),
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroStats"]),
     // The tests' fixtures: a device on mock hardware with its storage or its control socket, a
     // mosquitto broker on 127.0.0.1, the built binary as a child process, a pseudo-terminal with
     // a VT100 model, a scripted run. For the XCTest targets only: it compiles empty outside
@@ -171,35 +186,41 @@ let package = Package(
     .target(
       name: "PomodoroTestFixtures",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroSimulator",
         "PomodoroCommandLine",
       ],
       path: "Tests/PomodoroTestFixtures"
     ),
     .testTarget(
+      name: "PomodoroSystemTests",
+      dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem"]
+    ),
+    .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroSimulator",
         "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroSimulatorTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator",
         "PomodoroTestSupport", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroCommandLineTests",
       dependencies: [
-        "PomodoroCore", "PomodoroRuntime", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
         "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",
-      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroMQTT", "PomodoroTestFixtures"]
+      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroMQTT", "PomodoroTestFixtures"]
     ),
   ]
 )

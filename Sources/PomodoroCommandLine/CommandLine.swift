@@ -2,6 +2,7 @@ import PomodoroLinux
 import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 
 /// `pomodoro`: the commands, their help, and the mapping of errors to exit codes.
 public enum PomodoroCLI {

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro ctl COMMAND`: status and control of a running device through its control socket.
 enum CtlCommand {

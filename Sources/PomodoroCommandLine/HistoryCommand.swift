@@ -1,5 +1,6 @@
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 
 /// `pomodoro history [--csv]`: the sessions from the state directory's history.jsonl.
 enum HistoryCommand {

@@ -1,6 +1,7 @@
 import PomodoroDrivers
 import PomodoroLinux
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The real device's parts: libgpiod lines and the display on an I2C bus. Every failure is a
 /// `HardwareError` naming the chip, line or bus and the fix.

@@ -1,5 +1,6 @@
 import PomodoroMQTT
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro mqtt [--config FILE]`: the MQTT bridge, until SIGTERM. `--remove`: withdraw the
 /// desk's device from Home Assistant (empty retained discovery, state and availability) and stop.

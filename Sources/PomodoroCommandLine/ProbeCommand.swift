@@ -3,6 +3,7 @@ import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroLinux
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro probe`: checks a freshly wired device step by step, then echoes the inputs live.
 enum ProbeCommand {

@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroLinux
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro run`: the real device, until SIGTERM, SIGINT or SIGQUIT; SIGHUP reloads the config.
 enum RunCommand {

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroGraphics
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 
 /// `pomodoro simulate`: the device in the terminal, or a script run headless with a transcript.
 enum SimulateCommand {

@@ -1,5 +1,6 @@
 import PomodoroGraphics
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro snapshot DIR`: a PNG of every screen, as the panel shows it.
 enum SnapshotCommand {

@@ -1,5 +1,6 @@
 import PomodoroRuntime
 import PomodoroStats
+import PomodoroSystem
 
 /// `pomodoro stats [--days N] [--png FILE] [--config FILE]`: counts, streaks and a heatmap of the
 /// state directory's history.jsonl.

@@ -1,5 +1,5 @@
 import PomodoroCore
-import PomodoroRuntime
+import PomodoroSystem
 
 /// A value in a discovery payload: JSON with nesting (FlatJSON has none).
 public indirect enum DiscoveryValue: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import CPomodoroMQTT
 import CPomodoroSystem
 import PomodoroCore
-import PomodoroRuntime
+import PomodoroSystem
 
 /// A bridge that cannot start (no libmosquitto, an unreadable password file): `pomodoro mqtt`
 /// reports it as a config error (exit 78), which restarting does not mend.
@@ -120,7 +120,7 @@ public final class MQTTBridge {
   /// Why libmosquitto (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
   public static var loadError: String? { pomo_mqtt_load().map { String(cString: $0) } }
   /// The longest command payload taken: what the control socket takes as one request line.
-  static let maxCommand = ControlServer.maxLine
+  static let maxCommand = ControlProtocol.maxLine
   public static let notInstalled =
     "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
 
@@ -136,7 +136,7 @@ public final class MQTTBridge {
   let limiter: LogLimiter
   /// The most command bytes queued for a device that does not read (stopped with SIGSTOP, say);
   /// commands past it are dropped and said so.
-  static let maxQueued = 16 * ControlServer.maxLine
+  static let maxQueued = 16 * ControlProtocol.maxLine
   /// Set when the broker said it dropped this bridge for another with the same client id (MQTT 5's
   /// "session taken over"): `run` stops.
   var takenOver = false

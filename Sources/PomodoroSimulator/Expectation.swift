@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// A check a script makes on its own transcript, written under the step it is about:
 ///

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSystem
 
 /// One run of the interactive simulator: the device on mock hardware with a scaled real
 /// clock, the terminal it draws on, and the keys it turns into GPIO edges.

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro simulate` without a script: the whole device in a terminal, on the mock hardware
 /// and the real clock, driven by the same event loop as `pomodoro run`. Keys become GPIO edges

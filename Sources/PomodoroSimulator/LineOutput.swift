@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The transcript's way out: whole lines only, buffered and written with write(2) in runs of
 /// whole lines, so that whatever ends the process (a signal, a crash) never leaves a line torn,

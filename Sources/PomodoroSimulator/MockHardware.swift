@@ -3,6 +3,7 @@ import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The whole device on mock hardware: a scripted GPIO chip named like a Pi's header and an
 /// emulated display controller, sharing one clock with the engine.

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// One step of a scenario script (see docs/scripts.md, "Scripted scenarios").
 public enum ScriptStep: Equatable, Sendable {

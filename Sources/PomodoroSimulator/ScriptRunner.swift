@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroDrivers
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSystem
 
 /// Runs a scenario headless on the mocks with a virtual clock: each step becomes GPIO edges on
 /// the mock lines at its instant, the loop runs to the end of the step, and the panel is

@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroSystem
 
 /// What a key on the simulator's keyboard means on the device.
 public enum SimulatorKey: Equatable, Sendable {

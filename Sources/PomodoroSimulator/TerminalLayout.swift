@@ -1,5 +1,6 @@
 import PomodoroGraphics
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The size of a terminal in character cells.
 public struct TerminalSize: Equatable, Sendable {

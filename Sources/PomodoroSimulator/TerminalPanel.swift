@@ -1,5 +1,6 @@
 import PomodoroGraphics
 import PomodoroRuntime
+import PomodoroSystem
 
 /// Draws a 1-bit picture with Unicode characters, one terminal row per 2 pixel rows (half
 /// blocks) or per 4 pixel rows and 2 columns (braille, for small terminals).

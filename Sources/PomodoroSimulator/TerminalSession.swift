@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroSystem
 
 /// Where the simulator reads keys and draws: the process's stdin and stdout, or a
 /// pseudo-terminal or pipes in tests.

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The scripted run's transcript: one JSON object a line on `write`, `t` in virtual
 /// milliseconds since the script started. Keys and their order are an interface (docs/scripts.md).

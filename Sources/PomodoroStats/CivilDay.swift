@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// A calendar date with no time of day and no time zone, counted in days since 1970-01-01, so
 /// that "the next day" and "the Monday of its week" are plain arithmetic (DST plays no part).

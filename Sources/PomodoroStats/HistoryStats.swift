@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an
 /// instant maps to a local day are given).

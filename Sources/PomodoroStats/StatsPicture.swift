@@ -1,5 +1,6 @@
 import PomodoroGraphics
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro stats --png` as a 1-bit picture: the heatmap with a square a day, sized by the
 /// day's focus minutes (a dot for none, then 3, 5, 7 and 9 pixels), month and weekday labels,

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// `pomodoro stats` as text: the counts, the streaks, and the heatmap drawn with Unicode shade
 /// blocks (rows Monday to Sunday, a column a week, month labels above). Pure.

@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroMock
 import PomodoroRuntime
+import PomodoroSystem
 
 /// An in-memory file system that fails on demand and can show what a power cut at any step
 /// would leave, for the storage tests and the soak (as embedded-hal-mock injects bus errors).

@@ -4,6 +4,7 @@ import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 
 /// Issue 12's soak: the whole device on the mocks for virtual days of random use (turns with
 /// bounce, presses, holds), with the display unplugged, GPIO reads failing, the disk full and

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 
 /// The history's readers at a million lines (about 140 MiB: years of a busy desk, or a flood of
 /// start/cancel over the control socket): `pomodoro stats`, `history` and `history --csv`, each

@@ -1,4 +1,5 @@
 import PomodoroRuntime
+import PomodoroSystem
 
 /// CPU per displayed frame, ours beside luma.oled's (Python, Pillow) in one run: the device's own
 /// frame, the whole `pomodoro simulate --script` process over a 4-hour focus (transcript and

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 
 /// The device as a whole: start-up, memory, CPU per minute of countdown, a scripted 25-minute
 /// focus headless, and the alarm's real-time error on the real clock.

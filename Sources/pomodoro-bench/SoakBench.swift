@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSimulator
+import PomodoroSystem
 import PomodoroTestSupport
 
 /// `pomodoro-bench soak [DAYS] [SEED]`: issue 12's soak (a virtual month by default) on the

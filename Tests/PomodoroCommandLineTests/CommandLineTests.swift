@@ -6,6 +6,7 @@ import XCTest
 @testable import PomodoroCommandLine
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// The command line's exit codes and messages (stdout/stderr go to the test log).

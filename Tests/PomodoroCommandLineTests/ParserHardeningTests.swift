@@ -5,6 +5,7 @@ import XCTest
 @testable import PomodoroCommandLine
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// Issue 12's findings on what is read: each test failed before its fix.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import PomodoroCommandLine
 @testable import PomodoroRuntime
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// `pomodoro stats`: what it prints from a state directory's history, and its errors.

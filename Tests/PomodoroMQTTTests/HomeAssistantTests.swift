@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroMQTT
 @testable import PomodoroRuntime
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// What the bridge tells Home Assistant: the entity table's discovery payloads and its place in the

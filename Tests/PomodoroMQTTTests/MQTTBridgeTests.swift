@@ -1,6 +1,7 @@
 import Foundation
 import PomodoroCore
 import PomodoroRuntime
+import PomodoroSystem
 import XCTest
 
 @testable import PomodoroMQTT

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroMQTT
 @testable import PomodoroRuntime
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// What others on the network can send the bridge: retained commands, forged log lines, floods, a

@@ -4,6 +4,7 @@ import PomodoroMQTT
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// Serves several control servers from one thread until stopped; `tick` (if given) runs first on

@@ -3,7 +3,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 /// `ConfigKey.all` is the one table of the settings: the parser, the writer, SIGHUP's reload,
 /// deploy/pomodoro.conf and docs/settings.md follow it.

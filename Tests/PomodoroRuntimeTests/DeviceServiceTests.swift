@@ -5,6 +5,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 final class DeviceServiceTests: XCTestCase {

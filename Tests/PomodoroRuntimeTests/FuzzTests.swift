@@ -6,6 +6,7 @@ import XCTest
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroStats
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 @testable import PomodoroTestSupport
 

@@ -2,7 +2,7 @@ import PomodoroDrivers
 import XCTest
 
 @testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 /// The owner's words for each kind of hardware error: the driver's fact, then what to do on a
 /// Pi (the package, config.txt, the config key, the command that shows more).

@@ -5,7 +5,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 @testable import PomodoroTestSupport
 
 final class PersistenceTests: XCTestCase {

@@ -3,6 +3,7 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroRuntime
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// A power cut at many points of a running session: the device comes back paused with at most

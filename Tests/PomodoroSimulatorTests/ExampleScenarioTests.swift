@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// Runs every example in Tests/scenarios through the product's own check of its `# expect`

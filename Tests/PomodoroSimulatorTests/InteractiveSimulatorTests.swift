@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// The interactive simulator on a pseudo-terminal: keys written to the master side, the

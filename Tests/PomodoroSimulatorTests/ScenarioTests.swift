@@ -3,6 +3,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// Whole-device scenarios: edges in through the mock lines, the transcript out.

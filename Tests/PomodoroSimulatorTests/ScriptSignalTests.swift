@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
+@testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
 /// `simulate --script` under signals, and what a long script costs.

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 final class TerminalKeyDecoderTests: XCTestCase {
   func decode(_ text: String) -> [SimulatorKey] {

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 final class TerminalRenderingTests: XCTestCase {
   func testHalfBlocksPairPixelRows() {

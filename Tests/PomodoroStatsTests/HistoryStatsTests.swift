@@ -3,6 +3,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroStats
+@testable import PomodoroSystem
 
 /// Builds crafted histories for the statistics tests. Days are UTC dates here (`utcDay`), so
 /// the tests do not depend on the machine's time zone.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroStats
+@testable import PomodoroSystem
 
 /// The stats as text and as a picture, for a small crafted history.
 final class StatsRenderingTests: XCTestCase {

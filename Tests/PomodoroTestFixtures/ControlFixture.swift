@@ -8,6 +8,7 @@
 
   @testable import PomodoroCommandLine
   @testable import PomodoroRuntime
+  @testable import PomodoroSystem
   @testable import PomodoroSimulator
 
   /// A device on the virtual clock (no storage: nothing to fsync) with its control socket, and

@@ -7,6 +7,8 @@
   import PomodoroMock
 
   @testable import PomodoroRuntime
+
+  @testable import PomodoroSystem
   @testable import PomodoroSimulator
 
   /// A device on mock hardware with a virtual clock and its storage in a temporary folder.

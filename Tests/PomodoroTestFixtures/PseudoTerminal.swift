@@ -3,6 +3,7 @@
 #if DEBUG
   import Foundation
   import PomodoroRuntime
+  import PomodoroSystem
   import XCTest
 
   /// A pseudo-terminal pair with a terminal model fed from the master side.

@@ -4,6 +4,7 @@
   import PomodoroCore
   import PomodoroGraphics
   import PomodoroRuntime
+  import PomodoroSystem
   import PomodoroSimulator
 
   /// A scripted run and its transcript, parsed.

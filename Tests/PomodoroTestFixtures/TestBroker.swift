@@ -6,6 +6,8 @@
 
   @testable import PomodoroRuntime
 
+  @testable import PomodoroSystem
+
   /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
   final class TestBroker {
     let port: Int

@@ -48,7 +48,7 @@ usage_from_header() {
 
 # The release's version, written once in Swift (`pomodoro --version`, the packages, Home
 # Assistant's sw_version): RELEASE_FILE below a source tree.
-RELEASE_FILE=Sources/PomodoroRuntime/Device/Release.swift
+RELEASE_FILE=Sources/PomodoroSystem/System/Release.swift
 
 # release_version SOURCE: prints the version SOURCE's RELEASE_FILE gives (nothing if none).
 release_version() {

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The control socket: a Unix stream socket in the device's own poll loop (no threads), one JSON
 /// object a line each way (`ControlProtocol`). It never stalls the device: every descriptor is
@@ -8,7 +9,7 @@ import PomodoroCore
 /// idle connections cannot keep `pomodoro ctl` and the bridge out.
 public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxClients = 16
-  public static let maxLine = 4096
+  public static let maxLine = ControlProtocol.maxLine
   public static let maxPending = 65536
   /// How long a client that is not watching may stay connected without a request.
   public static let idleLimit: Nanoseconds = seconds(60)

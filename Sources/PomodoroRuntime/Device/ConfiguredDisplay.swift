@@ -1,4 +1,5 @@
 import PomodoroDrivers
+import PomodoroSystem
 
 extension DeviceConfig {
   /// The display's driver on `bus` as the config describes the panel (controller, address,

@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
+import PomodoroSystem
 
 /// What the device is made of, whichever backend (Linux or mock) provided it.
 public struct DeviceParts {

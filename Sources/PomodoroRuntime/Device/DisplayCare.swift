@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroSystem
 
 /// How the panel is kept from burning in, as a pure function of the phase, the last input and
 /// the time: dim after `dimAfter` without input in idle or paused, switch off after

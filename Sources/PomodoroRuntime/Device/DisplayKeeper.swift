@@ -1,6 +1,7 @@
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
+import PomodoroSystem
 
 /// Keeps the panel showing the latest frame through bus faults. A failed write marks the panel
 /// down; the countdown and the buzzer carry on while it retries with back-off (1 s doubling to

@@ -1,4 +1,5 @@
 import PomodoroDrivers
+import PomodoroSystem
 
 /// A hardware error in an owner's words: what the driver's kind of error means on a Raspberry Pi
 /// running this device, and what to do (the package to install, config.txt, the config key, the
@@ -54,5 +55,18 @@ public enum HardwareAdvice {
     case .io:
       return "\(e)"
     }
+  }
+}
+
+/// A hardware problem at start-up (chip, line, bus, display): exits 69.
+public struct HardwareError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ underlying: Error) { description = HardwareAdvice.text(underlying) }
+
+  /// `underlying`'s words, led by `thing` ("GPIO chip /dev/gpiochip9") when they do not name
+  /// `name` themselves: every hardware message says which device it is about.
+  public init(_ underlying: Error, about thing: String, named name: String) {
+    let text = HardwareAdvice.text(underlying)
+    description = text.contains(name) ? text : "\(thing): \(text)"
   }
 }

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroSystem
 
 /// Turns line edges into engine events: the quadrature decoder for the encoder, a debouncer
 /// per button. A click (press and release under the long-press time) is a `.press`, acted on

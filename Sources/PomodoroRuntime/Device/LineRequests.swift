@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroSystem
 
 /// Asks a chip (libgpiod or the mock) for the device's lines as the config names them.
 public enum LineRequests {

@@ -1,3 +1,5 @@
+import PomodoroSystem
+
 /// What SIGHUP does to `pomodoro run`: the config is read again and each changed key is judged by
 /// its row in `ConfigKey.all`: a live key (timer settings, the click, OLED care) applies at once,
 /// keeping the timer as it is; a key the device reads only at start (the hardware, the state

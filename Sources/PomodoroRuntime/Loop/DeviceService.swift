@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The device as a service: the loop until a terminating signal, with systemd's notify
 /// protocol (READY=1 after the first frame, WATCHDOG=1 at half of WATCHDOG_USEC, STATUS= with

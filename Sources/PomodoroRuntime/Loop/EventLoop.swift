@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// Descriptors the loop serves besides the device's own: the control socket's listener and
 /// clients. Asked before every sleep; told what woke the loop.

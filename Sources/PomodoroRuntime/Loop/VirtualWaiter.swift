@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The loop's sleep on a virtual clock: jumps straight to the deadline (or to a scripted
 /// signal), so a test runs the very loop the device runs, minutes of device time in

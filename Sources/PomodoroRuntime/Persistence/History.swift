@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// One line of the history: a completed or cancelled session with the wall-clock time it ended.
 public struct HistoryEntry: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import PomodoroSystem
+
 extension Storage {
   /// After a restart: the history lines saved with the state (`StateStore.save`'s
   /// `pendingHistory`) that are not in the history file yet are appended. A line torn by a

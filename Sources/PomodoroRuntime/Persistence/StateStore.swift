@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The timer state on disk (`state.json` in the state directory), replaced atomically so that
 /// a power cut at any instant leaves a readable file: the old state or the new one.

@@ -15,16 +15,3 @@ public enum ExitCode {
   public static let noPermission: Int32 = 77
   public static let config: Int32 = 78
 }
-
-/// A hardware problem at start-up (chip, line, bus, display): exits 69.
-public struct HardwareError: Error, CustomStringConvertible {
-  public var description: String
-  public init(_ underlying: Error) { description = HardwareAdvice.text(underlying) }
-
-  /// `underlying`'s words, led by `thing` ("GPIO chip /dev/gpiochip9") when they do not name
-  /// `name` themselves: every hardware message says which device it is about.
-  public init(_ underlying: Error, about thing: String, named name: String) {
-    let text = HardwareAdvice.text(underlying)
-    description = text.contains(name) ? text : "\(thing): \(text)"
-  }
-}

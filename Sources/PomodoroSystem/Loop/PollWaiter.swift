@@ -9,6 +9,12 @@ public struct Wake: Equatable, Sendable {
   public var readable: [Int32] = []
   /// Descriptors watched for writing that became writable (or hung up).
   public var writable: [Int32] = []
+
+  public init(signals: [Int32] = [], readable: [Int32] = [], writable: [Int32] = []) {
+    self.signals = signals
+    self.readable = readable
+    self.writable = writable
+  }
 }
 
 /// What the loop sleeps in between steps.

@@ -1,8 +1,7 @@
 import PomodoroCore
 import XCTest
 
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 final class SystemClockTests: XCTestCase {
   func testSystemClockIsMonotonic() {

@@ -140,6 +140,10 @@ public enum ControlCommand: Equatable, Sendable {
 }
 
 public enum ControlProtocol {
+  /// The longest request line, in bytes, the device reads (longer ones are refused whole): the
+  /// socket's limit, and the bridge's for a command payload.
+  public static let maxLine = 4096
+
   /// A refused request, with the reason for the reply.
   public struct Refusal: Error, Equatable, CustomStringConvertible {
     public var message: String

@@ -1,8 +1,7 @@
 import PomodoroCore
 import XCTest
 
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 /// The state's fields are built once (StateFields) for the transcript, the journal, the control
 /// socket and the bridge.

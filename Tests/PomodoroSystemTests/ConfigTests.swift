@@ -2,8 +2,7 @@ import Foundation
 import PomodoroCore
 import XCTest
 
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
+@testable import PomodoroSystem
 
 final class ConfigTests: XCTestCase {
   func parse(_ text: String) throws -> DeviceConfig { try ConfigParser.parse(text, file: "/etc/p.conf") }

@@ -53,9 +53,9 @@ public struct ConfigKey {
   /// The value as a config writes it; nil while unset.
   public let value: (DeviceConfig) -> String?
   /// Whether two configs differ in this key.
-  let differs: (DeviceConfig, DeviceConfig) -> Bool
+  public let differs: (DeviceConfig, DeviceConfig) -> Bool
   /// Takes this key's value from the second config.
-  let copy: (inout DeviceConfig, DeviceConfig) -> Void
+  public let copy: (inout DeviceConfig, DeviceConfig) -> Void
 
   /// The default as a config writes it (nil: unset).
   public var defaultValue: String? { value(DeviceConfig()) }

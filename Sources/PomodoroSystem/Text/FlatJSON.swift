@@ -6,7 +6,7 @@ public enum JSONValue: Equatable, Sendable {
   case bool(Bool)
   case null
 
-  var text: String {
+  public var text: String {
     switch self {
     case .string(let s): return FlatJSON.quote(s)
     case .int(let n): return String(n)

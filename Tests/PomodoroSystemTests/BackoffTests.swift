@@ -1,8 +1,6 @@
 import PomodoroCore
-import PomodoroRuntime
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroTestFixtures
 
 /// The one back-off, as the display keeper and the bridge use it.
 final class BackoffTests: XCTestCase {
