@@ -41,7 +41,7 @@ mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
 pids+=($!)
 
 # Home Assistant: a config of its own (no default_config: its defaults and MQTT, automations
-# and the template lamp that docs/homeassistant.md's automation turns red).
+# and the template lamp that README's automation turns red).
 cat >"$work/configuration.yaml" <<'EOF'
 homeassistant:
   name: Pomodoro test
@@ -66,9 +66,9 @@ template:
         set_rgb:
           - event: desk_lamp_rgb
 EOF
-# docs/homeassistant.md's automation, for the desk of this test (desk_1 there, desk1 here).
 docs="$REPO/docs/homeassistant.md"
-awk '/<!-- automation -->/ { on = 1; next } on && /^```yaml/ { inside = 1; next } inside && /^```/ { exit } inside { print }' "$docs" |
+# README's automation, for the desk of this test (desk_1 there, desk1 here).
+awk '/<!-- automation -->/ { on = 1; next } on && /^```yaml/ { inside = 1; next } inside && /^```/ { exit } inside { print }' "$REPO/README.md" |
   sed -e 's/pomodoro_desk_1_/pomodoro_desk1_/g' -e '1s/^/- id: desk_lamp_focus\n  /' -e '2,$s/^/  /' >"$work/automations.yaml"
 
 hass_start() {
@@ -96,7 +96,7 @@ require() {
     exit 0
   fi
 }
-require "Home Assistant $HA_VERSION starts and answers on $ha_url" ha wait-api
+require "Home Assistant $(cat "$ROOT/$READY_MARK") starts and answers on $ha_url" ha wait-api
 echo "figure: Home Assistant up after $(($(ms_now) - t0)) ms"
 require "onboarding through the REST API (user, token, core config, analytics, integration)" ha onboard
 require "the MQTT integration through its config flow, broker 127.0.0.1:$port" ha mqtt "$port"
@@ -167,10 +167,12 @@ for doc in README.md docs/homeassistant.md; do
     fail "$doc's entity table: $(diff <(echo "$documented") <(echo "$announced") | tr '\n' ' ')"
   fi
 done
-# Every entity the dashboard card and the automation in docs/homeassistant.md use exists.
-used=$(grep -oE '\b[a-z_]+\.pomodoro_desk_1_[a-z_]+' "$docs" | sed 's/desk_1/desk1/' | sort -u)
-missing=$(comm -23 <(echo "$used") <(json "'\\n'.join(sorted(j['entities']))" <"$work/snapshot-desk1.json"))
-if [[ -n "$used" && -z "$missing" ]]; then pass "docs/homeassistant.md's card and automation use only existing entities"; else fail "docs/homeassistant.md names missing entities: $missing"; fi
+# Every entity README's card and automation and docs/homeassistant.md's card use exists.
+for doc in README.md docs/homeassistant.md; do
+  used=$(grep -oE '\b[a-z_]+\.pomodoro_desk_1_[a-z_]+' "$REPO/$doc" | sed 's/desk_1/desk1/' | sort -u)
+  missing=$(comm -23 <(echo "$used") <(json "'\\n'.join(sorted(j['entities']))" <"$work/snapshot-desk1.json"))
+  if [[ -n "$used" && -z "$missing" ]]; then pass "$doc's card and automation use only existing entities"; else fail "$doc names missing entities: $missing"; fi
+done
 
 # --- every control, on the device and back -----------------------------------------------------
 latencies=()
@@ -204,7 +206,7 @@ act "number duration: 20 min" '[[ $(ctl_field total_ms) == 1200000 ]]' \
 act "button start (the desk lamp turns red)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running" "binary_sensor.${E}_focusing=on" "light.desk_lamp=on"
 lamp=$(ha snapshot desk_lamp --all | json "j['states']['light.desk_lamp']['attributes'].get('rgb_color')")
-if [[ "$lamp" == "[255, 0, 0]" ]]; then pass "docs/homeassistant.md's automation: the lamp is red while focusing"; else fail "the lamp's colour: $lamp"; fi
+if [[ "$lamp" == "[255, 0, 0]" ]]; then pass "README's automation: the lamp is red while focusing"; else fail "the lamp's colour: $lamp"; fi
 same_instant() { [[ -n "$1" && "$(date -d "$1" +%s 2>/dev/null)" == "$(date -d "$2" +%s 2>/dev/null)" ]]; }
 ends=$(ctl_field ends_at)
 ha_ends=$(ha snapshot "${E}_" | json "j['states']['sensor.${E}_ends_at']['state']")

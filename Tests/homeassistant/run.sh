@@ -22,15 +22,19 @@
 # Prints PASS/FAIL lines, the figures, the time of each stage, and `N passed, M failed`.
 #
 # Usage: sudo bash Tests/homeassistant/run.sh [--root DIR] [--keep] [--binary FILE]
-#   --root DIR     the Debian root to make (or reuse: one a --keep run finished is taken as it is)
-#   --keep         keep the root afterwards (about 1.3 GB)
-#   --binary FILE  the pomodoro to test (default .build/debug/pomodoro, built when missing)
+#                                               [--ha-version V --suite S]
+#   --root DIR      the Debian root to make (or reuse: one a --keep run finished is taken as it is)
+#   --keep          keep the root afterwards (about 1.3 GB)
+#   --binary FILE   the pomodoro to test (default .build/debug/pomodoro, built when missing)
+#   --ha-version V  another Home Assistant (default 2026.2.3, the newest for trixie's Python 3.13),
+#   --suite S       in a root of another Debian suite whose Python it supports: 2026.3 and later
+#                   need Python 3.14 (`--ha-version 2026.11.0 --suite testing`)
 # Environment: DEBIAN_MIRROR (default: debootstrap's own), PIP_CERT (a CA bundle for pip in the
 # root; default the host's /etc/ssl/certs/ca-certificates.crt).
 set -uo pipefail
 
-readonly HA_VERSION=2026.2.3
-readonly SUITE=trixie
+HA_VERSION=2026.2.3
+SUITE=trixie
 readonly READY_MARK=.pomodoro-homeassistant-ready
 readonly PROG=homeassistant/run.sh
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -76,6 +80,8 @@ while (($#)); do
   --root) root="${2:?--root needs a folder}" && shift 2 ;;
   --keep) keep=1 && shift ;;
   --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
+  --ha-version) HA_VERSION="${2:?--ha-version needs a version}" && shift 2 ;;
+  --suite) SUITE="${2:?--suite needs a Debian suite}" && shift 2 ;;
   -h | --help) usage_from_header "$0" && exit 0 ;;
   *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -127,13 +133,15 @@ in_venv() { # in_venv COMMAND...: in the root with the venv first on PATH and pi
 }
 
 if [[ -f "$root/$READY_MARK" ]]; then
-  stage "reusing Home Assistant $(cat "$root/$READY_MARK") in $root"
+  [[ "$(cat "$root/$READY_MARK")" == "$HA_VERSION" ]] ||
+    die "$root holds Home Assistant $(cat "$root/$READY_MARK"), not $HA_VERSION: give another --root"
+  stage "reusing Home Assistant $HA_VERSION in $root"
   root_mounts
 else
-  stage "debootstrap $SUITE (Python 3.13)"
+  stage "debootstrap $SUITE"
   debootstrap_root "$SUITE" "${DEBIAN_MIRROR:-}"
   root_mounts
-  # The build tools for the few wheels PyPI has only as source for Python 3.13 (lru-dict).
+  # The build tools for the few wheels PyPI has only as source for the suite's Python (lru-dict).
   apt_in_root install -y -qq python3 python3-venv python3-dev gcc libc6-dev ca-certificates >/dev/null ||
     die "apt-get install python3 in the root failed"
   stage "Home Assistant $HA_VERSION from PyPI, with its own package constraints"
