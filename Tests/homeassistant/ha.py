@@ -64,6 +64,10 @@ def requirements(domains):
             manifest = json.load(f)
         reqs.update(manifest.get("requirements", []))
         todo.update(manifest.get("dependencies", []))
+        # The named domains' after_dependencies too: 2026.11's MQTT config flow imports hassio
+        # (aiohasupervisor) whether or not a supervisor runs.
+        if domain in domains:
+            todo.update(manifest.get("after_dependencies", []))
     for r in sorted(reqs):
         print(r)
 
@@ -149,14 +153,18 @@ async def mqtt(port):
             flow = await r.json()
             if r.status != 200:
                 fail(f"config flow: {r.status} {flow}")
-        # Later releases ask for a section `other_settings` in the broker step; 2026.2 refuses it.
+        # Later releases ask for a section `other_settings` in the broker step (2026.2 refuses
+        # it), and 2026.11 requires two keys in it: a plain broker, no certificates.
+        plain = {"set_client_cert": False, "set_ca_cert": "off"}
         body = {"broker": "127.0.0.1", "port": int(port)}
-        for _ in range(2):
+        for _ in range(3):
             async with s.post(URL + "/api/config/config_entries/flow/" + flow["flow_id"], json=body) as r:
                 result = await r.json()
-            if r.status == 400 and "other_settings" in str(result) and "other_settings" not in body:
-                body["other_settings"] = {}
-                continue
+            if r.status == 400 and "other_settings" in str(result):
+                wanted = {k: v for k, v in plain.items() if f"other_settings.{k}'" in str(result)}
+                if "other_settings" not in body or (wanted and not wanted.items() <= body["other_settings"].items()):
+                    body["other_settings"] = {**body.get("other_settings", {}), **wanted}
+                    continue
             break
         if r.status != 200 or result.get("type") != "create_entry":
             fail(f"config flow step {flow.get('step_id')}: {r.status} {result}")

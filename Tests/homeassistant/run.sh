@@ -141,8 +141,9 @@ else
   stage "debootstrap $SUITE"
   debootstrap_root "$SUITE" "${DEBIAN_MIRROR:-}"
   root_mounts
-  # The build tools for the few wheels PyPI has only as source for the suite's Python (lru-dict).
-  apt_in_root install -y -qq python3 python3-venv python3-dev gcc libc6-dev ca-certificates >/dev/null ||
+  # The build tools for the few wheels PyPI has only as source for the suite's Python (lru-dict;
+  # on Python 3.14 also the C++ of pymicro-vad and pyspeex-noise).
+  apt_in_root install -y -qq python3 python3-venv python3-dev gcc g++ libc6-dev ca-certificates >/dev/null ||
     die "apt-get install python3 in the root failed"
   stage "Home Assistant $HA_VERSION from PyPI, with its own package constraints"
   cp -L "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$root/etc/ssl/certs/host-ca.crt"
