@@ -1,5 +1,4 @@
 import PomodoroRuntime
-import PomodoroSystem
 
 /// A command line taken apart: flags with values, switches, and positional words. Strict:
 /// an unknown option is a usage error naming it.

@@ -24,7 +24,7 @@ enum MqttCommand {
     do {
       bridge = try MQTTBridge(
         config: config, log: log,
-        hostName: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+        hostName: text(ofCString: name),
         removing: args.switches.contains("--remove"))
     } catch let e as BridgeError {
       throw ConfigError(file: args.values["--config"] ?? DeviceConfig.defaultPath, line: 0, message: e.description)

@@ -383,7 +383,7 @@ public final class MQTTBridge {
     var length: Int32 = 0
     var retained: Int32 = 0
     while pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length, &retained) == 1 {
-      let name = String(decoding: topic.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let name = text(ofCString: topic)
       let now = clock.now
       if name == topics.availability {
         let said = String(decoding: payload.prefix(Int(min(length, 64))).map { UInt8(bitPattern: $0) }, as: UTF8.self)

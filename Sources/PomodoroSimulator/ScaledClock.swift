@@ -1,6 +1,5 @@
 import PomodoroCore
 import PomodoroRuntime
-import PomodoroSystem
 
 /// A monotonic clock that runs `rate` times as fast as a base clock (the simulator's
 /// fast-forward). It starts equal to the base and never runs slower than it (rate >= 1), so

@@ -1,5 +1,4 @@
 import PomodoroRuntime
-import PomodoroSystem
 
 /// Remembers what is on the terminal and turns new rows into the escape sequences that redraw
 /// only what changed: unchanged rows are skipped and a changed row is rewritten from its first

@@ -1,5 +1,4 @@
 import PomodoroRuntime
-import PomodoroSystem
 
 /// What a key on the simulator's keyboard means on the device.
 public enum SimulatorKey: Equatable, Sendable {

@@ -3,7 +3,6 @@ import PomodoroGraphics
 import XCTest
 
 @testable import PomodoroRuntime
-@testable import PomodoroSystem
 
 /// OLED care as a table: phase and time since the last input -> lit, contrast, shift.
 final class DisplayCareTests: XCTestCase {

@@ -4,7 +4,6 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroSystem
 
 final class InteractiveScaledClockTests: XCTestCase {
   func testRunsAtTheBaseRateUntilFastForward() {

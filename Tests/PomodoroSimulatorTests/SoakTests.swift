@@ -6,7 +6,6 @@ import XCTest
 
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroSystem
 @testable import PomodoroTestSupport
 
 /// Issue 12's soak, a virtual week in a test (`pomodoro-bench soak` runs the month): random

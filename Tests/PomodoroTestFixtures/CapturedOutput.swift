@@ -1,13 +1,10 @@
-// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
-// @testable, which a release build (`swift build -c release` builds every target) refuses.
+// Compiled in debug builds only (`swift test`), like every file of this module: the module
+// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
+// release` builds every target) refuses or may not have.
 #if DEBUG
   import Foundation
 
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Darwin)
-    import Darwin
-  #endif
+  import PomodoroSystem
 
   /// Runs `body` with the process's stdout and stderr sent to files, and returns its result with
   /// what it wrote to each (for command-line tests that check words, not only exit codes).

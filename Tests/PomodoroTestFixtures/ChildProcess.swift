@@ -1,14 +1,10 @@
-// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
-// @testable, which a release build (`swift build -c release` builds every target) refuses.
+// Compiled in debug builds only (`swift test`), like every file of this module: the module
+// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
+// release` builds every target) refuses or may not have.
 #if DEBUG
   import Foundation
+  import PomodoroSystem
   import XCTest
-
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Darwin)
-    import Darwin
-  #endif
 
   /// The built `pomodoro` executable run as a child process, for what only a separate process
   /// can show: dying by a signal, stopping on SIGTSTP, stdout block-buffered into a pipe.
@@ -171,9 +167,5 @@
       }
       return String(decoding: bytes, as: UTF8.self)
     }
-  }
-
-  private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, bytes, count)
   }
 #endif

@@ -1,9 +1,9 @@
-// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
-// @testable, which a release build (`swift build -c release` builds every target) refuses.
+// Compiled in debug builds only (`swift test`), like every file of this module: the module
+// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
+// release` builds every target) refuses or may not have.
 #if DEBUG
   import Foundation
   import PomodoroCore
-  import PomodoroMock
   import XCTest
 
   @testable import PomodoroCommandLine
@@ -14,36 +14,15 @@
   /// A device on the virtual clock (no storage: nothing to fsync) with its control socket, and
   /// blocking clients.
   final class ControlFixture {
-    /// The device's side, as DeviceHarness has it.
-    final class Side {
-      let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
-      let config: DeviceConfig
-      let hardware: MockHardware
-      let device: Device
-      var logLines: [(Log.Level, String)] = []
-
-      init(config: DeviceConfig) throws {
-        self.config = config
-        hardware = try MockHardware(config: config, clock: clock)
-        let log = Log()
-        device = Device(
-          config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height), storage: nil,
-          log: log, wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
-        log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
-      }
-
-      func press(_ line: String) { hardware.chip.schedulePress(line, at: clock.now) }
-      func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
-    }
-
     let directory: String
-    let h: Side
+    /// The device, on the virtual clock, with no storage (nothing to fsync).
+    let h: DeviceHarness
     let server: ControlServer
     var path: String { server.path }
 
     init(config: DeviceConfig = DeviceConfig()) throws {
       directory = try DeviceHarness.temporaryDirectory()
-      h = try Side(config: config)
+      h = try DeviceHarness(directory: directory, config: config, storing: false)
       server = try ControlServer(
         path: directory + "/control.sock", device: h.device, log: h.device.log,
         wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })

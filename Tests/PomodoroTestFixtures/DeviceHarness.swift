@@ -1,5 +1,6 @@
-// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
-// @testable, which a release build (`swift build -c release` builds every target) refuses.
+// Compiled in debug builds only (`swift test`), like every file of this module: the module
+// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
+// release` builds every target) refuses or may not have.
 #if DEBUG
   import Foundation
   import PomodoroCore
@@ -23,7 +24,8 @@
     init(
       directory: String, config: DeviceConfig = DeviceConfig(),
       wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) },
-      fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false
+      fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false,
+      storing: Bool = true
     ) throws {
       let clock = self.clock
       let fixedWall = wall
@@ -38,7 +40,7 @@
       let log = Log()
       device = Device(
         config: config, parts: hardware.parts, clock: clock, screen: screen ?? .standard(height: config.height),
-        storage: Storage(directory: directory, fileSystem: fileSystem), log: log, wallClock: wall)
+        storage: storing ? Storage(directory: directory, fileSystem: fileSystem) : nil, log: log, wallClock: wall)
       log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
     }
 

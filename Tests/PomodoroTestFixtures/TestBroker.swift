@@ -1,5 +1,6 @@
-// Compiled in debug builds only (`swift test`): it reaches the modules' internals with
-// @testable, which a release build (`swift build -c release` builds every target) refuses.
+// Compiled in debug builds only (`swift test`), like every file of this module: the module
+// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
+// release` builds every target) refuses or may not have.
 #if DEBUG
   import Foundation
   import XCTest

@@ -160,11 +160,10 @@ async def mqtt(port):
         for _ in range(3):
             async with s.post(URL + "/api/config/config_entries/flow/" + flow["flow_id"], json=body) as r:
                 result = await r.json()
-            if r.status == 400 and "other_settings" in str(result):
-                wanted = {k: v for k, v in plain.items() if f"other_settings.{k}'" in str(result)}
-                if "other_settings" not in body or (wanted and not wanted.items() <= body["other_settings"].items()):
-                    body["other_settings"] = {**body.get("other_settings", {}), **wanted}
-                    continue
+            asked = {k: v for k, v in plain.items() if f"other_settings.{k}'" in str(result)}
+            if r.status == 400 and "other_settings" in str(result) and ("other_settings" not in body or asked):
+                body["other_settings"] = {**body.get("other_settings", {}), **asked}
+                continue
             break
         if r.status != 200 or result.get("type") != "create_entry":
             fail(f"config flow step {flow.get('step_id')}: {r.status} {result}")

@@ -1,6 +1,5 @@
 import PomodoroCore
 import PomodoroGraphics
-import PomodoroSystem
 
 extension Screen {
   /// The device's screen for a panel `height` rows high: the one renderer from engine state to

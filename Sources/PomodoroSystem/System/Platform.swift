@@ -10,6 +10,13 @@
 // (read, write, close, rename), and the constants whose Swift types differ (SOCK_STREAM).
 // Everything else the runtime calls is the same on both.
 
+/// The text of a C string in a buffer: its bytes up to the first NUL (all of them when there is
+/// none) as UTF-8, invalid bytes replaced. Never reads past the buffer, as `String(cString:)` on an
+/// unterminated one would.
+public func text(ofCString chars: [CChar]) -> String {
+  String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
 /// errno of the calling thread.
 @inline(__always) public func currentErrno() -> Int32 {
   #if canImport(Glibc)
