@@ -18,7 +18,7 @@
   X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_v5_callback_set)          \
   X(message_callback_set) X(publish_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
   X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
-  X(subscribe) X(disconnect) X(strerror)
+  X(subscribe_v5) X(disconnect) X(strerror)
 
 static struct {
 #define POMO_FIELD(name) __typeof__(&mosquitto_##name) name;
@@ -189,8 +189,10 @@ int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int 
 
 int pomo_mqtt_unacked(pomo_mqtt *m) { return m->unacked; }
 
+// No local: the client's own publishes on a topic it subscribes to (its availability) do not
+// come back to it, so only other clients' messages arrive there.
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos) {
-  return lib.subscribe(m->mosq, NULL, topic, qos);
+  return lib.subscribe_v5(m->mosq, NULL, topic, qos, MQTT_SUB_OPT_NO_LOCAL, NULL);
 }
 
 int pomo_mqtt_disconnect(pomo_mqtt *m) { return lib.disconnect(m->mosq); }

@@ -10,11 +10,11 @@ enum MqttCommand {
     guard args.positional.isEmpty else { throw UsageError("mqtt takes no arguments, got '\(args.positional[0])'") }
     guard MQTTBridge.available else {
       PomodoroCLI.fail("pomodoro: \(MQTTBridge.notInstalled)")
-      return 69
+      return ExitCode.unavailable
     }
     if let why = MQTTBridge.loadError {
       PomodoroCLI.fail("pomodoro: \(why)")
-      return 69
+      return ExitCode.unavailable
     }
     let log = Log()
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
@@ -29,7 +29,7 @@ enum MqttCommand {
     } catch let e as BridgeError {
       throw ConfigError(file: args.values["--config"] ?? DeviceConfig.defaultPath, line: 0, message: e.description)
     }
-    if args.switches.contains("--remove") { return bridge.remove() }
+    if args.switches.contains("--remove") { return try bridge.remove() }
     return try bridge.run()
   }
 }

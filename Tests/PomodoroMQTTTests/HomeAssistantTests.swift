@@ -112,7 +112,7 @@ final class HomeAssistantTests: XCTestCase {
     config.mqttPort = broker.port
     config.mqttDeviceId = deviceId
     let bridge = try MQTTBridge(config: config, log: Log(sink: { lines.add($1) }), hostName: "test")
-    bridge.announcedFile = f.directory + "/announced.json"
+    bridge.announced.file = f.directory + "/announced.json"
     tune(bridge)
     let stop = StopBox()
     nonisolated(unsafe) let unsafeBridge = bridge
@@ -168,8 +168,8 @@ final class HomeAssistantTests: XCTestCase {
     config.mqttPort = broker.port
     config.mqttDeviceId = "desk2"
     let remover = try MQTTBridge(config: config, log: Log(sink: { lines.add($1) }), hostName: "test", removing: true)
-    remover.announcedFile = f.directory + "/announced.json"
-    XCTAssertEqual(remover.remove(), ExitCode.ok)
+    remover.announced.file = f.directory + "/announced.json"
+    XCTAssertEqual(try remover.remove(), ExitCode.ok)
     XCTAssertEqual(try broker.retained("#", count: 1), [:], "nothing retained on the broker")
     XCTAssertFalse(FileManager.default.fileExists(atPath: f.directory + "/announced.json"))
   }
@@ -184,8 +184,8 @@ final class HomeAssistantTests: XCTestCase {
     var pump = ServerPump(f.server)
     let lines = Lines()
     let stop = try startBridge(f, broker, "desk1", lines: lines) {
-      $0.refreshInterval = ms(200)
-      $0.answerTimeout = ms(300)
+      $0.link.refreshInterval = ms(200)
+      $0.link.answerTimeout = ms(300)
     }
     defer { stop() }
     XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })

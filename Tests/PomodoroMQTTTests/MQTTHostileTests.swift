@@ -124,12 +124,16 @@ final class MQTTHostileTests: XCTestCase {
     let malformed = bridge.log.filter { $0.contains("ignored a malformed command") }
     XCTAssertEqual(malformed.count, 5, "the first five a minute (the forged one among them): \(malformed.count)")
 
-    // 9. The device stops reading: the bridge's queue is bounded and what it drops is said.
+    // 9. The device stops reading and 30,000 commands come: past a burst of 20 the bridge takes
+    // 10 a second, and says once what it drops (the queue's own bound: DeviceLinkTests).
     pump.stop()
     try publishLines(broker, command, Array(repeating: "status", count: 30_000))
     XCTAssertTrue(
-      bridge.waitForLog { $0.contains { $0.contains("the device does not read its socket") } },
+      bridge.waitForLog {
+        $0.contains { $0.contains("dropped the command 'status' from \(command): more than 10 a second") }
+      },
       "\(bridge.log.suffix(3))")
+    XCTAssertEqual(bridge.log.filter { $0.contains("more than 10 a second") }.count, 1, "said once a minute")
     XCTAssertTrue(bridge.process.isRunning)
 
     // 11. A second bridge for the same desk: one client id a desk, so the broker keeps one

@@ -166,7 +166,7 @@ final class MQTTTeamTests: XCTestCase {
     config.mqttPort = broker.port
     config.mqttDeviceId = "desk1"
     let bridge = try MQTTBridge(config: config, log: Log(sink: { _, _ in }), hostName: "test")
-    bridge.refreshInterval = ms(200)
+    bridge.link.refreshInterval = ms(200)
     let stopBridge = StopBox()
     nonisolated(unsafe) let unsafeBridge = bridge
     let thread = Thread { _ = try? unsafeBridge.run(stop: { stopBridge.stopped }) }

@@ -33,6 +33,7 @@ int pomo_mqtt_loop_misc(pomo_mqtt *m);
 int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain);
 /// QoS 1 messages published and not yet acknowledged by the broker (on_publish counts them down).
 int pomo_mqtt_unacked(pomo_mqtt *m);
+/// Subscribes with MQTT 5's no-local option: the client's own messages do not come back.
 int pomo_mqtt_subscribe(pomo_mqtt *m, const char *topic, int qos);
 int pomo_mqtt_disconnect(pomo_mqtt *m);
 /// The CONNACK code of a connection made since the last call (0 accepted), or -1 when none.

@@ -1,25 +1,6 @@
 import PomodoroCore
 import PomodoroSystem
 
-/// Descriptors the loop serves besides the device's own: the control socket's listener and
-/// clients. Asked before every sleep; told what woke the loop.
-public protocol LoopSource: AnyObject {
-  /// Descriptors to wake on when readable.
-  var readDescriptors: [Int32] { get }
-  /// Descriptors to wake on when writable (those with bytes waiting to go out).
-  var writeDescriptors: [Int32] { get }
-  /// Acts on what the wake found readable or writable, and on its own deadline when that has
-  /// come; must never block.
-  func handle(_ wake: Wake)
-  /// When the source wants the loop to wake even if nothing is ready (the control socket's
-  /// idle clients); nil when never.
-  var deadline: Instant? { get }
-}
-
-extension LoopSource {
-  public var deadline: Instant? { nil }
-}
-
 /// The one loop: step the device, then sleep until its next deadline or an input. The real
 /// device and the interactive simulator use `serve` (real clock, poll); scripts use
 /// `runVirtual` (virtual clock, jumping straight to each deadline).

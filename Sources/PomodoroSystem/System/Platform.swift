@@ -44,6 +44,15 @@ public func text(ofCString chars: [CChar]) -> String {
   #endif
 }
 
+/// send(2) with `UnixSocket.sendFlags` (a peer that left is EPIPE, not a signal).
+@inline(__always) public func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.send(fd, bytes, count, UnixSocket.sendFlags)
+  #else
+    return Darwin.send(fd, bytes, count, UnixSocket.sendFlags)
+  #endif
+}
+
 /// close(2).
 @inline(__always) @discardableResult public func systemClose(_ fd: Int32) -> Int32 {
   #if canImport(Glibc)

@@ -1,0 +1,95 @@
+import PomodoroCore
+import PomodoroSystem
+import XCTest
+
+@testable import PomodoroMQTT
+
+/// The bridge over a scripted MQTT client (no mosquitto): what it does with what arrives on its
+/// command and availability topics. No device listens: the link keeps retrying meanwhile.
+final class BridgeWiringTests: XCTestCase {
+  let clock = HandClock()
+  let client = ScriptedMQTTClient()
+  var lines: [String] = []
+  let topics = BridgeTopics(topicPrefix: "pomodoro", discoveryPrefix: "homeassistant", deviceId: "desk1")
+
+  func connectedBridge() -> MQTTBridge {
+    let b = MQTTBridge(
+      topics: topics, socketPath: "/nonexistent/control.sock", host: "broker", port: 1883, client: client,
+      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { self.lines.append($1) }))
+    b.announced.file = nil
+    b.session.handle(Wake())
+    client.accept()
+    b.session.handle(Wake())
+    XCTAssertTrue(b.session.up)
+    return b
+  }
+
+  func deliver(_ b: MQTTBridge, _ messages: MQTTMessage...) {
+    client.messages += messages
+    b.session.handle(Wake())
+  }
+
+  func testConnectingAnnouncesEveryEntityAndSaysOffline() {
+    _ = connectedBridge()
+    XCTAssertEqual(client.subscribed, [topics.command, topics.availability])
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/config") }.count, HomeAssistant.entities.count)
+    XCTAssertEqual(client.published.last?.topic, topics.availability)
+    XCTAssertEqual(client.published.last?.payload, "offline", "no device yet")
+  }
+
+  /// A retained command is said once and never passed on; its clearing (`mosquitto_pub -r -n`,
+  /// an empty payload) and an oversized payload are not commands either; only the last is said.
+  func testRetainedClearedAndOversizedCommands() {
+    let b = connectedBridge()
+    lines = []
+    deliver(
+      b, MQTTMessage(topic: topics.command, payload: Array("start".utf8), retained: true),
+      MQTTMessage(topic: topics.command, payload: Array("start".utf8), retained: true),
+      MQTTMessage(topic: topics.command, payload: []),
+      MQTTMessage(topic: topics.command, payload: Array(repeating: 0x78, count: 4097), length: 64 << 20))
+    XCTAssertEqual(
+      lines,
+      [
+        "ignored a retained command 'start' on pomodoro/desk1/command: the broker keeps it and would replay it at every reconnect; publish commands without -r, and clear it with: mosquitto_pub -h broker -r -n -t pomodoro/desk1/command",
+        "ignored a command payload of 67108864 bytes on pomodoro/desk1/command: over the 4 KiB limit (a command is a line like 'extend 5m')",
+      ])
+  }
+
+  /// Another client's payload on the availability topic is put right and said; the broker's
+  /// retained copy from before this connection is put right without a word.
+  func testAvailabilityIsRepaired() {
+    let b = connectedBridge()
+    lines = []
+    client.published = []
+    deliver(b, MQTTMessage(topic: topics.availability, payload: Array("online".utf8), retained: true))
+    XCTAssertEqual(client.published.map(\.payload), ["offline"])
+    XCTAssertEqual(lines, [])
+    deliver(b, MQTTMessage(topic: topics.availability, payload: Array("junk".utf8)))
+    XCTAssertEqual(client.published.map(\.payload), ["offline", "offline"])
+    XCTAssertEqual(lines, ["another client published 'junk' on pomodoro/desk1/availability; published 'offline' again"])
+    deliver(b, MQTTMessage(topic: topics.availability, payload: Array("offline".utf8)))
+    XCTAssertEqual(client.published.count, 2, "what it says already: nothing to put right")
+  }
+
+  /// A burst of 20 commands passes, then 10 a second; what is dropped is said once a minute,
+  /// then counted.
+  func testCommandsPastTheRateAreDroppedAndSaidOnce() {
+    var intake = CommandIntake(
+      topic: topics.command, host: "broker", log: Log(sink: { self.lines.append($1) }),
+      limiter: LogLimiter(log: Log(sink: { _, _ in })))
+    let toggle = MQTTMessage(topic: topics.command, payload: Array("toggle".utf8))
+    XCTAssertEqual((0..<3000).filter { _ in intake.take(toggle, at: clock.now) != nil }.count, 20)
+    clock.advance(seconds(1))
+    XCTAssertEqual((0..<3000).filter { _ in intake.take(toggle, at: clock.now) != nil }.count, 10)
+    XCTAssertEqual(
+      lines,
+      [
+        "dropped the command 'toggle' from pomodoro/desk1/command: more than 10 a second (a burst of 20 is let through)"
+      ])
+    clock.advance(seconds(60))
+    intake.flood.tick(clock.now)
+    XCTAssertEqual(
+      lines.last,
+      "5969 more commands dropped over the rate on pomodoro/desk1/command in the last 1m, not logged one by one")
+  }
+}
