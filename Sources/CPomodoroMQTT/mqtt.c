@@ -18,7 +18,7 @@
   X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_v5_callback_set)          \
   X(message_callback_set) X(publish_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
   X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
-  X(subscribe_v5) X(disconnect) X(strerror)
+  X(subscribe_v5) X(disconnect) X(strerror) X(connect_bind_v5) X(property_add_int32) X(property_free_all)
 
 static struct {
 #define POMO_FIELD(name) __typeof__(&mosquitto_##name) name;
@@ -71,6 +71,8 @@ struct pomo_mqtt {
   struct message *head, *tail;
   int queued;
   int unacked;
+  int max_packet;
+  int keep;
 };
 
 static void on_connect(struct mosquitto *mosq, void *obj, int rc) {
@@ -103,15 +105,17 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
   struct message *e = calloc(1, sizeof *e);
   if (!e) return;
   e->topic = strdup(msg->topic);
-  e->payload = malloc((size_t)msg->payloadlen + 1);
+  e->payload = malloc((size_t)(msg->payloadlen < m->keep ? msg->payloadlen : m->keep) + 1);
   if (!e->topic || !e->payload) {
     free(e->topic);
     free(e->payload);
     free(e);
     return;
   }
-  memcpy(e->payload, msg->payload, (size_t)msg->payloadlen);
-  e->payload[msg->payloadlen] = 0;
+  // At most `keep` bytes of it: past that the bridge takes nothing of a payload but its length.
+  size_t n = msg->payloadlen < m->keep ? (size_t)msg->payloadlen : (size_t)m->keep;
+  memcpy(e->payload, msg->payload, n);
+  e->payload[n] = 0;
   e->length = msg->payloadlen;
   e->retain = msg->retain;
   if (m->tail) m->tail->next = e; else m->head = e;
@@ -121,11 +125,13 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 
 int pomo_mqtt_available(void) { return 1; }
 
-pomo_mqtt *pomo_mqtt_new(const char *client_id) {
+pomo_mqtt *pomo_mqtt_new(const char *client_id, int max_packet, int keep) {
   if (pomo_mqtt_load()) return NULL;
   pomo_mqtt *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->connack = -1;
+  m->max_packet = max_packet;
+  m->keep = keep;
   m->mosq = lib.new(client_id, 1, m);
   if (!m->mosq) {
     free(m);
@@ -170,6 +176,19 @@ int pomo_mqtt_tls(pomo_mqtt *m, const char *cafile) {
 int pomo_mqtt_connect(pomo_mqtt *m, const char *host, int port, int keepalive) {
   if (!m->connected_once) {
     m->connected_once = 1;
+    if (m->max_packet > 0) {
+      // MQTT 5's Maximum Packet Size in CONNECT: the broker drops larger messages for this client
+      // rather than sending them (libmosquitto itself reads any size whole). libmosquitto takes
+      // CONNECT properties only through the blocking mosquitto_connect_bind_v5, which keeps them
+      // for every later connect before it checks its arguments: called with port -1 it keeps
+      // them and returns MOSQ_ERR_INVAL without touching the network, and the non-blocking
+      // connect below and every reconnect send them (libmosquitto 2.0.11 to 2.0.21).
+      mosquitto_property *props = NULL;
+      int rc = lib.property_add_int32(&props, MQTT_PROP_MAXIMUM_PACKET_SIZE, (uint32_t)m->max_packet);
+      if (rc == MOSQ_ERR_SUCCESS) rc = lib.connect_bind_v5(m->mosq, host, -1, keepalive, NULL, props);
+      lib.property_free_all(&props);
+      if (rc != MOSQ_ERR_INVAL) return rc == MOSQ_ERR_SUCCESS ? MOSQ_ERR_UNKNOWN : rc;
+    }
     return lib.connect_async(m->mosq, host, port, keepalive);
   }
   return lib.reconnect_async(m->mosq);
@@ -236,8 +255,10 @@ const char *pomo_mqtt_strerror(int rc) { return loaded ? lib.strerror(rc) : "lib
 
 int pomo_mqtt_available(void) { return 0; }
 const char *pomo_mqtt_load(void) { return "libmosquitto is not installed"; }
-pomo_mqtt *pomo_mqtt_new(const char *client_id) {
+pomo_mqtt *pomo_mqtt_new(const char *client_id, int max_packet, int keep) {
   (void)client_id;
+  (void)max_packet;
+  (void)keep;
   return NULL;
 }
 void pomo_mqtt_free(pomo_mqtt *m) { (void)m; }

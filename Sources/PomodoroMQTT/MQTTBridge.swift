@@ -39,7 +39,7 @@ public final class MQTTBridge: LoopSource {
     let id = "pomodoro-\(topics.deviceId)" + (removing ? "-remove" : "")
     let client = try Mosquitto(
       id: id, will: removing ? nil : (topics.availability, "offline"), user: config.mqttUser, password: password,
-      cafile: config.mqttCafile)
+      cafile: config.mqttCafile, keep: CommandIntake.limit + 1)
     self.init(
       topics: topics, socketPath: socketPath, host: config.mqttHost, port: config.mqttPort, client: client,
       clientId: id,

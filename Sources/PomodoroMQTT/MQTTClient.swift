@@ -64,11 +64,19 @@ public final class Mosquitto: MQTTClient {
 
   let client: OpaquePointer
 
-  /// A client `id` with its last will (none when `will` is nil), credentials and TLS.
-  public init(id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?)
-    throws
-  {
-    guard let c = pomo_mqtt_new(id) else { throw BridgeError(Self.loadError ?? "cannot create an MQTT client") }
+  /// The largest MQTT packet the bridge asks its broker to send it (MQTT 5's Maximum Packet
+  /// Size): a command is at most 4 KiB, so 16 KiB leaves room for topic and properties. The
+  /// broker drops larger messages for the bridge; it never reads or copies them.
+  public static let maxPacket = 16 * 1024
+
+  /// A client `id` with its last will (none when `will` is nil), credentials and TLS; of each
+  /// payload it keeps at most `keep` bytes.
+  public init(
+    id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?, keep: Int
+  ) throws {
+    guard let c = pomo_mqtt_new(id, Int32(Self.maxPacket), Int32(keep)) else {
+      throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
+    }
     client = c
     var rc: Int32 = 0
     if let will { rc = pomo_mqtt_will(client, will.topic, will.payload, 1) }

@@ -59,31 +59,38 @@ func mqttBench() {
   }
 }
 
-/// One size: `devices` devices on the mocks (served by a thread of this process, in one poll
-/// loop) and as many bridges; `rounds` toggles each. Latencies in ms, or nil (said why).
-func mqttLatency(
-  devices count: Int, rounds: Int, port: Int, binary: String, sub: String, pub: String, directory: String
-) -> [Double]? {
-  let ids = (0..<count).map { "bench\(count)-\($0)" }
+/// Devices on the mocks, each with its control socket at one of `paths` (nil: said why), and what
+/// must live as long as they do.
+func mockDevices(_ paths: [String]) -> (servers: [ControlServer], keep: [AnyObject])? {
   var servers: [ControlServer] = []
   var keep: [AnyObject] = []
-  for id in ids {
+  for path in paths {
     var config = DeviceConfig()
-    config.controlSocket = directory + "/\(id)-\(count).sock"
+    config.controlSocket = path
     let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
     guard let hardware = try? MockHardware(config: config, clock: clock) else { return nil }
     let log = Log(sink: { _, _ in })
     let device = Device(
       config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height), storage: nil,
       log: log)
-    guard let server = try? ControlServer(path: config.controlSocket!, device: device, log: log) else {
-      print("# mqtt latency skipped: cannot listen at \(config.controlSocket!)")
+    guard let server = try? ControlServer(path: path, device: device, log: log) else {
+      print("# mqtt skipped: cannot listen at \(path)")
       return nil
     }
     device.start()
     servers.append(server)
     keep += [hardware, device, clock]
   }
+  return (servers, keep)
+}
+
+/// One size: `devices` devices on the mocks (served by a thread of this process, in one poll
+/// loop) and as many bridges; `rounds` toggles each. Latencies in ms, or nil (said why).
+func mqttLatency(
+  devices count: Int, rounds: Int, port: Int, binary: String, sub: String, pub: String, directory: String
+) -> [Double]? {
+  let ids = (0..<count).map { "bench\(count)-\($0)" }
+  guard let (servers, keep) = mockDevices(ids.map { directory + "/\($0)-\(count).sock" }) else { return nil }
   let serving = DeviceServing(servers)
   defer {
     serving.stop()

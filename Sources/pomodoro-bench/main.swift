@@ -2,10 +2,13 @@
 // Run with: swift run -c release pomodoro-bench
 // Each area adds its figures in a file of its own here.
 // `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default;
-// `pomodoro-bench history` only the history readers at a million lines.
+// `pomodoro-bench history` only the history readers at a million lines; `pomodoro-bench
+// mqtt-payloads` the bridge's peak memory with large payloads on its command topic.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
+} else if arguments.first == "mqtt-payloads" {
+  mqttPayloadBench()
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,

@@ -147,6 +147,38 @@ final class MQTTHostileTests: XCTestCase {
   }
 }
 
+extension MQTTHostileTests {
+  /// A 16 MiB payload on the command topic, retained and not: the bridge's CONNECT asks the
+  /// broker for packets of at most 16 KiB (MQTT 5's Maximum Packet Size), so the broker drops
+  /// them for it: the bridge never reads, copies or logs them, and the command after them acts
+  /// (it used to take each whole; its peak memory: `pomodoro-bench mqtt-payloads`).
+  func testOversizedPayloadsNeverReachTheBridge() throws {
+    guard MQTTBridge.available else { throw XCTSkip("pomodoro was built without libmosquitto") }
+    let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("pomodoro").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else { throw XCTSkip("no pomodoro binary at \(binary)") }
+    let f = try ControlFixture()
+    let broker = try TestBroker(directory: f.directory)
+    defer { broker.stop() }
+    let pump = ServerPump(f.server)
+    defer { pump.stop() }
+    let conf = f.directory + "/bridge.conf"
+    try "control_socket = \(f.path)\nmqtt_host = 127.0.0.1\nmqtt_port = \(broker.port)\nmqtt_device_id = desk1\n".write(
+      toFile: conf, atomically: true, encoding: .utf8)
+    let command = "pomodoro/desk1/command"
+    let big = f.directory + "/big"
+    FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x78, count: 16 << 20))
+    XCTAssertEqual(try broker.run("/usr/bin/mosquitto_pub", ["-r", "-q", "1", "-t", command, "-f", big]), 0)
+    let bridge = try Bridge(binary: binary, conf: conf, logPath: f.directory + "/bridge.log")
+    defer { bridge.kill() }
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })
+    XCTAssertEqual(try broker.run("/usr/bin/mosquitto_pub", ["-q", "1", "-t", command, "-f", big]), 0)
+    try broker.publish(command, "start")
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/state") { self.state($0)["phase"] as? String == "running" })
+    XCTAssertFalse(bridge.log.contains { $0.contains("bytes on \(command)") }, "\(bridge.log)")
+  }
+}
+
 final class LogLimiterTests: XCTestCase {
   func testPastTheBurstRejectionsAreCountedAndTheCountSaidWhenTheMinuteEnds() {
     var lines: [String] = []

@@ -15,8 +15,9 @@ int pomo_mqtt_available(void);
 /// wrong and how to fix it.
 const char *pomo_mqtt_load(void);
 /// A client with a clean session speaking MQTT 5; NULL when libmosquitto is not compiled in or on
-/// failure.
-pomo_mqtt *pomo_mqtt_new(const char *client_id);
+/// failure. `max_packet` (0: none) is the Maximum Packet Size its CONNECT asks the broker to keep
+/// to; of a message's payload it keeps at most `keep` bytes (its length is kept whole).
+pomo_mqtt *pomo_mqtt_new(const char *client_id, int max_packet, int keep);
 void pomo_mqtt_free(pomo_mqtt *m);
 /// Before connecting: the last will, credentials (password may be NULL), TLS with a CA file.
 int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain);
