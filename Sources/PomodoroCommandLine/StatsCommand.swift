@@ -5,13 +5,17 @@ import PomodoroSystem
 /// `pomodoro stats [--days N] [--png FILE] [--config FILE]`: counts, streaks and a heatmap of the
 /// state directory's history.jsonl.
 enum StatsCommand {
+  /// The heatmap's span without --days: 12 weeks.
+  static let defaultDays = 84
+
   static func run(_ words: ArraySlice<String>, now: WallTime = .now()) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config", "--days", "--png"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("stats takes no arguments, got '\(args.positional[0])'") }
-    var days = 84
+    var days = defaultDays
     if let text = args.values["--days"] {
       guard let n = Int(text), (1...3660).contains(n) else {
-        throw UsageError("--days takes a number of days from 1 to 3660 (84 is 12 weeks), got '\(text)'")
+        throw UsageError(
+          "--days takes a number of days from 1 to 3660 (\(defaultDays) is \(defaultDays / 7) weeks), got '\(text)'")
       }
       days = n
     }

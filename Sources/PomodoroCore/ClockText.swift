@@ -19,3 +19,21 @@ public func formatShortClock(_ totalSeconds: Int64) -> String {
   let text = formatClock(totalSeconds)
   return text.hasPrefix("0") && text.count == 5 ? String(text.dropFirst()) : text
 }
+
+/// The state as one line, written once for the engine's line (the simulator's status, systemd's
+/// STATUS=) and `pomodoro ctl status`: `running  focus 2/4  17:42 left, ends 14:32`; a flow's
+/// says what it has earned: `running  flow  12:34, break 2:00 earned`. `time` is the panel's;
+/// `earned` and `left` are said only of a timer (running or paused); `ends` when known.
+public func statusLine(
+  phase: Phase, mode: String, cycle: String?, time: String, earnedSeconds: Int64?, sayLeft: Bool, ends: String? = nil
+) -> String {
+  let timer = phase == .running || phase == .paused
+  var line = "\(phase.rawValue)  \(mode)\(cycle.map { " \($0)" } ?? "")  \(time)"
+  if timer, let earnedSeconds {
+    line += ", break \(formatShortClock(earnedSeconds)) earned"
+  } else if timer && sayLeft {
+    line += " left"
+  }
+  if let ends { line += ", ends \(ends)" }
+  return line
+}

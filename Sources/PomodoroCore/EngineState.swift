@@ -134,13 +134,9 @@ public struct EngineState: Equatable, Sendable {
   /// `running  focus 1/4  24:59`; a flow says what it has earned: `running  flow  12:34, break
   /// 2:00 earned`.
   public func statusLine(at now: Instant) -> String {
-    var what = mode.rawValue
-    if let cycle = cycleText { what += " \(cycle)" }
-    var line = "\(phase.rawValue)  \(what)  \(clockText(at: now))"
-    if hasTimer, let earned = earnedBreak(at: now) {
-      line += ", break \(formatShortClock(wholeSeconds(earned))) earned"
-    }
-    return line
+    PomodoroCore.statusLine(
+      phase: phase, mode: mode.rawValue, cycle: cycleText, time: clockText(at: now),
+      earnedSeconds: earnedBreak(at: now).map(wholeSeconds), sayLeft: false)
   }
 }
 

@@ -100,10 +100,13 @@ public final class MQTTBridge: LoopSource {
     return ExitCode.ok
   }
 
+  /// How long `--remove` tries to reach the broker and have the withdrawal acknowledged.
+  public static let removeTimeout = seconds(10)
+
   /// `pomodoro mqtt --remove`: connects, withdraws this desk's device (and one announced before
   /// under another id) from Home Assistant with empty retained payloads, disconnects. Gives up
   /// after `timeout`: exit 0, or 75 (temporary failure) when the broker could not be reached.
-  public func remove(timeout: Nanoseconds = seconds(10)) throws -> Int32 {
+  public func remove(timeout: Nanoseconds = MQTTBridge.removeTimeout) throws -> Int32 {
     let end = clock.now + timeout
     let waiter = try PollWaiter(clock: clock, catchingSignals: false)
     func turn(while going: () -> Bool) throws {

@@ -25,10 +25,10 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(PomodoroCLI.main(["--help"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["--version"]), 0)
     XCTAssertEqual(PomodoroCLI.main(["help", "simulate"]), 0)
-    let simulate = PomodoroCLI.help["simulate"]!
+    let simulate = PomodoroCLI.command("simulate")!.help
     XCTAssertTrue(simulate.contains("128 + n: 130 SIGINT, 143 SIGTERM, 129 SIGHUP"), simulate)
     XCTAssertTrue(simulate.contains("\"interrupted\":\"SIGTERM\""), simulate)
-    XCTAssertTrue(PomodoroCLI.help["run"]!.contains("SIGHUP reads the config again"))
+    XCTAssertTrue(PomodoroCLI.command("run")!.help.contains("SIGHUP reads the config again"))
     XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
     XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
     // The MQTT bridge's library too, as `pomodoro mqtt` finds it.

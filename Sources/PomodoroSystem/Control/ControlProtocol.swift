@@ -231,21 +231,12 @@ public enum ControlProtocol {
   /// `running  focus 2/4  17:42 left, ends 14:32`, `running  flow  12:34, break 2:00 earned`: the
   /// readable form of a state.
   public static func text(_ state: [String: JSONValue]) -> String {
-    let phase = state["phase"]?.string ?? "?"
-    var what = state["mode"]?.string ?? "?"
-    if let cycle = state["cycle"]?.string { what += " \(cycle)" }
-    var time = state["remaining"]?.string ?? "?"
-    let timer = phase == "running" || phase == "paused"
-    // A flow counts up: its time is the time counted, with the break it has earned.
-    if let earned = state["earned_break_ms"]?.int {
-      if timer { time += ", break \(formatShortClock(earned / 1000)) earned" }
-    } else if timer {
-      time += " left"
-    }
-    if let ends = state["ends_at"]?.string, let wall = WallTime(iso8601: ends, synced: true) {
-      time += ", ends \(wall.localHourMinute)"
-    }
-    return "\(phase)  \(what)  \(time)"
+    let ends = state["ends_at"]?.string.flatMap { WallTime(iso8601: $0, synced: true) }
+    return statusLine(
+      phase: state["phase"]?.string.flatMap(Phase.init(rawValue:)) ?? .idle, mode: state["mode"]?.string ?? "?",
+      cycle: state["cycle"]?.string, time: state["remaining"]?.string ?? "?",
+      earnedSeconds: state["earned_break_ms"]?.int.map { Int64($0) / 1000 }, sayLeft: true,
+      ends: ends?.localHourMinute)
   }
 }
 
