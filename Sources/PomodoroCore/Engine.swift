@@ -46,6 +46,8 @@ public enum Engine {
       choose(&s, mode: mode, duration: nil)
     case .setDuration(let duration):
       choose(&s, mode: nil, duration: duration)
+    case .configure(let settings):
+      configure(&s, settings)
     }
     return (s, effects)
   }
@@ -138,8 +140,9 @@ public enum Engine {
           SessionRecord(
             mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
             actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
-      // Back to the dialed duration (one turned up while paused past the dial's top: the top).
-      s.duration = Dial.clamp(s.duration - session.extended)
+      // Back to the dialed duration (one turned up while paused past the dial's top: the top),
+      // or to the mode's preset as it is now when the timer ran the preset.
+      s.duration = s.durationDialed ? Dial.clamp(s.duration - session.extended) : s.settings.preset(s.mode)
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     case .nextMode:
       s.restored = false
@@ -147,6 +150,7 @@ public enum Engine {
     case .restorePreset:
       s.restored = false
       s.duration = s.settings.preset(s.mode)
+      s.durationDialed = false
     case .skipToFocus:
       // Skips a preselected break; after a long break the cycle starts anew.
       s.restored = false
@@ -187,6 +191,7 @@ public enum Engine {
       for _ in 0..<abs(detents) {
         s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
       }
+      if detents != 0 { s.durationDialed = true }
       s.phaseState = .idle(lastDetentAt: now)
     case .paused(var session, let remaining, let lastDetentAt):
       s.restored = false
@@ -199,6 +204,7 @@ public enum Engine {
       }
       s.duration += left - remaining
       if session.completed { session.extended += left - remaining }
+      if detents != 0 { s.durationDialed = true }
       s.phaseState = .paused(session, remaining: left, lastDetentAt: now)
       effects.append(.persist)
     case .ringing(let session):
@@ -247,6 +253,7 @@ public enum Engine {
       guard added > 0 else { return }
       s.restored = false
       s.duration += added
+      s.durationDialed = true
       if session.completed { session.extended += added }
       s.phaseState = .running(session, deadline: deadline + added, lastPersistAt: now, snoozedAt: nil)
       effects.append(.persist)
@@ -254,6 +261,7 @@ public enum Engine {
       guard added > 0 else { return }
       s.restored = false
       s.duration += added
+      s.durationDialed = true
       if session.completed { session.extended += added }
       s.phaseState = .paused(session, remaining: remaining + added, lastDetentAt: lastDetentAt)
       effects.append(.persist)
@@ -295,7 +303,10 @@ public enum Engine {
       s.restored = false
       if let mode { select(&s, mode) }
       // A flow has no duration to set: it counts up.
-      if let duration, !s.mode.countsUp { s.duration = min(Dial.longest, max(Dial.shortest, duration)) }
+      if let duration, !s.mode.countsUp {
+        s.duration = min(Dial.longest, max(Dial.shortest, duration))
+        s.durationDialed = true
+      }
       s.phaseState = .idle(lastDetentAt: nil)
     case .running, .paused, .ringing:
       return
@@ -355,6 +366,7 @@ public enum Engine {
     select(&s, mode)
     if flow {
       s.duration = earned
+      s.durationDialed = true
       s.breakAfterFlow = true
     }
     if allowAutoStart && s.settings.autoStart {
@@ -380,6 +392,7 @@ public enum Engine {
       s.focusDoneInCycle = done
       select(&s, mode)
       s.duration = earned
+      s.durationDialed = true
       s.breakAfterFlow = true
     } else {
       select(&s, s.mode)
@@ -398,6 +411,15 @@ public enum Engine {
     s.breakAfterFlow = false
     s.mode = mode
     s.duration = s.settings.preset(mode)
+    s.durationDialed = false
+  }
+
+  /// `.configure`: new settings from now on. A timer keeps its length (a new preset is the next
+  /// session's); the idle picker shows the new preset of its mode at once unless its time was
+  /// dialed or earned, so that Start runs it.
+  static func configure(_ s: inout EngineState, _ settings: EngineSettings) {
+    s.settings = settings
+    if case .idle = s.phaseState, !s.durationDialed { s.duration = settings.preset(s.mode) }
   }
 
   static func enter(_ s: inout EngineState, _ next: PhaseState, at: Instant, effects: inout [Effect]) {

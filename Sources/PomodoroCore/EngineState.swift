@@ -19,6 +19,10 @@ public struct EngineState: Equatable, Sendable {
   /// The short break preselected (or running) is the one a flow earned: flow follows it, not
   /// focus. Choosing another mode clears it.
   public internal(set) var breakAfterFlow: Bool
+  /// The duration was set by hand (the knob, a command's duration or extension) or is the break
+  /// a flow earned, not the mode's preset as chosen: a new preset (`Event.configure`) leaves it
+  /// alone, and Cancel comes back to it. False while the picker shows the preset.
+  public internal(set) var durationDialed: Bool
 
   /// What the timer is doing.
   public var phase: Phase { phaseState.phase }
@@ -35,6 +39,7 @@ public struct EngineState: Equatable, Sendable {
     completedToday = 0
     restored = false
     breakAfterFlow = false
+    durationDialed = false
   }
 
   /// Time left: the dialed duration while idle, zero while ringing.

@@ -21,6 +21,10 @@ public enum Event: Equatable, Sendable {
   case select(Mode)
   /// A command: set the dialed duration, clamped to the dial's range. Idle only.
   case setDuration(Nanoseconds)
+  /// The owner's settings changed (SIGHUP): they apply from now on. A timer keeps its length;
+  /// the idle picker takes the new preset of the mode it shows unless its time was dialed
+  /// (`EngineState.durationDialed`).
+  case configure(EngineSettings)
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.

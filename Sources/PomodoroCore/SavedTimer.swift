@@ -61,6 +61,9 @@ extension Engine {
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
     s.breakAfterFlow = saved.breakAfterFlow && saved.mode == .shortBreak
+    // The file does not say whether the time was dialed: an idle picker at its mode's preset
+    // follows the preset; a timer, an earned break or another time is kept as dialed.
+    s.durationDialed = saved.phase != .idle || s.breakAfterFlow || s.duration != settings.preset(s.mode)
     var effects: [Effect] = []
     switch saved.phase {
     case .idle:

@@ -53,7 +53,7 @@ final class DeviceServiceTests: XCTestCase {
       clock: h.clock, signals: [(start + seconds(10), SIGHUP), (start + seconds(20), SIGTERM)])
     XCTAssertEqual(service.serve(waiter: waiter), 0)
     XCTAssertEqual(h.clock.now, start + seconds(20), "served on after SIGHUP, until SIGTERM")
-    XCTAssertEqual(reads, [file])
+    XCTAssertEqual(reads, [file, file], "read twice, \(DurationText.format(DeviceService.settleTime)) apart")
     XCTAssertEqual(h.device.state.phase, .running, "the timer kept running")
     XCTAssertEqual(h.device.state.duration, minutes(25), "the running timer keeps its length")
     XCTAssertEqual(
@@ -76,8 +76,10 @@ final class DeviceServiceTests: XCTestCase {
     h.press(h.config.buttonStart, at: ms(500))
     let start = h.clock.now
     let file = directory + "/pomodoro.conf"
+    // Each reload reads its file twice.
     var texts = [
-      "# comment\nfocus = 25m\nfocus = 30m\n",
+      "# comment\nfocus = 25m\nfocus = 30m\n", "# comment\nfocus = 25m\nfocus = 30m\n",
+      "focus = 50m\n\nencoder_a = GPIO5\ncontrast = 10\nstate_dir = \(directory)\n",
       "focus = 50m\n\nencoder_a = GPIO5\ncontrast = 10\nstate_dir = \(directory)\n",
     ]
     let service = DeviceService(

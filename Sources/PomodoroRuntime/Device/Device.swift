@@ -143,8 +143,11 @@ public final class Device {
           for case .record(let record) in effects { append(record, at: now) }
           if effects.contains(.persist) { save(storage, at: now) }
           if state.restored {
+            // A flow counts up: its clock is the time counted, not the time left.
+            let clock = formatClock(state.shownSeconds(at: now))
             log.notice(
-              "restored a \(saved.mode.rawValue) timer with \(formatClock(state.shownSeconds(at: now))) left, paused")
+              "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.countsUp ? "counted" : "left"), paused"
+            )
           }
         }
       } catch {
@@ -262,11 +265,13 @@ public final class Device {
   }
 
   /// Takes a config read again on SIGHUP whose hardware keys are unchanged (`ConfigReload`):
-  /// the timer settings and the click apply from now on; the timer itself is kept as it is.
+  /// the timer settings and the click apply from now on; the timer itself is kept as it is, and
+  /// the idle picker shows a new preset of its mode unless its time was dialed
+  /// (`Event.configure`). The next `step()` paints it.
   public func reconfigure(_ config: DeviceConfig) {
     self.config = config
-    state.settings = config.engine
     care = DisplayCare(config)
+    feed(.configure(config.engine), at: clock.now)
   }
 
   /// Buzzer off, state saved, panel parked, lines released.

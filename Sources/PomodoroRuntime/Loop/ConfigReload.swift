@@ -5,7 +5,8 @@ import PomodoroSystem
 /// keeping the timer as it is; a key the device reads only at start (the hardware, the state
 /// directory, the control socket) is named with its line and the command that applies it; a key
 /// of the MQTT bridge's changes nothing in the device and says so. A config that does not parse is
-/// logged with FILE:LINE and the device carries on with the config it has. SIGHUP never stops it.
+/// logged with FILE:LINE and the device carries on with the config it has, as it does with an
+/// empty file. SIGHUP never stops it.
 public enum ConfigReload {
   /// What a reload came to.
   public enum Outcome: Equatable {
@@ -20,6 +21,14 @@ public enum ConfigReload {
   /// Compares the config `text` read from `file` (nil: the file is gone, which means the
   /// defaults, as at start-up) with the `running` one.
   public static func reload(_ text: String?, file: String, running: DeviceConfig) -> Outcome {
+    // An empty file is an editor's truncation caught before its write (nano, `cat >`), never a
+    // config: it would put every live key back to its default. (No file at all still means the
+    // defaults, as at start-up.)
+    if let text, isEmpty(text) {
+      return .kept(
+        "\(file) is empty; keeping the config it has (an editor still writing it? send SIGHUP again once it is "
+          + "saved; a file of comments alone means every default)")
+    }
     let fresh: DeviceConfig
     do {
       fresh = try text.map { try ConfigParser.parse($0, file: file) } ?? DeviceConfig()
@@ -49,6 +58,11 @@ public enum ConfigReload {
       }
     }
     return .apply(next, changed: changed, waiting: waiting)
+  }
+
+  /// Nothing but white space (and a byte order mark): no line, not even a comment.
+  static func isEmpty(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\u{FEFF}" }
   }
 
   /// The line that sets `key` in `text` (0: not set there, so it is at its default now).

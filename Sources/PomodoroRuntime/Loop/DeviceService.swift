@@ -44,10 +44,17 @@ public final class DeviceService {
     var code = ExitCode.ok
     do {
       let signal = try EventLoop.serve(
-        device, waiter: waiter, extraDeadline: { nextWatchdog }, sources: control.map { [$0] } ?? [],
+        device, waiter: waiter,
+        extraDeadline: { [self] in [nextWatchdog, pendingReload?.due].compactMap { $0 }.min() },
+        sources: control.map { [$0] } ?? [],
         onSignal: { [self] signal in
           guard signal == SIGHUP else { return !Self.stopSignals.contains(signal) }
-          reload()
+          hangUp()
+          return true
+        },
+        onWake: { [self] _ in
+          // A reload's second read, between the wake and the step that paints what it changed.
+          reloadIfDue()
           return true
         },
         onStep: {
@@ -76,19 +83,63 @@ public final class DeviceService {
     return code
   }
 
-  /// SIGHUP: reads the config again and applies what can change while running.
-  func reload() {
+  /// SIGHUP: reads the config now and again `settleTime` later, in the loop (a deadline, never a
+  /// sleep); `reloadIfDue` applies it when both reads agree. Any number of SIGHUPs before then
+  /// are this one reload (the second read sees what they announced).
+  func hangUp() {
     guard let file = configFile else {
       log.notice("SIGHUP: no config file to reload; carrying on")
       return
     }
-    let text: String?
-    do {
-      text = try readConfig(file)
-    } catch {
-      log.error("\(file):0: cannot read it on SIGHUP: \(error); still running on the config it had")
+    guard pendingReload == nil else { return }
+    guard let text = read(file) else { return }
+    pendingReload = PendingReload(text: text, due: device.clock.now + Self.settleTime, reads: 1)
+  }
+
+  /// A reload under way: the text of the last read, and when to read it again.
+  struct PendingReload {
+    var text: String?
+    var due: Instant
+    var reads: Int
+  }
+  var pendingReload: PendingReload?
+  /// How long apart the two reads of a reload are: an editor that truncates then writes
+  /// (nano, `cat >`) has written the whole file by then.
+  public static let settleTime: Nanoseconds = ms(200)
+  /// A file still changing after this many reads (2 s) is not applied.
+  public static let mostReads = 10
+
+  /// Reads the config again when the reload's deadline has come: applies it when it reads as it
+  /// did `settleTime` before; otherwise waits another `settleTime`, up to `mostReads` reads.
+  func reloadIfDue() {
+    guard let file = configFile, let pending = pendingReload, device.clock.now >= pending.due else { return }
+    pendingReload = nil
+    guard let text = read(file) else { return }
+    if text == pending.text { return apply(text, file: file) }
+    let waited = DurationText.format(Int64(pending.reads) * Self.settleTime)
+    if pending.reads + 1 >= Self.mostReads {
+      log.error(
+        "\(file) was still changing \(waited) after SIGHUP (being written?); keeping the config it has "
+          + "(send SIGHUP again once it is saved)")
       return
     }
+    log.notice(
+      "\(file) changed between two reads \(DurationText.format(Self.settleTime)) apart after SIGHUP (still being "
+        + "written?); reading it again in \(DurationText.format(Self.settleTime)) before applying it")
+    pendingReload = PendingReload(text: text, due: device.clock.now + Self.settleTime, reads: pending.reads + 1)
+  }
+
+  /// The file's text (nil inside: no such file); nil when it cannot be read, which is logged.
+  func read(_ file: String) -> String?? {
+    do {
+      return .some(try readConfig(file))
+    } catch {
+      log.error("\(file):0: cannot read it on SIGHUP: \(error); still running on the config it had")
+      return nil
+    }
+  }
+
+  func apply(_ text: String?, file: String) {
     switch ConfigReload.reload(text, file: file, running: device.config) {
     case .apply(let config, let changed, let waiting):
       device.reconfigure(config)

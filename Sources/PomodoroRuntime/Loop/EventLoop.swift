@@ -6,7 +6,7 @@ import PomodoroSystem
 /// `runVirtual` (virtual clock, jumping straight to each deadline).
 public enum EventLoop {
   /// Serves until a terminating signal; returns it. `onSignal` sees each signal in the order
-  /// they came and says whether to carry on (SIGHUP's reload, SIGTSTP's stop); by default every
+  /// they came (the SIGHUPs of one wake as one: `Signals.coalesced`) and says whether to carry on (SIGHUP's reload, SIGTSTP's stop); by default every
   /// signal ends the loop. `sources` (the control socket) are served in the same poll, before
   /// `onWake`. `onWake` sees keyboard input and the like; `onStep` runs after each step
   /// (watchdog, STATUS=).
@@ -24,7 +24,7 @@ public enum EventLoop {
       let reads = [device.inputDescriptor].compactMap { $0 } + watching + sources.flatMap(\.readDescriptors)
       let writes = sources.flatMap(\.writeDescriptors)
       let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
-      for signal in wake.signals where !onSignal(signal) { return signal }
+      for signal in Signals.coalesced(wake.signals) where !onSignal(signal) { return signal }
       for source in sources { source.handle(wake) }
       if !onWake(wake) { return 0 }
     }

@@ -13,6 +13,18 @@ public enum Signals {
     return names[signo] ?? "signal \(signo)"
   }
 
+  /// The signals of one wake as the loop acts on them: in the order they came, each SIGHUP after
+  /// the first dropped. Every signal is a byte in the self-pipe, and a storm (a script looping
+  /// `systemctl kill -s HUP`) leaves thousands there: they ask for one reload, not one each.
+  public static func coalesced(_ signals: [Int32]) -> [Int32] {
+    var hangUp = false
+    return signals.filter { signo in
+      guard signo == SIGHUP else { return true }
+      defer { hangUp = true }
+      return !hangUp
+    }
+  }
+
   /// The exit code that says "ended by `signo`" the way a shell reports it: 128 + n.
   public static func exitCode(_ signo: Int32) -> Int32 { 128 + signo }
 
