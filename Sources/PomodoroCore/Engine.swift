@@ -61,12 +61,14 @@ public enum Engine {
       // Remaining r shows ceil(r) seconds, and one second less once r <= (shown - 1) s.
       let remaining = deadline - now
       if remaining <= 0 { return now }
-      if s.mode.countsUp {
+      switch s.mode.kind.counting {
+      case .up:
         // A flow shows the whole seconds counted, one more at each whole second.
         let counted = s.duration - remaining
         return min(deadline, now + nanosecondsPerSecond - counted % nanosecondsPerSecond)
+      case .down:
+        return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
       }
-      return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
     case .ringing:
       return s.alarmTimesOutAt
     case .idle, .paused:
@@ -130,27 +132,18 @@ public enum Engine {
     case .resume:
       guard let session = s.session else { return }
       start(&s, session, remaining: s.remaining(at: now), now: now, effects: &effects)
-    case .cancel where s.mode.countsUp:
-      endFlow(&s, now: now, effects: &effects)
     case .cancel:
-      guard let session = s.session else { return }
-      // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
-      effects.append(
-        .record(
-          SessionRecord(
-            mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
-            actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
-      // Back to the dialed duration (one turned up while paused past the dial's top: the top),
-      // or to the mode's preset as it is now when the timer ran the preset.
-      s.duration = s.durationDialed ? Dial.clamp(s.duration - session.extended) : s.settings.preset(s.mode)
-      enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
+      switch s.mode.kind {
+      case .flow: endFlow(&s, now: now, effects: &effects)
+      case .focus, .rest, .egg: cancel(&s, now: now, effects: &effects)
+      }
     case .nextMode:
       s.restored = false
       select(&s, s.mode.next(in: s.settings.modes))
     case .restorePreset:
       s.restored = false
       s.duration = s.settings.preset(s.mode)
-      s.durationDialed = false
+      s.origin = .preset
     case .skipToFocus:
       // Skips a preselected break; after a long break the cycle starts anew.
       s.restored = false
@@ -162,6 +155,22 @@ public enum Engine {
     case .ignore:
       break
     }
+  }
+
+  /// The cancel button under a countdown: the session ends (recorded cancelled, or completed
+  /// when it had reached zero and was snoozed) and the picker comes back.
+  static func cancel(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
+    guard let session = s.session else { return }
+    // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
+    effects.append(
+      .record(
+        SessionRecord(
+          mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
+          actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
+    // Back to the dialed duration (one turned up while paused past the dial's top: the top),
+    // or to the mode's preset as it is now when the timer ran the preset.
+    s.duration = s.durationDialed ? Dial.clamp(s.duration - session.extended) : s.settings.preset(s.mode)
+    enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
   }
 
   // MARK: - Time and the knob
@@ -183,7 +192,10 @@ public enum Engine {
   /// otherwise ignores it, so that a bumped knob cannot change it.
   static func turn(_ s: inout EngineState, detents: Int, now: Instant, effects: inout [Effect]) {
     // A flow has no duration to dial and no zero to snooze: the knob does nothing in it.
-    if s.mode.countsUp { return }
+    switch s.mode.kind {
+    case .flow: return
+    case .focus, .rest, .egg: break
+    }
     switch s.phaseState {
     case .idle(let lastDetentAt):
       s.restored = false
@@ -191,7 +203,7 @@ public enum Engine {
       for _ in 0..<abs(detents) {
         s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
       }
-      if detents != 0 { s.durationDialed = true }
+      if detents != 0 { s.origin = .dialed }
       s.phaseState = .idle(lastDetentAt: now)
     case .paused(var session, let remaining, let lastDetentAt):
       s.restored = false
@@ -204,7 +216,7 @@ public enum Engine {
       }
       s.duration += left - remaining
       if session.completed { session.extended += left - remaining }
-      if detents != 0 { s.durationDialed = true }
+      if detents != 0 { s.origin = .dialed }
       s.phaseState = .paused(session, remaining: left, lastDetentAt: now)
       effects.append(.persist)
     case .ringing(let session):
@@ -245,7 +257,10 @@ public enum Engine {
   /// nothing while idle. Time added after the first zero counts as extended.
   static func extend(_ s: inout EngineState, by amount: Nanoseconds, now: Instant, effects: inout [Effect]) {
     let added = min(Dial.longest - s.duration, max(0, amount))
-    if s.mode.countsUp { return }  // A flow has no end to move.
+    switch s.mode.kind {
+    case .flow: return  // A flow has no end to move.
+    case .focus, .rest, .egg: break
+    }
     switch s.phaseState {
     case .idle:
       return  // Nothing to extend; the dial sets the duration.
@@ -253,7 +268,7 @@ public enum Engine {
       guard added > 0 else { return }
       s.restored = false
       s.duration += added
-      s.durationDialed = true
+      s.origin = .dialed
       if session.completed { session.extended += added }
       s.phaseState = .running(session, deadline: deadline + added, lastPersistAt: now, snoozedAt: nil)
       effects.append(.persist)
@@ -261,7 +276,7 @@ public enum Engine {
       guard added > 0 else { return }
       s.restored = false
       s.duration += added
-      s.durationDialed = true
+      s.origin = .dialed
       if session.completed { session.extended += added }
       s.phaseState = .paused(session, remaining: remaining + added, lastDetentAt: lastDetentAt)
       effects.append(.persist)
@@ -276,20 +291,22 @@ public enum Engine {
     switch s.phaseState {
     case .idle:
       s.restored = false
-      if s.mode.isEgg {
+      switch s.mode.kind {
+      case .egg:
         select(&s, s.mode.next(in: [.soft, .medium, .hard, .focus]))
-      } else {
+      case .focus, .rest, .flow:
         let (mode, done) = next(after: s)
         select(&s, mode)
         s.focusDoneInCycle = done
       }
     case .running, .paused:
-      let flow = s.mode.countsUp
+      let kind = s.mode.kind
       press(&s, .cancel, now: now, effects: &effects)
+      switch kind {
       // A flow ended on the break it earned is there already.
-      if flow && !s.mode.countsUp { return }
-
-      skip(&s, now: now, effects: &effects)
+      case .flow where s.mode.kind != .flow: return
+      case .focus, .rest, .egg, .flow: skip(&s, now: now, effects: &effects)
+      }
     case .ringing:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)
     }
@@ -303,9 +320,11 @@ public enum Engine {
       s.restored = false
       if let mode { select(&s, mode) }
       // A flow has no duration to set: it counts up.
-      if let duration, !s.mode.countsUp {
+      switch (duration, s.mode.kind) {
+      case (.some(let duration), .focus), (.some(let duration), .rest), (.some(let duration), .egg):
         s.duration = min(Dial.longest, max(Dial.shortest, duration))
-        s.durationDialed = true
+        s.origin = .dialed
+      case (.some, .flow), (nil, _): break
       }
       s.phaseState = .idle(lastDetentAt: nil)
     case .running, .paused, .ringing:
@@ -342,7 +361,10 @@ public enum Engine {
     var session = session
     if !session.completed {
       s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
-      if s.mode == .focus { s.completedToday += 1 }
+      switch s.mode.kind {
+      case .focus: s.completedToday += 1
+      case .rest, .egg, .flow: break
+      }
       session.completed = true
     }
     enter(&s, .ringing(session), at: deadline, effects: &effects)
@@ -354,20 +376,27 @@ public enum Engine {
   static func acknowledge(_ s: inout EngineState, now: Instant, effects: inout [Effect], allowAutoStart: Bool) {
     effects.append(.alarm(false))
     let extended = s.session?.extended ?? 0
-    let flow = s.mode.countsUp
+    let kind = s.mode.kind
+    // A flow planned nothing: it counted up to the dial's top.
+    let planned: Nanoseconds
+    switch kind {
+    case .flow: planned = 0
+    case .focus, .rest, .egg: planned = s.duration - extended
+    }
     effects.append(
       .record(
         SessionRecord(
-          mode: s.mode, outcome: .completed, planned: flow ? 0 : s.duration - extended, actual: s.duration,
-          extended: extended, endedAt: s.phaseSince)))
+          mode: s.mode, outcome: .completed, planned: planned, actual: s.duration, extended: extended,
+          endedAt: s.phaseSince)))
     let earned = s.settings.earnedBreak(s.duration)
     let (mode, done) = next(after: s)
     s.focusDoneInCycle = done
     select(&s, mode)
-    if flow {
+    switch kind {
+    case .flow:
       s.duration = earned
-      s.durationDialed = true
-      s.breakAfterFlow = true
+      s.origin = .earned
+    case .focus, .rest, .egg: break
     }
     if allowAutoStart && s.settings.autoStart {
       start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
@@ -392,8 +421,7 @@ public enum Engine {
       s.focusDoneInCycle = done
       select(&s, mode)
       s.duration = earned
-      s.durationDialed = true
-      s.breakAfterFlow = true
+      s.origin = .earned
     } else {
       select(&s, s.mode)
     }
@@ -404,14 +432,13 @@ public enum Engine {
   /// earned, flow again.
   static func next(after s: EngineState) -> (mode: Mode, focusDone: Int) {
     let next = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
-    return s.mode == .shortBreak && s.breakAfterFlow ? (.flow, next.focusDone) : next
+    return s.mode == .shortBreak && s.origin == .earned ? (.flow, next.focusDone) : next
   }
 
   static func select(_ s: inout EngineState, _ mode: Mode) {
-    s.breakAfterFlow = false
     s.mode = mode
     s.duration = s.settings.preset(mode)
-    s.durationDialed = false
+    s.origin = .preset
   }
 
   /// `.configure`: new settings from now on. A timer keeps its length (a new preset is the next

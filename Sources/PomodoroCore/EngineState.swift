@@ -16,13 +16,17 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var completedToday: Int
   /// True after coming back from a restart or a power cut, until the next button.
   public internal(set) var restored: Bool
+  /// Where `duration` came from: the mode's preset, the knob or a command, or the break a flow
+  /// earned. Choosing a mode makes it the preset again.
+  public internal(set) var origin: DurationOrigin
+
   /// The short break preselected (or running) is the one a flow earned: flow follows it, not
-  /// focus. Choosing another mode clears it.
-  public internal(set) var breakAfterFlow: Bool
+  /// focus.
+  public var breakAfterFlow: Bool { origin == .earned }
   /// The duration was set by hand (the knob, a command's duration or extension) or is the break
   /// a flow earned, not the mode's preset as chosen: a new preset (`Event.configure`) leaves it
   /// alone, and Cancel comes back to it. False while the picker shows the preset.
-  public internal(set) var durationDialed: Bool
+  public var durationDialed: Bool { origin != .preset }
 
   /// What the timer is doing.
   public var phase: Phase { phaseState.phase }
@@ -38,8 +42,7 @@ public struct EngineState: Equatable, Sendable {
     focusDoneInCycle = 0
     completedToday = 0
     restored = false
-    breakAfterFlow = false
-    durationDialed = false
+    origin = .preset
   }
 
   /// Time left: the dialed duration while idle, zero while ringing.
@@ -58,13 +61,19 @@ public struct EngineState: Equatable, Sendable {
   /// The whole seconds on screen: remaining rounded up; in flow, the time counted rounded down
   /// (00:00 for its first second).
   public func shownSeconds(at now: Instant) -> Int64 {
-    mode.countsUp ? wholeSeconds(elapsed(at: now)) : PomodoroCore.shownSeconds(remaining(at: now))
+    switch mode.kind.counting {
+    case .up: return wholeSeconds(elapsed(at: now))
+    case .down: return PomodoroCore.shownSeconds(remaining(at: now))
+    }
   }
 
   /// In flow, the break ending it now would preselect (0 within its first minute); nil in
   /// every other mode.
   public func earnedBreak(at now: Instant) -> Nanoseconds? {
-    mode.countsUp ? settings.earnedBreak(elapsed(at: now)) : nil
+    switch mode.kind {
+    case .flow: return settings.earnedBreak(elapsed(at: now))
+    case .focus, .rest, .egg: return nil
+    }
   }
 
   /// The time text on screen: "25:00", "1:05:00".
@@ -102,23 +111,17 @@ public struct EngineState: Equatable, Sendable {
   /// answers and warns ("How do you like your eggs?", "So you like it Soft huh?", "Alright, don't
   /// choke on them!").
   public var title: String {
-    if mode.isEgg {
-      switch phase {
-      case .idle: return "How do you like your eggs?"
-      case .running, .paused: return "So you like it \(mode.displayName) huh?"
-      case .ringing: return "Alright, don't choke on them!"
-      }
+    switch (mode.kind, phase) {
+    case (.egg, .idle): return "How do you like your eggs?"
+    case (.egg, .running), (.egg, .paused): return "So you like it \(mode.displayName) huh?"
+    case (.egg, .ringing): return "Alright, don't choke on them!"
+    case (.focus, .ringing): return "Focus done!"
+    case (.flow, .ringing): return "Flow done!"
+    case (.rest, .ringing): return "Break over!"
+    case (.focus, _): return cycleText.map { "\(mode.displayName) \($0)" } ?? mode.displayName
+    case (.rest, _): return mode == .shortBreak && origin == .earned ? "Earned break" : mode.displayName
+    case (.flow, _): return mode.displayName
     }
-    if phase == .ringing {
-      switch mode {
-      case .focus: return "Focus done!"
-      case .flow: return "Flow done!"
-      default: return "Break over!"
-      }
-    }
-    if let cycle = cycleText { return "\(mode.displayName) \(cycle)" }
-    if mode == .shortBreak && breakAfterFlow { return "Earned break" }
-    return mode.displayName
   }
 
   /// The start/pause button's label, following the state: Start, Pause, Resume, and Stop while ringing.
@@ -133,7 +136,12 @@ public struct EngineState: Equatable, Sendable {
 
   /// What the cancel button does to the timer: "Cancel", and "End" in a flow (ending one after
   /// its first minute completes it).
-  public var cancelLabel: String { mode.countsUp ? "End" : "Cancel" }
+  public var cancelLabel: String {
+    switch mode.kind {
+    case .flow: return "End"
+    case .focus, .rest, .egg: return "Cancel"
+    }
+  }
 
   /// One line of plain text for screen readers, scripts and systemd's STATUS=:
   /// `running  focus 1/4  24:59`; a flow says what it has earned: `running  flow  12:34, break

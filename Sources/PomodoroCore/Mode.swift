@@ -31,11 +31,17 @@ public enum Mode: String, CaseIterable, Sendable {
     }
   }
 
-  /// The egg timer's presets.
-  public var isEgg: Bool { self == .soft || self == .medium || self == .hard }
-
-  /// Flow counts up from 00:00 until it is ended; every other mode counts down to zero.
-  public var countsUp: Bool { self == .flow }
+  /// What kind of timer the mode is: the rules it follows. A new mode does not compile until it
+  /// is given one, and a new kind until every rule that switches on it (the engine's press,
+  /// knob, extend, skip, choose and acknowledge; the title; the wire's fields) says what it does.
+  public var kind: ModeKind {
+    switch self {
+    case .focus: return .focus
+    case .shortBreak, .longBreak: return .rest
+    case .soft, .medium, .hard: return .egg
+    case .flow: return .flow
+    }
+  }
 
   /// The mode after this one in `cycle` (the `modes` key: the knob's push while idle); a mode
   /// the cycle leaves out (set by a command) steps to the cycle's first.
@@ -44,6 +50,38 @@ public enum Mode: String, CaseIterable, Sendable {
     guard let i = cycle.firstIndex(of: self) else { return first }
     return cycle[(i + 1) % cycle.count]
   }
+}
+
+/// The kinds of timer: the pomodoro cycle's focus and its breaks (`rest`), the egg timer's
+/// presets, and flow.
+public enum ModeKind: Sendable {
+  /// Counts down; completing one counts toward the day and the cycle.
+  case focus
+  /// A short or long break: counts down; what follows it is the cycle's (or flow's, after a
+  /// break a flow earned).
+  case rest
+  /// An egg preset: counts down; skipping steps through the eggs; its alarm has its own timeout.
+  case egg
+  /// Counts up until ended; earns a break in proportion.
+  case flow
+
+  public enum Counting: Sendable { case down, up }
+
+  public var counting: Counting {
+    switch self {
+    case .focus, .rest, .egg: return .down
+    case .flow: return .up
+    }
+  }
+}
+
+/// Where the picker's duration came from: the mode's preset (which a new preset replaces at
+/// once), the knob or a command (`dialed`, kept), or the break a flow earned (`earned`, kept, and
+/// flow follows it).
+public enum DurationOrigin: Equatable, Sendable {
+  case preset
+  case dialed
+  case earned
 }
 
 /// The device's buttons. The encoder's push switch is a button too.

@@ -55,15 +55,21 @@ extension Engine {
     let timer = saved.phase != .idle
     s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
     // A flow always counts up to the dial's top, whatever a file says.
-    if saved.mode.countsUp { s.duration = Dial.longest }
+    switch saved.mode.kind.counting {
+    case .up: s.duration = Dial.longest
+    case .down: break
+    }
 
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
-    s.breakAfterFlow = saved.breakAfterFlow && saved.mode == .shortBreak
     // The file does not say whether the time was dialed: an idle picker at its mode's preset
-    // follows the preset; a timer, an earned break or another time is kept as dialed.
-    s.durationDialed = saved.phase != .idle || s.breakAfterFlow || s.duration != settings.preset(s.mode)
+    // follows the preset; a timer or another time is kept as dialed.
+    if saved.breakAfterFlow && saved.mode == .shortBreak {
+      s.origin = .earned
+    } else if saved.phase != .idle || s.duration != settings.preset(s.mode) {
+      s.origin = .dialed
+    }
     var effects: [Effect] = []
     switch saved.phase {
     case .idle:

@@ -36,7 +36,10 @@ public struct EngineSettings: Equatable, Sendable {
 
   /// How long the alarm of a `mode` session rings unanswered; nil: until stopped.
   public func alarmTimeout(for mode: Mode) -> Nanoseconds? {
-    mode.isEgg ? eggAlarmTimeout : alarmTimeout
+    switch mode.kind {
+    case .egg: return eggAlarmTimeout
+    case .focus, .rest, .flow: return alarmTimeout
+    }
   }
 
   public static let defaultPresets: [Mode: Nanoseconds] = [

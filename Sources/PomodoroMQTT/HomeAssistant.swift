@@ -57,17 +57,18 @@ public enum HomeAssistant {
 
   /// Minutes left, rounded up (the panel's 0:30 is 1 min), as a whole number: a running desk
   /// changes it once a minute, so Home Assistant's recorder writes it 60 times an hour and not
-  /// 360 (the state is republished every 10 s). Unknown in flow, which counts up.
+  /// 360 (the state is republished every 10 s). Unknown without a time left (a flow counts up
+  /// and has none on the wire).
   static let remainingTemplate =
-    "{{ 'None' if value_json.mode == 'flow' else (value_json.remaining_ms + 59999) // 60000 }}"
-  /// The session's length in minutes, within the number's range; unknown in flow.
+    "{{ (value_json.remaining_ms + 59999) // 60000 if value_json.remaining_ms is defined else 'None' }}"
+  /// The session's length in minutes, within the number's range; unknown without one (flow).
   static let durationTemplate =
-    "{{ 'None' if value_json.mode == 'flow' else [[(value_json.total_ms / 60000) | round | int, \(durationMinutes.lowerBound)] | max, \(durationMinutes.upperBound)] | min }}"
+    "{{ [[(value_json.total_ms / 60000) | round | int, \(durationMinutes.lowerBound)] | max, \(durationMinutes.upperBound)] | min if value_json.total_ms is defined else 'None' }}"
   /// The phase's attributes: the cycle, the session's length, and in flow the time counted and
   /// the break earned, in whole minutes (so that they change at most once a minute).
   static let attributesTemplate =
     "{{ {'cycle': value_json.cycle | default(None), "
-    + "'total_min': None if value_json.mode == 'flow' else ((value_json.total_ms / 60000) | round(1)), "
+    + "'total_min': ((value_json.total_ms / 60000) | round(1)) if value_json.total_ms is defined else None, "
     + "'elapsed_min': (value_json.elapsed_ms // 60000) if value_json.elapsed_ms is defined else None, "
     + "'earned_break_min': (value_json.earned_break_ms // 60000) if value_json.earned_break_ms is defined else None"
     + "} | tojson }}"

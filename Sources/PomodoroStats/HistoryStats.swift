@@ -53,10 +53,11 @@ public struct HistoryStats: Equatable, Sendable {
       } else if entry.mode.isFocus {
         focus.add(entry)
         if entry.mode == .flow { flow.add(entry) }
-      } else if entry.mode.isEgg {
-        eggs.add(entry)
       } else {
-        breaks.add(entry)
+        switch entry.mode.kind {
+        case .egg: eggs.add(entry)
+        case .rest, .focus, .flow: breaks.add(entry)
+        }
       }
     }
     mutating func merge(_ other: Tally) {
@@ -221,7 +222,12 @@ public enum FocusShade {
 
 extension Mode {
   /// Counted as focus in the statistics: focus, and flow (focus that counts up).
-  var isFocus: Bool { self == .focus || self == .flow }
+  var isFocus: Bool {
+    switch kind {
+    case .focus, .flow: return true
+    case .rest, .egg: return false
+    }
+  }
 }
 
 /// Milliseconds in a minute: the history counts in milliseconds, the figures in minutes.

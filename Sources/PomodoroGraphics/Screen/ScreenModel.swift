@@ -124,12 +124,13 @@ extension ScreenModel {
     let age = max(0, now - state.phaseSince)
     let shown = state.shownSeconds(at: now)
     let icon: Icon
-    switch state.phase {
-    case .idle: icon = state.mode.isEgg ? .egg : .tomato(frame: 0)
-    case .running:
-      icon = state.mode.isEgg ? .egg : .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
-    case .paused: icon = .pause
-    case .ringing: icon = .bell(frame: Int(age / ScreenTiming.flashHalf) % 2)
+    switch (state.phase, state.mode.kind) {
+    case (.idle, .egg), (.running, .egg): icon = .egg
+    case (.idle, .focus), (.idle, .rest), (.idle, .flow): icon = .tomato(frame: 0)
+    case (.running, .focus), (.running, .rest), (.running, .flow):
+      icon = .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
+    case (.paused, _): icon = .pause
+    case (.ringing, _): icon = .bell(frame: Int(age / ScreenTiming.flashHalf) % 2)
     }
     // Every return to idle dissolves (cancel, stop, the alarm timing out), and so does a start
     // from idle; running <-> paused and an automatic start after the alarm cut at once.
@@ -158,7 +159,10 @@ extension ScreenModel {
   /// alarm by a minute a clockwise detent while ringing. In a flow turning does nothing: the
   /// picker's hint says only what the push does.
   public static func knobHint(_ phase: Phase, mode: Mode = .focus) -> String? {
-    if mode.countsUp { return phase == .idle ? "Push: mode" : nil }
+    switch mode.kind.counting {
+    case .up: return phase == .idle ? "Push: mode" : nil
+    case .down: break
+    }
     switch phase {
     case .idle: return "Turn: set  Push: mode"
     case .running: return nil
@@ -192,7 +196,7 @@ public func nextFrameTime(state: EngineState, now: Instant) -> Instant? {
     candidates.append(next(every: ScreenTiming.transitionStep))
   }
   switch state.phase {
-  case .running where !state.mode.isEgg:
+  case .running where state.mode.kind != .egg:
     // Wide H:MM:SS texts leave no room for the tomato (see the layout); then nothing spins.
     let remaining = state.remaining(at: now)
     let spin = ScreenTiming.nextSpinRemaining(remaining)

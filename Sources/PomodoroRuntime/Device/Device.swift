@@ -146,7 +146,7 @@ public final class Device {
             // A flow counts up: its clock is the time counted, not the time left.
             let clock = formatClock(state.shownSeconds(at: now))
             log.notice(
-              "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.countsUp ? "counted" : "left"), paused"
+              "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.kind.counting == .up ? "counted" : "left"), paused"
             )
           }
         }

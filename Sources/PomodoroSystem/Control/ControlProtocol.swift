@@ -160,9 +160,9 @@ public enum ControlProtocol {
     func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
     // A flow counts up until it is ended: it has no duration to set or extend.
     switch command {
-    case .extend where mode.countsUp && phase != .idle:
+    case .extend where mode.kind.counting == .up && phase != .idle:
       return no("a flow counts up and has no end to extend: end it with cancel")
-    case .set(let to, .some) where phase == .idle && (to ?? mode).countsUp:
+    case .set(let to, .some) where phase == .idle && (to ?? mode).kind.counting == .up:
       return no("a flow counts up and takes no duration: set flow, or set a mode with one (set focus 25m)")
     default: break
     }

@@ -11,17 +11,20 @@ public enum StateFields {
   /// Every field `core` can give, in its order (`elapsed_ms` and `earned_break_ms` in flow only).
   public static let coreNames = ["phase", "mode", "remaining_ms", "total_ms", "elapsed_ms", "earned_break_ms"]
 
-  /// What every view has: the phase, the mode, the time left and the session's length; in a
-  /// flow (which counts up to 23:59:59) also the time counted and the break ending it now earns.
+  /// What every view has: the phase and the mode; a countdown's time left and length; a flow's
+  /// time counted and the break ending it now earns (a flow has no end, so no time left or
+  /// length: it counts up until it is ended).
   public static func core(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [
       ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
-      ("remaining_ms", .int(wholeMilliseconds(state.remaining(at: now)))),
-      ("total_ms", .int(wholeMilliseconds(state.duration))),
     ]
-    if let earned = state.earnedBreak(at: now) {
+    switch state.mode.kind.counting {
+    case .down:
+      fields.append(("remaining_ms", .int(wholeMilliseconds(state.remaining(at: now)))))
+      fields.append(("total_ms", .int(wholeMilliseconds(state.duration))))
+    case .up:
       fields.append(("elapsed_ms", .int(wholeMilliseconds(state.elapsed(at: now)))))
-      fields.append(("earned_break_ms", .int(wholeMilliseconds(earned))))
+      fields.append(("earned_break_ms", .int(wholeMilliseconds(state.earnedBreak(at: now) ?? 0))))
     }
     return fields
   }
@@ -33,7 +36,7 @@ public enum StateFields {
     fields.append(("remaining", .string(state.clockText(at: now))))
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
     // A flow has no end but the day's: it ends when it is ended.
-    if state.phase == .running, !state.mode.countsUp, let wall, wall.synced {
+    if state.phase == .running, state.mode.kind.counting == .down, let wall, wall.synced {
       let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(state.remaining(at: now)), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }
