@@ -68,7 +68,9 @@ if hasMosquitto {
 
 // The modules every scenario, soak and golden test runs through on each frame (the engine, the
 // renderer, the drivers, the controller emulator) are optimised in debug builds too: `swift test`
-// spends most of its time there. Overflow checks and assertions stay (-O, not -Ounchecked).
+// spends most of its time there. Overflow checks and `precondition` stay (-O, not -Ounchecked);
+// `assert` would not, so where a check must fire these modules use `precondition` (none uses
+// `assert`: .ci/check-imports.py fails on one).
 let hot: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -107,17 +109,18 @@ let package = Package(
     // the mocks nor the Linux hardware (the command line hands it one or the other).
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem", "CPomodoroSystem"],
+      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem"],
       swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
     // `pomodoro stats`: the history's figures, their text and their picture (pure but for reading
     // the history through the runtime's files).
-    .target(name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime"]),
+    .target(
+      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem"]),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
-      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT", "CPomodoroSystem"]),
+      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
@@ -194,14 +197,13 @@ let package = Package(
     ),
     .testTarget(
       name: "PomodoroSystemTests",
-      dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem"]
+      dependencies: ["PomodoroCore", "PomodoroSystem"]
     ),
     .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
-        "PomodoroSimulator",
-        "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures",
+        "PomodoroSimulator", "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures", "PomodoroCommandLine",
       ]
     ),
     .testTarget(

@@ -1,7 +1,8 @@
 import PomodoroSystem
 
-/// A bridge that cannot start (no libmosquitto, an unreadable password file): `pomodoro mqtt`
-/// reports it as a config error (exit 78), which restarting does not mend.
+/// A bridge that cannot start for its config (control_socket off, a password or CA file it cannot
+/// read, a client libmosquitto refuses to make): `pomodoro mqtt` reports it as a config error
+/// (exit 78), which restarting does not mend. libmosquitto missing is said before (exit 69).
 public struct BridgeError: Error, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }
