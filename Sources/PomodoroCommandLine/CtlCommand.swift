@@ -126,8 +126,9 @@ enum CtlCommand {
   }
 }
 
-/// Lines from a blocking descriptor, each by a deadline on the monotonic clock.
-struct LineReader {
+/// Lines from a blocking descriptor, each by a deadline on the monotonic clock (ctl's, and the
+/// tests' fixtures', through `package` access).
+package struct LineReader {
   let fd: Int32
   var buffer = LineBuffer(limit: 1 << 20)
   var ready: [String] = []
@@ -136,14 +137,14 @@ struct LineReader {
   /// The device's waiter (poll, the deadline on a timerfd), signals left at their default.
   let waiter: PollWaiter?
 
-  init(fd: Int32) {
+  package init(fd: Int32) {
     self.fd = fd
     waiter = try? PollWaiter(clock: clock, catchingSignals: false)
   }
 
   /// The next line, or nil at end of input, on an error or once `deadline` has passed (nil: no
   /// limit), however the bytes before it came.
-  mutating func next(until deadline: Instant?) -> String? {
+  package mutating func next(until deadline: Instant?) -> String? {
     var chunk = [UInt8](repeating: 0, count: 65536)
     guard let waiter else { return nil }
     while ready.isEmpty && !ended {

@@ -1,6 +1,6 @@
-// Compiled in debug builds only (`swift test`), like every file of this module: the module
-// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
-// release` builds every target) refuses or may not have.
+// Compiled in debug builds only (`swift test`), like every file of this module: it uses
+// XCTest, which a release build (`swift build -c release` builds every target) may not have.
+// What it reaches of the package's modules is public or `package`, never @testable.
 #if DEBUG
   import Foundation
   import PomodoroSystem

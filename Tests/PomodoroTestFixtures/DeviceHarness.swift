@@ -1,16 +1,16 @@
-// Compiled in debug builds only (`swift test`), like every file of this module: the module
-// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
-// release` builds every target) refuses or may not have.
+// Compiled in debug builds only (`swift test`), like every file of this module: it uses
+// XCTest, which a release build (`swift build -c release` builds every target) may not have.
+// What it reaches of the package's modules is public or `package`, never @testable.
 #if DEBUG
   import Foundation
   import PomodoroCore
   import PomodoroDrivers
   import PomodoroMock
 
-  @testable import PomodoroRuntime
+  import PomodoroRuntime
 
-  @testable import PomodoroSystem
-  @testable import PomodoroSimulator
+  import PomodoroSystem
+  import PomodoroSimulator
 
   /// A device on mock hardware with a virtual clock and its storage in a temporary folder.
   final class DeviceHarness {

@@ -1,13 +1,13 @@
-// Compiled in debug builds only (`swift test`), like every file of this module: the module
-// reaches internals with @testable and uses XCTest, which a release build (`swift build -c
-// release` builds every target) refuses or may not have.
+// Compiled in debug builds only (`swift test`), like every file of this module: it uses
+// XCTest, which a release build (`swift build -c release` builds every target) may not have.
+// What it reaches of the package's modules is public or `package`, never @testable.
 #if DEBUG
   import Foundation
   import XCTest
 
-  @testable import PomodoroRuntime
+  import PomodoroRuntime
 
-  @testable import PomodoroSystem
+  import PomodoroSystem
 
   /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
   final class TestBroker {

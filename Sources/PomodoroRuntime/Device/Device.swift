@@ -74,7 +74,7 @@ public final class Device {
   let parts: DeviceParts
   let storage: Storage?
   let screen: Screen
-  let log: Log
+  package let log: Log
   let display: DisplayKeeper
   var mapper: InputMapper
   var player = BuzzerPlayer()
