@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# .ci/check-release-files.sh: the cheap checks of what a release is made from, before any
+# build: the GitHub workflows (zizmor --offline finds nothing at high severity; they validate
+# against the GitHub workflow schema with check-jsonschema), the licence (LICENSE is MIT and
+# nothing says all rights reserved), CHANGELOG.md against Release.version and
+# deploy/debian/changelog (deploy/changelog.sh check), and release.yml's own tag check run on a
+# good and a bad tag. zizmor and check-jsonschema come from PyPI, pinned, into a venv.
+# Prints a PASS or FAIL line a check and `N passed, M failed`.
+#
+# Usage: bash .ci/check-release-files.sh --venv DIR
+#   --venv DIR  the venv for zizmor and check-jsonschema (made if missing; CI puts it in its
+#               scratch folder)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+
+readonly ZIZMOR=zizmor==1.32.0
+readonly CHECK_JSONSCHEMA=check-jsonschema==0.39.0
+
+venv=""
+while (($#)); do
+  case "$1" in
+  --venv) venv="${2:?--venv needs a folder}" && shift 2 ;;
+  *)
+    sed -n 's/^# Usage: /Usage: /p' "$0" >&2
+    exit 64
+    ;;
+  esac
+done
+[[ -n "$venv" ]] || {
+  sed -n 's/^# Usage: /Usage: /p' "$0" >&2
+  exit 64
+}
+
+passed=0
+failed=0
+pass() {
+  passed=$((passed + 1))
+  echo "PASS: $*"
+}
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+  shift
+  local line
+  for line in "$@"; do printf '%s\n' "$line" | head -n 30 | sed 's/^/      /'; done
+}
+
+workflows=(.github/workflows/*.yml)
+
+if [[ ! -x "$venv/bin/zizmor" || ! -x "$venv/bin/check-jsonschema" ]]; then
+  if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check "$ZIZMOR" "$CHECK_JSONSCHEMA"; }; then
+    fail "pip install $ZIZMOR $CHECK_JSONSCHEMA into $venv"
+  fi
+fi
+if [[ -x "$venv/bin/zizmor" ]]; then
+  out="$("$venv/bin/zizmor" --offline --no-progress --min-severity high "${workflows[@]}" 2>&1)"
+  status=$?
+  if ((status == 0)); then
+    pass "zizmor --offline ($("$venv/bin/zizmor" --version)): nothing at high severity in ${workflows[*]}"
+  else
+    fail "zizmor --offline: nothing at high severity in ${workflows[*]}" "$out"
+  fi
+fi
+if [[ -x "$venv/bin/check-jsonschema" ]]; then
+  out="$("$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "${workflows[@]}" 2>&1)"
+  status=$?
+  if ((status == 0)); then
+    pass "check-jsonschema --builtin-schema vendor.github-workflows: ${workflows[*]} valid"
+  else
+    fail "check-jsonschema --builtin-schema vendor.github-workflows: ${workflows[*]} valid" "$out"
+  fi
+fi
+unpinned="$(grep -nE '^\s*(- )?uses:' "${workflows[@]}" | grep -vE 'uses: [^ @]+@[0-9a-f]{40} # v[0-9.]+$')"
+if [[ -z "$unpinned" ]]; then
+  pass "every action pinned by commit hash, its tag in a comment ($(cat "${workflows[@]}" | grep -cE '^\s*(- )?uses:') uses)"
+else
+  fail "every action pinned by commit hash, its tag in a comment" "$unpinned"
+fi
+
+# release.yml's tag check, as the workflow runs it, on this tree's version and on a wrong tag.
+tag_check="$(awk '/^      - id: version$/ { on = 1 } on && /^        run: \|$/ { body = 1; next }
+  body && /^          / { sub(/^          /, ""); print; next } body { exit }' .github/workflows/release.yml)"
+version="$(sed -nE 's/^ *public static let version = "([^"]+)".*/\1/p' Sources/PomodoroSystem/System/Release.swift)"
+good="$(GITHUB_OUTPUT=/dev/stdout TAG="v$version" bash -c "$tag_check" 2>&1)"
+good_status=$?
+bad="$(GITHUB_OUTPUT=/dev/null TAG="v$version.1" bash -c "$tag_check" 2>&1)"
+bad_status=$?
+if [[ -n "$tag_check" && $good_status -eq 0 && "$good" == "version=$version" && $bad_status -ne 0 ]] &&
+  grep -q "is not Release.version" <<<"$bad"; then
+  pass "release.yml's tag check: v$version goes on, v$version.1 is refused"
+else
+  fail "release.yml's tag check: v$version goes on, v$version.1 is refused" \
+    "v$version: exit $good_status: $good" "v$version.1: exit $bad_status: $bad"
+fi
+
+if head -n 1 LICENSE 2>/dev/null | grep -qx 'MIT License' &&
+  grep -q 'Copyright (c) 2026 Pomodoro desk device contributors' LICENSE &&
+  grep -qx 'License: Expat' deploy/debian/copyright; then
+  pass "LICENSE is MIT (Pomodoro desk device contributors); deploy/debian/copyright says Expat"
+else
+  fail "LICENSE is MIT (Pomodoro desk device contributors); deploy/debian/copyright says Expat" \
+    "$(head -n 3 LICENSE 2>&1)" "$(grep '^License:' deploy/debian/copyright)"
+fi
+reserved="$(git grep -nI -i -E 'all[ -]rights[ -]reserved' -- . ':!.ci/check-release-files.sh' 2>&1)"
+if [[ -z "$reserved" ]]; then
+  pass "nothing says all rights reserved"
+else
+  fail "nothing says all rights reserved" "$reserved"
+fi
+
+out="$(bash deploy/changelog.sh check 2>&1)"
+while IFS= read -r line; do
+  case "$line" in
+  PASS:*) pass "${line#PASS: }" ;;
+  FAIL:*) fail "${line#FAIL: }" ;;
+  "      "*) printf '%s\n' "$line" ;;
+  esac
+done <<<"$out"
+
+echo "$passed passed, $failed failed"
+((failed == 0))
