@@ -134,10 +134,12 @@ EOF
   # A date that does not change between two builds of one commit (SOURCE_DATE_EPOCH if set).
   local when
   when="$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)}")"
+  local signed_by="${fingerprints// /,$'\n'    }"
   cat >"$work/changelog" <<EOF
 $KEYRING_PACKAGE ($version) $SUITE; urgency=medium
 
-  * The repository $url, signed by $fingerprints.
+  * The repository $url,
+    signed by $signed_by.
 
  -- $MAINTAINER  $when
 EOF
@@ -154,10 +156,10 @@ Section: misc
 Priority: optional
 Multi-Arch: foreign
 Description: apt source and signing key of the Pomodoro desk device's repository
- Installs the OpenPGP key that signs the Pomodoro desk device's apt repository
- ($KEYRING_PATH) and the apt source that names it
- ($SOURCES_PATH), so that after
- "sudo apt update" the packages pomodoro and pomodoro-mqtt install with
+ Installs the OpenPGP key that signs the Pomodoro desk device's apt
+ repository (/usr/share/keyrings/pomodoro-archive-keyring.pgp) and the apt
+ source that names it (/etc/apt/sources.list.d/pomodoro.sources), so that
+ after "sudo apt update" the packages pomodoro and pomodoro-mqtt install with
  "sudo apt install pomodoro" and updates come with "sudo apt upgrade".
 EOF
   find "$pkg" -type d -exec chmod 755 {} +
@@ -251,9 +253,9 @@ build() {
   local packages
   packages="$(awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' \
     "$dist/$COMPONENT"/binary-{amd64,arm64}/Packages | sort -u | xargs)"
-  say "$out: $count package files ($(du -sk "$out/pool" | cut -f1) KiB in pool/), $(du -sk "$out" | cut -f1) KiB in all"
+  say "$out: $count package files ($(du -sk --apparent-size "$out/pool" | cut -f1) KiB in pool/), $(du -sk --apparent-size "$out" | cut -f1) KiB in all"
   say "  $packages"
-  say "  signed by $key ($("${gpg[@]}" --with-colons --list-secret-keys "$key" | awk -F: '$1 == "fpr" { print $10; exit }'))"
+  say "  signed by $("${gpg[@]}" --with-colons --list-secret-keys "$key" 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')"
 }
 
 verb="${1:-}"
