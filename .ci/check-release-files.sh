@@ -93,6 +93,20 @@ else
     "v$version: exit $good_status: $good" "v$version.1: exit $bad_status: $bad"
 fi
 
+# release.yml's install job runs README's commands as written: each line of the code block in
+# README's "From the apt repository" (comments cut; I2C's line needs a Pi) is a line of it.
+readme_lines="$(awk '/^\*\*From the apt repository\*\*/ { on = 1 } on && /^```sh$/ { code = 1; next }
+  code && /^```$/ { exit } code { sub(/ *#.*$/, ""); print }' README.md | grep -v raspi-config)"
+missing="$(while IFS= read -r line; do
+  [[ -z "$line" ]] || grep -qxF -- "          $line" .github/workflows/release.yml || printf '%s\n' "$line"
+done <<<"$readme_lines")"
+if [[ -n "$readme_lines" && -z "$missing" ]]; then
+  pass "release.yml's install job runs README's commands as written ($(wc -l <<<"$readme_lines") lines)"
+else
+  fail "release.yml's install job runs README's commands as written" "README's lines: ${readme_lines:-none found}" \
+    "not in release.yml: $missing"
+fi
+
 if head -n 1 LICENSE 2>/dev/null | grep -qx 'MIT License' &&
   grep -q 'Copyright (c) 2026 Pomodoro desk device contributors' LICENSE &&
   grep -qx 'License: Expat' deploy/debian/copyright; then
