@@ -4,7 +4,8 @@
 # it. Prints a PASS or FAIL line a check and `N passed, M failed`.
 #
 #  1. A throwaway ed25519 key (certification-only primary, signing subkey with an expiry, as
-#     docs/release.md makes the real one) and a second, unrelated key, in a temporary GnuPG home.
+#     docs/release.md makes the real one), an unrelated one and a next one (for a rotation), in
+#     temporary GnuPG homes.
 #  2. The packages build-deb.sh made (--debs: pomodoro and pomodoro-mqtt, amd64 and arm64) and a
 #     second version of the amd64 ones (VERSION+upgradetest, deploy/lib/upgrade-deb.sh, reused
 #     when test-deb.sh or Tests/system/run.sh made it into the same folder), the keyring package
@@ -14,7 +15,8 @@
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal: the keyring
 #     package installed from its file; `apt-get update` with no warning (apt verifies with sqv);
 #     `apt-get install pomodoro pomodoro-mqtt` gets the newest; `pomodoro=VERSION` goes back;
-#     the owner's config and history kept through `apt-get upgrade` to the newest; purge; the
+#     the owner's config and history kept through `apt-get upgrade` to the newest, which also
+#     brings a second keyring package holding a next key (a rotation: sqv then takes both); purge; the
 #     three bad repositories refused; then arm64 added as a foreign architecture and
 #     `apt-get install --download-only pomodoro:arm64` resolved from the repository and Debian.
 #
@@ -145,6 +147,11 @@ make_key() {
 }
 key="$(make_key "$gnupg")" || die "gpg could not make a key"
 other_key="$(make_key "$other_gnupg")" || die "gpg could not make the other key"
+# The next key, for a rotation: the second keyring package holds it beside the first.
+next_gnupg="$work/gnupg-next"
+mkdir -m 700 "$next_gnupg"
+next_key="$(make_key "$next_gnupg")" || die "gpg could not make the next key"
+gpg --homedir "$next_gnupg" --batch --armor --export "$next_key" >"$work/next-key.asc"
 gpg --homedir "$gnupg" --batch --armor --export "$key" >"$work/key.asc"
 gpg --homedir "$other_gnupg" --batch --armor --export "$other_key" >"$work/other-key.asc"
 algos="$(gpg --homedir "$gnupg" --batch --with-colons --list-keys "$key" 2>/dev/null | awk -F: '$1 == "pub" || $1 == "sub" { print $1 ":" $4 ":" $12 ":" $17 }' | xargs)"
@@ -189,6 +196,14 @@ if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --
 else
   fail "apt-repo.sh keyring" "$out"
 fi
+# The rotation's keyring package: version $new_version, the key and the next one.
+next_keyring_deb="$work/debs/$new_version/pomodoro-archive-keyring_${new_version}_all.deb"
+if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --key "$work/next-key.asc" \
+  --version "$new_version" --out "$work/debs/$new_version" 2>&1)" && [[ -f "$next_keyring_deb" ]]; then
+  pass "apt-repo.sh keyring --key --key (a rotation): ${next_keyring_deb##*/} holds both keys"
+else
+  fail "apt-repo.sh keyring --key --key (a rotation)" "$out"
+fi
 contents="$(dpkg-deb -c "$keyring_deb" 2>&1 | awk '{ print $6 }' | grep -vE '/$' | sort | xargs)"
 check "the keyring package holds the keyring, the source and its docs" "$contents" \
   [ "$contents" = "./etc/apt/sources.list.d/pomodoro.sources ./usr/share/doc/pomodoro-archive-keyring/changelog.gz ./usr/share/doc/pomodoro-archive-keyring/copyright ./usr/share/keyrings/pomodoro-archive-keyring.pgp ./usr/share/lintian/overrides/pomodoro-archive-keyring" ]
@@ -222,11 +237,12 @@ check "Release: SHA256 and SHA512 sums, no MD5 or SHA-1" "$(grep -E '^[A-Za-z0-9
 packages_of() { # packages_of ARCH: NAME=VERSION of each stanza in binary-ARCH/Packages
   awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' "$dist/main/binary-$1/Packages" | LC_ALL=C sort | xargs
 }
-want="pomodoro-archive-keyring=$version pomodoro-mqtt=$version pomodoro-mqtt=$new_version pomodoro=$version pomodoro=$new_version"
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-mqtt=$new_version pomodoro=$version pomodoro=$new_version"
 check "binary-amd64 keeps both versions ($(packages_of amd64))" "want $want" [ "$(packages_of amd64)" = "$want" ]
-want="pomodoro-archive-keyring=$version pomodoro-mqtt=$version pomodoro=$version"
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro=$version"
 check "binary-arm64: $(packages_of arm64)" "want $want" [ "$(packages_of arm64)" = "$want" ]
-check "binary-all: the keyring package alone ($(packages_of all))" "" [ "$(packages_of all)" = "pomodoro-archive-keyring=$version" ]
+check "binary-all: the keyring packages alone ($(packages_of all))" "" \
+  [ "$(packages_of all)" = "pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version" ]
 digest="$(gpg --homedir "$gnupg" --batch --list-packets "$dist/Release.gpg" 2>/dev/null | grep -oE 'digest algo [0-9]+' | head -n 1)"
 check "Release.gpg: a SHA-512 signature ($digest)" "" [ "$digest" = "digest algo 10" ]
 
@@ -340,6 +356,9 @@ in_root chown -R pomodoro:pomodoro /var/lib/pomodoro
 cp "$root/var/lib/pomodoro/history.jsonl" "$work/history.jsonl"
 check "the owner's edit is in place (focus = 50m)" "$(grep -n focus "$root$CONF")" grep -qx 'focus = 50m' "$root$CONF"
 
+gpg --homedir "$next_gnupg" --batch --local-user "$next_key" --detach-sign -o "$root/var/tmp/Release.next.gpg" "$dist/Release"
+check "before the rotation: the installed keyring refuses the next key's signature" "" \
+  bash -c "! chroot '$root' sqv --keyring $KEYRING /var/tmp/Release.next.gpg /var/tmp/Release >/dev/null 2>&1"
 apt_step upgrade.log upgrade
 check "apt-get upgrade: both to $new_version" "$(tail -n 20 "$work/upgrade.log")" \
   [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$new_version $new_version ii" ]
@@ -348,6 +367,12 @@ check "apt-get upgrade: the owner's $CONF kept as edited" "$(diff "$work/edited.
   cmp -s "$work/edited.conf" "$root$CONF"
 check "apt-get upgrade: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+check "apt-get upgrade: the keyring package too, to $new_version (the rotation)" "$(version_of pomodoro-archive-keyring)" \
+  [ "$(version_of pomodoro-archive-keyring)" = "$new_version" ]
+said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.next.gpg /var/tmp/Release 2>&1)"
+check "after it, sqv takes the next key's signature" "$said" grep -q "$next_key" <<<"$said"
+said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.gpg /var/tmp/Release 2>&1)"
+check "and still the first key's" "$said" grep -q "$key" <<<"$said"
 
 apt_step purge.log purge pomodoro pomodoro-mqtt
 check "apt-get purge pomodoro pomodoro-mqtt: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
