@@ -3,8 +3,12 @@
 # build: the GitHub workflows (zizmor --offline finds nothing at high severity; they validate
 # against the GitHub workflow schema with check-jsonschema), the licence (LICENSE is MIT and
 # nothing says all rights reserved), CHANGELOG.md against Release.version and
-# deploy/debian/changelog (deploy/changelog.sh check), and release.yml's own tag check run on a
-# good and a bad tag. zizmor and check-jsonschema come from PyPI, pinned, into a venv.
+# deploy/debian/changelog (deploy/changelog.sh check), and release.yml's own run: lines where
+# they need no GitHub: its tag check on a good and a bad tag, its install job against README's
+# lines, its repository job with a throwaway key (keyring package, signed repository, sqv) and
+# with a secret that is not the committed key. zizmor and check-jsonschema come from PyPI,
+# pinned, into a venv (its ruamel.yaml reads release.yml); gpg, apt-ftparchive, dpkg-deb and sqv
+# from Debian.
 # Prints a PASS or FAIL line a check and `N passed, M failed`.
 #
 # Usage: bash .ci/check-release-files.sh --venv DIR
@@ -106,6 +110,70 @@ else
   fail "release.yml's install job runs README's commands as written" "README's lines: ${readme_lines:-none found}" \
     "not in release.yml: $missing"
 fi
+
+# release.yml's repository job, its own run: lines, here: a throwaway key made as docs/release.md
+# says (certify-only primary; the secret is the signing subkey alone), its public key as the
+# committed deploy/pomodoro-archive-key.asc in a scratch copy of deploy/; the keyring package for
+# the Pages URL of a repository Example-Owner/pomodoro; apt-repo.sh build; sqv verifies
+# Release.gpg with the keyring package's keyring. `gh release download` (GitHub) is left out.
+step_run() { # step_run JOB STEP-NAME: that step's run: text, from release.yml
+  "$venv/bin/python" -c 'import sys
+from ruamel.yaml import YAML
+jobs = YAML(typ="safe").load(open(".github/workflows/release.yml"))["jobs"]
+print(next(s["run"] for s in jobs[sys.argv[1]]["steps"] if s.get("name") == sys.argv[2]))' "$1" "$2"
+}
+scratch="$(mktemp -d)"
+mkdir -p "$scratch/repo" "$scratch/runner/new" "$scratch/runner/all" "$scratch/maint"
+chmod 700 "$scratch/maint"
+cp -a deploy "$scratch/repo/"
+gpgm=(gpg --homedir "$scratch/maint" --batch --passphrase '')
+"${gpgm[@]}" --quick-gen-key 'Pomodoro release test <test@example.invalid>' ed25519 cert never 2>/dev/null
+fpr="$("${gpgm[@]}" --with-colons --list-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')"
+"${gpgm[@]}" --quick-add-key "$fpr" ed25519 sign 1y 2>/dev/null
+sub="$("${gpgm[@]}" --with-colons --list-keys "$fpr" 2>/dev/null | awk -F: '$1 == "sub" { s = 1 } s && $1 == "fpr" { print $10; exit }')"
+"${gpgm[@]}" --armor --export "$fpr" >"$scratch/repo/deploy/pomodoro-archive-key.asc"
+secret="$("${gpgm[@]}" --armor --export-secret-subkeys "$sub!")"
+# run_step_here NAME ENV...: release.yml's repository-job step NAME in the scratch copy.
+run_step_here() {
+  local script
+  script="$(step_run repository "$1")" || return 1
+  shift
+  (cd "$scratch/repo" && env RUNNER_TEMP="$scratch/runner" GITHUB_ENV="$scratch/github_env" "$@" \
+    bash -e -o pipefail -c "$script") >>"$scratch/steps.log" 2>&1
+}
+: >"$scratch/github_env"
+ok=1
+run_step_here "the signing key from the secret" SIGNING_KEY="$secret" || ok=0
+signing_fpr="$(sed -n 's/^SIGNING_FPR=//p' "$scratch/github_env")"
+((ok)) && run_step_here "the keyring package for this repository's Pages URL" \
+  OWNER=Example-Owner REPOSITORY=Example-Owner/pomodoro VERSION=0.2.0 || ok=0
+cp "$scratch/runner/new/"*.deb "$scratch/runner/all/" 2>/dev/null
+((ok)) && run_step_here "apt-repo.sh build" SIGNING_FPR="$signing_fpr" || ok=0
+keyring_deb="$scratch/runner/new/pomodoro-archive-keyring_0.2.0_all.deb"
+uris="$(dpkg-deb --fsys-tarfile "$keyring_deb" 2>/dev/null | tar -xO ./etc/apt/sources.list.d/pomodoro.sources 2>/dev/null | sed -n 's/^URIs: //p')"
+dpkg-deb --fsys-tarfile "$keyring_deb" 2>/dev/null | tar -xO ./usr/share/keyrings/pomodoro-archive-keyring.pgp >"$scratch/keyring.pgp" 2>/dev/null
+dist="$scratch/runner/site/dists/trixie"
+verified="$(sqv --keyring "$scratch/keyring.pgp" "$dist/Release.gpg" "$dist/Release" 2>&1)"
+if ((ok)) && [[ "$signing_fpr" == "$fpr" && "$uris" == "https://example-owner.github.io/pomodoro/" ]] &&
+  grep -qx "$fpr" <<<"$verified" && [[ ! -e "$scratch/runner/gnupg" ]]; then
+  pass "release.yml's repository job here (subkey-only secret, Example-Owner/pomodoro): keyring for $uris, repository signed, sqv verifies it, the GnuPG home removed"
+else
+  fail "release.yml's repository job here (subkey-only secret, Example-Owner/pomodoro)" \
+    "SIGNING_FPR=$signing_fpr (want $fpr); URIs: $uris; sqv: $verified" "$(tail -n 15 "$scratch/steps.log")"
+fi
+# A secret whose key is not the committed one: the job stops, saying so.
+other_home="$scratch/other"
+mkdir -m 700 "$other_home"
+gpg --homedir "$other_home" --batch --passphrase '' --quick-gen-key 'Someone else <x@example.invalid>' ed25519 sign never 2>/dev/null
+rm -rf "$scratch/runner/gnupg"
+: >"$scratch/steps.log"
+if ! run_step_here "the signing key from the secret" SIGNING_KEY="$(gpg --homedir "$other_home" --batch --armor --export-secret-keys 2>/dev/null)" &&
+  grep -q "is not in deploy/pomodoro-archive-key.asc" "$scratch/steps.log"; then
+  pass "release.yml: a secret whose key is not deploy/pomodoro-archive-key.asc's stops the job"
+else
+  fail "release.yml: a secret whose key is not deploy/pomodoro-archive-key.asc's stops the job" "$(tail -n 5 "$scratch/steps.log")"
+fi
+rm -rf "$scratch"
 
 if head -n 1 LICENSE 2>/dev/null | grep -qx 'MIT License' &&
   grep -q 'Copyright (c) 2026 Pomodoro desk device contributors' LICENSE &&
