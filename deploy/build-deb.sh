@@ -13,7 +13,7 @@
 # natively in the root. Package.swift is told the sysroot (POMODORO_SYSROOT) and must find
 # libgpiod, libi2c and libmosquitto there (POMODORO_REQUIRE_HARDWARE=1): a package that only
 # simulates cannot be made. The version is Release.version (Release.swift), the one
-# place it is written: debian/changelog is made from it. Stage times are printed; mounts are
+# place it is written; debian/changelog is deploy/debian/changelog (made from CHANGELOG.md). Stage times are printed; mounts are
 # undone on every exit path. Needs root and debootstrap. About 5 GB of disk with both arches.
 #
 # Usage: sudo bash deploy/build-deb.sh [--arch arm64|amd64] [--out DIR] [--root DIR] [--keep]
@@ -242,17 +242,20 @@ sync_source "$source_dir" "$BUILD_DIR/pomodoro"
 src="$root$BUILD_DIR/pomodoro"
 rm -rf "$src/debian"
 cp -a "$src/deploy/debian" "$src/debian"
-# The changelog from the one version; its date is the last commit's (a rebuild of the same
-# commit makes the same changelog), or now outside git.
-when="$(git -C "$source_dir" log -1 --format=%cD 2>/dev/null || date -R)"
-commit="$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-cat >"$src/debian/changelog" <<EOF
-pomodoro ($version) $SUITE; urgency=medium
-
-  * Built from the pomodoro repository at $commit; its history is the git log.
-
- -- Pomodoro desk device maintainers <maintainers@users.noreply.a-seed-189787d6.example>  $when
-EOF
+# debian/changelog is deploy/debian/changelog, made from CHANGELOG.md (deploy/changelog.sh). A
+# build whose version is not its newest (a test build such as VERSION+upgradetest) gets an entry
+# of its own on top, dated by the last commit (a rebuild of the same commit makes the same one).
+newest="$(sed -nE '1s/^pomodoro \(([^)]+)\).*/\1/p' "$src/debian/changelog")"
+if [[ "$newest" != "$version" ]]; then
+  when="$(git -C "$source_dir" log -1 --format=%cD 2>/dev/null || date -R)"
+  commit="$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  {
+    printf 'pomodoro (%s) %s; urgency=medium\n\n' "$version" "$SUITE"
+    printf '  * Built from the pomodoro repository at %s; not a release (CHANGELOG.md).\n\n' "$commit"
+    printf ' -- Pomodoro desk device maintainers <maintainers@users.noreply.a-seed-189787d6.example>  %s\n\n' "$when"
+    cat "$source_dir/deploy/debian/changelog"
+  } >"$src/debian/changelog"
+fi
 find "$root$BUILD_DIR" -maxdepth 1 -type f -delete
 phase_done
 

@@ -11,7 +11,8 @@
 #                 must be installed already; it stops naming any that is missing
 #   --binary FILE install this pomodoro binary (built elsewhere, e.g. for arm64) instead of
 #                 installing the build dependencies and building
-#   --deb FILE    install the Debian package FILE (deploy/build-deb.sh's pomodoro_VERSION_ARCH.deb;
+#   --deb FILE    install the Debian package FILE (deploy/build-deb.sh's pomodoro_VERSION_ARCH.deb, for
+#                 trixie only: another release is refused;
 #                 with --with-mqtt also the pomodoro-mqtt_VERSION_ARCH.deb beside it) with apt
 #                 instead of building: the package brings the binary, units, config, users and
 #                 udev rule; this script first removes a source install's binary and units
@@ -152,9 +153,10 @@ preflight() {
   arm64 | amd64) ;;
   aarch64 | x86_64) ;;
   armv6l | armv7l | armhf | armel)
-    die "this is a 32-bit system ($arch): Debian's Swift exists for 64-bit only. Install the 64-bit
-Raspberry Pi OS (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)'). A binary from
-deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
+    die "this is a 32-bit Raspberry Pi OS ($arch): Debian's Swift, and so the pomodoro package
+(the apt repository's and --deb's), exists for 64-bit only (arm64, amd64). Fix: reflash the card
+with Raspberry Pi OS (64-bit) in Raspberry Pi Imager; a Pi 3, 4, 5 or Zero 2 W runs it. A binary
+from deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
     ;;
   *) say "warning: untested architecture $arch" ;;
   esac
@@ -466,6 +468,14 @@ install_deb() {
     fi
   done
   ((no_apt)) && die "--deb installs with apt: drop --no-apt"
+  # The package is built against trixie's libraries (libgpiod.so.3, glibc 2.41): apt cannot
+  # install it elsewhere, or it would not run.
+  local codename
+  codename="$(os_codename)"
+  [[ "$codename" == trixie ]] || die "the pomodoro package is for Debian trixie (Raspberry Pi OS
+trixie, 64-bit); this system is $codename. Fix: reflash the card with the current Raspberry Pi OS
+(64-bit), which is trixie, in Raspberry Pi Imager (or upgrade this one to trixie); on $codename,
+build from source instead: sudo bash deploy/install.sh"
   apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
     --no-install-recommends "${packages[@]}" || die "apt-get install ${packages[*]} failed"
   say "installed ${packages[*]##*/} (the service is enabled and started by the package)"

@@ -241,6 +241,41 @@ set -e
 check "--deb: only a pomodoro_VERSION_ARCH.deb" test "$status" -ne 0
 
 # --- refusals -------------------------------------------------------------------------------------
+# What the package cannot serve: 32-bit Raspberry Pi OS (dpkg says armhf, whatever uname says)
+# and, for --deb, a release other than trixie. Each names its fix.
+mkdir -p "$scratch/armhf-bin"
+# shellcheck disable=SC2016 # the stand-in's own "$1" and "$@"
+printf '#!/bin/sh\n[ "$1" = --print-architecture ] && { echo armhf; exit 0; }\nexec /usr/bin/dpkg "$@"\n' \
+  >"$scratch/armhf-bin/dpkg"
+chmod 755 "$scratch/armhf-bin/dpkg"
+for how in "--binary $scratch/pomodoro-1" "--deb $scratch/debs/pomodoro_0.1.0_arm64.deb"; do
+  root="$scratch/armhf"
+  rm -rf "$root"
+  new_root "$root" "$pi_os_config"
+  set +e
+  # shellcheck disable=SC2086 # two words
+  PATH="$scratch/armhf-bin:$PATH" bash deploy/install.sh --no-start --dest "$root" $how >"$scratch/out" 2>&1
+  status=$?
+  set -e
+  check "armhf (${how%% *}): refused" test "$status" -ne 0
+  check "armhf (${how%% *}): names the fix (reflash with the 64-bit Raspberry Pi OS)" \
+    contains "$scratch/out" "Fix: reflash the card"
+  check "armhf (${how%% *}): says a Zero 2 W runs it" contains "$scratch/out" "a Pi 3, 4, 5 or Zero 2 W runs it"
+  check "armhf (${how%% *}): nothing installed" test ! -e "$root/usr/local/bin/pomodoro"
+done
+for codename in bookworm forky; do
+  root="$scratch/$codename"
+  new_root "$root" "$pi_os_config"
+  printf 'PRETTY_NAME="Debian GNU/Linux (%s)"\nVERSION_CODENAME=%s\n' "$codename" "$codename" >"$root/etc/os-release"
+  set +e
+  install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb"
+  status=$?
+  set -e
+  check "--deb on $codename: refused" test "$status" -ne 0
+  check "--deb on $codename: names the fix (Raspberry Pi OS trixie, 64-bit)" \
+    grep -qF "this system is $codename. Fix: reflash the card with the current Raspberry Pi OS" "$scratch/out"
+  check "--deb on $codename: no apt-get install" lacks "$scratch/out" "apt-get install"
+done
 set +e
 bash deploy/install.sh --bogus >"$scratch/out" 2>&1
 status=$?

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# .ci/check-devcontainer.sh: the dev container (.devcontainer/devcontainer.json) gives what README
+# says a laptop gets: Debian trixie, its swiftlang, and `swift run pomodoro simulate` and
+# `swift test` as typed. Its setup command (onCreateCommand) runs in the trixie root that
+# deploy/check-trixie.sh --keep made (the same image, debian:trixie, without Docker), then `swift`
+# is looked up on the container's PATH (remoteEnv) and its run, test and build subcommands and
+# the package's manifest are tried there. Prints a PASS or FAIL line a check and
+# `N passed, M failed`.
+#
+# Usage: sudo bash .ci/check-devcontainer.sh --root DIR
+#   --root DIR  the trixie root check-trixie.sh --keep made (its copy of the source in /src/pomodoro)
+set -uo pipefail
+
+readonly READY_MARK=.pomodoro-check-trixie-ready
+readonly PROG=check-devcontainer
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=deploy/lib/common.sh
+source "$here/deploy/lib/common.sh"
+say() { printf 'check-devcontainer: %s\n' "$*"; }
+die() {
+  printf 'check-devcontainer: error: %s\n' "$*" >&2
+  exit 1
+}
+root=""
+keep=1
+while (($#)); do
+  case "$1" in
+  --root) root="${2:?--root needs a folder}" && shift 2 ;;
+  *)
+    usage_from_header "${BASH_SOURCE[0]}" >&2
+    exit 64
+    ;;
+  esac
+done
+[[ -n "$root" && -f "$root/$READY_MARK" ]] || die "--root: a trixie root made by deploy/check-trixie.sh --keep"
+[[ $EUID -eq 0 ]] || die "needs root (chroot and mounts)"
+# shellcheck source=deploy/lib/debian-root.sh
+source "$here/deploy/lib/debian-root.sh"
+root="$(cd "$root" && pwd)"
+trap 'root_cleanup' EXIT
+
+passed=0
+failed=0
+check() { # check NAME DETAIL COMMAND...
+  local name=$1 detail=$2
+  shift 2
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "PASS: $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $name"
+    printf '%s\n' "$detail" | head -n 20 | sed 's/^/      /'
+  fi
+}
+
+json="$here/.devcontainer/devcontainer.json"
+field() { python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v.get(k, "") if isinstance(v, dict) else ""
+print(" ".join(v) if isinstance(v, list) else v)' "$json" "$1"; }
+image="$(field image)"
+setup="$(field onCreateCommand)"
+path="$(field remoteEnv.PATH)"
+check "devcontainer.json: image debian:trixie (the Pi's Debian)" "image: $image" [ "$image" = debian:trixie ]
+check "devcontainer.json: an onCreateCommand that installs swiftlang" "$setup" grep -q 'apt-get install.* swiftlang' <<<"$setup"
+for p in libgpiod-dev libi2c-dev libmosquitto-dev pkg-config libstdc++-14-dev; do
+  check "devcontainer.json: installs $p (as the packages' build does)" "$setup" grep -qw -- "$p" <<<"$setup"
+done
+
+root_mounts
+start=$SECONDS
+out="$(in_root sh -c "$setup" 2>&1)"
+status=$?
+check "onCreateCommand in the trixie root: exit 0 ($((SECONDS - start)) s)" "$(tail -n 10 <<<"$out")" [ "$status" -eq 0 ]
+# The container's PATH: remoteEnv's, with ${containerEnv:PATH} the image's own.
+image_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+container_path="${path:-\${containerEnv:PATH\}}"
+container_path="${container_path//\$\{containerEnv:PATH\}/$image_path}"
+in_container() { # in_container COMMAND: sh -c in the root with the container's PATH, in the source
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH="$container_path" sh -c "cd /src/pomodoro && $1"
+}
+version="$(in_container 'swift --version' 2>&1)"
+check "swift on the container's PATH ($container_path): $(head -n 1 <<<"$version")" "$version" \
+  grep -q 'Swift version 6\.' <<<"$version"
+for sub in run test build; do
+  out="$(in_container "swift $sub --help" 2>&1)"
+  check "swift $sub: SwiftPM answers (README's swift run pomodoro simulate, swift test)" "$(head -n 5 <<<"$out")" \
+    grep -q "USAGE: swift $sub" <<<"$out"
+done
+out="$(in_container 'swift package dump-package' 2>&1)"
+check "swift package dump-package: the manifest reads (product pomodoro)" "$(tail -n 5 <<<"$out")" \
+  grep -q '"name" : "pomodoro"' <<<"$out"
+
+echo "$passed passed, $failed failed"
+((failed == 0))

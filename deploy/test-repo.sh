@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # dpkg-query formats (${Version}) are dpkg's, not the shell's
+# deploy/test-repo.sh: test the apt repository deploy/apt-repo.sh makes, as an owner's apt sees
+# it. Prints a PASS or FAIL line a check and `N passed, M failed`.
+#
+#  1. A throwaway ed25519 key (certification-only primary, signing subkey with an expiry, as
+#     docs/release.md makes the real one), an unrelated one and a next one (for a rotation), in
+#     temporary GnuPG homes.
+#  2. The packages build-deb.sh made (--debs: pomodoro and pomodoro-mqtt, amd64 and arm64) and a
+#     second version of the amd64 ones (VERSION+upgradetest, deploy/lib/upgrade-deb.sh, reused
+#     when test-deb.sh or Tests/system/run.sh made it into the same folder), the keyring package
+#     (apt-repo.sh keyring, lintian in the build root) and the repository (apt-repo.sh build),
+#     served by `python3 -m http.server` on 127.0.0.1 beside three that apt must refuse: signed
+#     by the other key, unsigned, and with a Packages file changed after signing.
+#  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal: the keyring
+#     package installed from its file; `apt-get update` with no warning (apt verifies with sqv);
+#     `apt-get install pomodoro pomodoro-mqtt` gets the newest; `pomodoro=VERSION` goes back;
+#     the owner's config and history kept through `apt-get upgrade` to the newest, which also
+#     brings a second keyring package holding a next key (a rotation: sqv then takes both); purge; the
+#     three bad repositories refused; then arm64 added as a foreign architecture and
+#     `apt-get install --download-only pomodoro:arm64` resolved from the repository and Debian.
+#
+# Usage: sudo bash deploy/test-repo.sh --debs DIR --root DIR [--source DIR]
+#   --debs DIR    the folder with pomodoro{,-mqtt}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --root DIR    the root build-deb.sh --keep kept (lintian; the upgrade build if it is missing)
+#   --source DIR  the package (default: the repository holding this script)
+# Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
+set -uo pipefail
+
+readonly SUITE=trixie
+readonly MIRROR="${DEBIAN_MIRROR:-}"
+readonly READY_MARK=.pomodoro-test-repo-ready
+readonly PROG=test-repo
+readonly CONF=/etc/pomodoro/pomodoro.conf
+readonly KEYRING=/usr/share/keyrings/pomodoro-archive-keyring.pgp
+readonly SOURCES=/etc/apt/sources.list.d/pomodoro.sources
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=deploy/lib/common.sh
+source "$here/lib/common.sh"
+
+debs=""
+build_root=""
+source_dir="$(cd "$here/.." && pwd)"
+
+usage() { usage_from_header "${BASH_SOURCE[0]}"; }
+say() { printf 'test-repo: %s\n' "$*"; }
+die() {
+  printf 'test-repo: error: %s\n' "$*" >&2
+  exit 1
+}
+
+while (($#)); do
+  case "$1" in
+  --debs)
+    debs="$(cd "${2:?--debs needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  --root)
+    build_root="$(cd "${2:?--root needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  --source)
+    source_dir="$(cd "${2:?--source needs a folder}" && pwd)" || exit 1
+    shift 2
+    ;;
+  -h | --help)
+    usage
+    exit 0
+    ;;
+  *)
+    usage >&2
+    exit 64
+    ;;
+  esac
+done
+[[ -n "$debs" && -n "$build_root" ]] || {
+  usage >&2
+  exit 64
+}
+[[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
+for tool in gpg apt-ftparchive dpkg-deb python3 debootstrap xz; do
+  command -v "$tool" >/dev/null || die "$tool is missing (apt-get install gnupg apt-utils dpkg-dev python3 debootstrap xz-utils)"
+done
+
+root=""
+keep=0
+# shellcheck source=deploy/lib/debian-root.sh
+source "$here/lib/debian-root.sh"
+# shellcheck source=deploy/lib/upgrade-deb.sh
+source "$here/lib/upgrade-deb.sh"
+
+version="$(package_version "$source_dir")"
+[[ -n "$version" ]] || die "no version in $source_dir/$RELEASE_FILE"
+new_version="$version$UPGRADE_SUFFIX"
+work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-repo.XXXXXX")"
+chmod 755 "$work"
+server_pid=""
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM HUP
+  [[ -z "$server_pid" ]] || kill "$server_pid" 2>/dev/null || true
+  [[ -z "$root" ]] || root_cleanup
+  rm -rf --one-file-system "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+passed=0
+failed=0
+pass() {
+  passed=$((passed + 1))
+  echo "PASS: $*"
+}
+fail() { # fail NAME [DETAIL...]: a FAIL line, then each detail indented
+  failed=$((failed + 1))
+  echo "FAIL: $1"
+  shift
+  local line
+  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/      /' | head -n 30; done
+}
+check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds, else FAIL with DETAIL
+  local name=$1 detail=$2
+  shift 2
+  if "$@"; then pass "$name"; else fail "$name" "$detail"; fi
+}
+t_start=$SECONDS
+clock() { say "$1 (at $((SECONDS - t_start)) s)"; }
+
+# --- 1. keys --------------------------------------------------------------------------------
+clock "a throwaway ed25519 key and another one"
+gnupg="$work/gnupg"
+other_gnupg="$work/gnupg-other"
+mkdir -m 700 "$gnupg" "$other_gnupg"
+# make_key HOME: an ed25519 primary for certification only and a signing subkey for a year.
+make_key() {
+  gpg --homedir "$1" --batch --passphrase '' --quick-gen-key "Pomodoro test archive <test@example.invalid>" \
+    ed25519 cert never >/dev/null 2>&1 &&
+    local fpr &&
+    fpr="$(gpg --homedir "$1" --batch --with-colons --list-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')" &&
+    gpg --homedir "$1" --batch --passphrase '' --quick-add-key "$fpr" ed25519 sign 1y >/dev/null 2>&1 &&
+    printf '%s\n' "$fpr"
+}
+key="$(make_key "$gnupg")" || die "gpg could not make a key"
+other_key="$(make_key "$other_gnupg")" || die "gpg could not make the other key"
+# The next key, for a rotation: the second keyring package holds it beside the first.
+next_gnupg="$work/gnupg-next"
+mkdir -m 700 "$next_gnupg"
+next_key="$(make_key "$next_gnupg")" || die "gpg could not make the next key"
+gpg --homedir "$next_gnupg" --batch --armor --export "$next_key" >"$work/next-key.asc"
+gpg --homedir "$gnupg" --batch --armor --export "$key" >"$work/key.asc"
+gpg --homedir "$other_gnupg" --batch --armor --export "$other_key" >"$work/other-key.asc"
+algos="$(gpg --homedir "$gnupg" --batch --with-colons --list-keys "$key" 2>/dev/null | awk -F: '$1 == "pub" || $1 == "sub" { print $1 ":" $4 ":" $12 ":" $17 }' | xargs)"
+check "the key: an ed25519 primary (certify) and an ed25519 signing subkey ($algos)" "$algos" \
+  grep -qE '^pub:22:c[^ ]*:ed25519 sub:22:s:ed25519$' <<<"$algos"
+# sqv (trixie's apt) refuses SHA-1 bindings since 2026-02-01: every self-signature SHA-256 or up.
+digests="$(gpg --homedir "$gnupg" --batch --export "$key" | gpg --batch --list-packets 2>/dev/null |
+  grep -oE '^\s+digest algo [0-9]+' | grep -oE '[0-9]+$' | sort -u | xargs)"
+check "the key's self-signatures: SHA-256 or up, no SHA-1 (digest algos: $digests)" "" \
+  bash -c "[ -n '$digests' ] && ! grep -qwE '1|2|3' <<<'$digests'"
+
+# --- 2. packages, the keyring package, the repositories, the server ---------------------------
+clock "the upgrade packages $new_version (amd64): deploy/lib/upgrade-deb.sh"
+if how="$(upgrade_debs "$source_dir" "$build_root" "$debs" "$work/v2.log")"; then
+  pass "the second version $new_version: $how"
+else
+  fail "the second version $new_version built" "$(tail -n 20 "$work/v2.log")"
+fi
+mkdir -p "$work/debs/$version" "$work/debs/$new_version" "$work/www"
+for f in "$debs"/pomodoro{,-mqtt}_"$version"_{amd64,arm64}.deb; do
+  if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
+done
+cp "$debs"/pomodoro{,-mqtt}_"$new_version"_amd64.deb "$work/debs/$new_version/" 2>/dev/null
+
+# The server first: the keyring package's apt source names its port.
+python3 -m http.server --bind 127.0.0.1 --directory "$work/www" 0 >"$work/http.log" 2>&1 &
+server_pid=$!
+port=""
+for _ in $(seq 50); do
+  port="$(grep -oE 'port [0-9]+' "$work/http.log" | grep -oE '[0-9]+' | head -n 1)"
+  [[ -n "$port" ]] && break
+  sleep 0.1
+done
+[[ -n "$port" ]] || die "python3 -m http.server did not start: $(cat "$work/http.log")"
+url="http://127.0.0.1:$port/repo"
+say "serving $work/www at http://127.0.0.1:$port/"
+
+keyring_deb="$work/debs/$version/pomodoro-archive-keyring_${version}_all.deb"
+if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --out "$work/debs/$version" 2>&1)" &&
+  [[ -f "$keyring_deb" ]]; then
+  pass "apt-repo.sh keyring: ${keyring_deb##*/}, $(stat -c %s "$keyring_deb") bytes"
+else
+  fail "apt-repo.sh keyring" "$out"
+fi
+# The rotation's keyring package: version $new_version, the key and the next one.
+next_keyring_deb="$work/debs/$new_version/pomodoro-archive-keyring_${new_version}_all.deb"
+if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --key "$work/next-key.asc" \
+  --version "$new_version" --out "$work/debs/$new_version" 2>&1)" && [[ -f "$next_keyring_deb" ]]; then
+  pass "apt-repo.sh keyring --key --key (a rotation): ${next_keyring_deb##*/} holds both keys"
+else
+  fail "apt-repo.sh keyring --key --key (a rotation)" "$out"
+fi
+contents="$(dpkg-deb -c "$keyring_deb" 2>&1 | awk '{ print $6 }' | grep -vE '/$' | sort | xargs)"
+check "the keyring package holds the keyring, the source and its docs" "$contents" \
+  [ "$contents" = "./etc/apt/sources.list.d/pomodoro.sources ./usr/share/doc/pomodoro-archive-keyring/changelog.gz ./usr/share/doc/pomodoro-archive-keyring/copyright ./usr/share/keyrings/pomodoro-archive-keyring.pgp ./usr/share/lintian/overrides/pomodoro-archive-keyring" ]
+dpkg-deb --fsys-tarfile "$keyring_deb" | tar -xO ".$SOURCES" >"$work/sources" 2>/dev/null
+want_sources="Types: deb
+URIs: $url/
+Suites: trixie
+Components: main
+Signed-By: $KEYRING"
+check "the keyring package's source is deb822: $url/ trixie main, Signed-By its keyring" \
+  "$(cat "$work/sources")" [ "$(grep -v '^#' "$work/sources")" = "$want_sources" ]
+
+clock "apt-repo.sh build: the repository and three that apt must refuse"
+build_repo() { # build_repo NAME GNUPGHOME KEY: the repository from every .deb of both versions
+  bash "$here/apt-repo.sh" build --debs "$work/debs" --out "$work/www/$1" --gnupghome "$2" --key "$3" >"$work/$1.log" 2>&1
+}
+if build_repo repo "$gnupg" "$key"; then
+  pass "apt-repo.sh build: $(grep -oE '[0-9]+ package files' "$work/repo.log"), $(du -sh "$work/www/repo" | cut -f1)"
+else
+  fail "apt-repo.sh build" "$(cat "$work/repo.log")"
+fi
+dist="$work/www/repo/dists/$SUITE"
+missing=()
+for f in Release InRelease Release.gpg main/binary-{amd64,arm64,all}/Packages{,.gz,.xz}; do
+  [[ -s "$dist/$f" ]] || missing+=("$f")
+done
+check "dists/trixie: Release, InRelease, Release.gpg, binary-{amd64,arm64,all}/Packages{,.gz,.xz}" \
+  "missing: ${missing[*]}" [ ${#missing[@]} -eq 0 ]
+check "Release: SHA256 and SHA512 sums, no MD5 or SHA-1" "$(grep -E '^[A-Za-z0-9]+:' "$dist/Release")" \
+  bash -c "grep -q '^SHA256:' '$dist/Release' && grep -q '^SHA512:' '$dist/Release' && ! grep -qE '^(MD5Sum|SHA1):' '$dist/Release'"
+packages_of() { # packages_of ARCH: NAME=VERSION of each stanza in binary-ARCH/Packages
+  awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' "$dist/main/binary-$1/Packages" | LC_ALL=C sort | xargs
+}
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-mqtt=$new_version pomodoro=$version pomodoro=$new_version"
+check "binary-amd64 keeps both versions ($(packages_of amd64))" "want $want" [ "$(packages_of amd64)" = "$want" ]
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro=$version"
+check "binary-arm64: $(packages_of arm64)" "want $want" [ "$(packages_of arm64)" = "$want" ]
+check "binary-all: the keyring packages alone ($(packages_of all))" "" \
+  [ "$(packages_of all)" = "pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version" ]
+digest="$(gpg --homedir "$gnupg" --batch --list-packets "$dist/Release.gpg" 2>/dev/null | grep -oE 'digest algo [0-9]+' | head -n 1)"
+check "Release.gpg: a SHA-512 signature ($digest)" "" [ "$digest" = "digest algo 10" ]
+
+# The refused: signed by another key; unsigned; a Packages file changed after signing.
+build_repo other-key "$other_gnupg" "$other_key" || fail "apt-repo.sh build with the other key" "$(cat "$work/other-key.log")"
+cp -a "$work/www/repo" "$work/www/unsigned"
+rm -f "$work/www/unsigned/dists/$SUITE/InRelease" "$work/www/unsigned/dists/$SUITE/Release.gpg"
+cp -a "$work/www/repo" "$work/www/tampered"
+tampered="$work/www/tampered/dists/$SUITE/main/binary-amd64"
+sed -i "0,/^Version: $new_version\$/s//Version: $new_version+evil/" "$tampered/Packages"
+rm -f "$tampered/Packages.gz" "$tampered/Packages.xz"
+gzip -9nk "$tampered/Packages" && xz -9k "$tampered/Packages"
+check "the tampered copy differs from the signed Packages" "" bash -c "! cmp -s '$tampered/Packages' '$dist/main/binary-amd64/Packages'"
+
+# --- 3. lintian on the keyring package, in the build root ------------------------------------
+clock "lintian on the keyring package in the build root"
+root="$build_root"
+keep=1
+root_mounts
+if in_root sh -c 'command -v lintian' >/dev/null ||
+  apt_in_root -y -qq install lintian >/dev/null 2>&1 ||
+  { apt_in_root -qq update >/dev/null 2>&1 && apt_in_root -y -qq install lintian >/dev/null 2>&1; }; then
+  mkdir -p "$root/var/tmp/test-repo"
+  cp "$keyring_deb" "$root/var/tmp/test-repo/"
+  out="$(in_root lintian --pedantic --display-info --show-overrides --fail-on error,warning "/var/tmp/test-repo/${keyring_deb##*/}" 2>&1)"
+  status=$?
+  out="$(grep -v 'running with root privileges' <<<"$out")"
+  rm -rf "$root/var/tmp/test-repo"
+  # Overridden, and said: package-installs-apt-sources (adding the source is the package's whole
+  # purpose; lintian's own exception is for names ending in -apt-source).
+  overridden="$(grep -E '^O: ' <<<"$out" | sed -E 's/^O: [^:]+: //' | xargs)"
+  check "lintian ${keyring_deb##*/}: no error, no warning${overridden:+ (overridden: $overridden)}" \
+    "$out" [ "$status" -eq 0 ]
+else
+  fail "lintian in the build root" "could not install lintian in $root"
+fi
+root_cleanup
+mounted=()
+
+# --- 4. a fresh trixie root -----------------------------------------------------------------
+root=""
+keep=0
+root_folder test-repo
+clock "debootstrap $SUITE (minbase) into $root"
+debootstrap_root "$SUITE" "$MIRROR"
+root_mounts
+clock "the owner's steps"
+cp "$keyring_deb" "$root/var/tmp/"
+chmod 644 "$root/var/tmp/${keyring_deb##*/}"
+
+# apt_step LOG ARGS...: apt-get -y ARGS with no terminal; its output in $work/LOG.
+apt_step() {
+  local log="$work/$1"
+  shift
+  in_root apt-get -y -o APT::Install-Recommends=false "$@" </dev/null >"$log" 2>&1
+}
+warnings() { grep -iE '^(W|E): |warn|conffile|\(Y/I/N/O/D/Z\)' "$work/$1"; }
+no_warnings() { ! warnings "$1" >/dev/null; }
+status_of() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
+version_of() { in_root dpkg-query -W -f '${Version}' "$1" 2>/dev/null; }
+
+apt_retry in_root apt-get -qq update >/dev/null || die "apt-get update (Debian only) in $root failed"
+check "apt in the root verifies with sqv (sqv installed, gpgv not)" \
+  "sqv: $(status_of sqv), gpgv: $(status_of gpgv)" [ "$(status_of sqv):$(status_of gpgv)" = "ii:" ]
+
+apt_step keyring.log install "/var/tmp/${keyring_deb##*/}"
+check "sudo apt install ./${keyring_deb##*/}" "$(tail -n 20 "$work/keyring.log")" [ "$(status_of pomodoro-archive-keyring)" = ii ]
+check "the keyring and the source are in place" "$(ls -l "$root$KEYRING" "$root$SOURCES" 2>&1)" \
+  [ -s "$root$KEYRING" -a -s "$root$SOURCES" ]
+
+cp "$dist/Release" "$dist/Release.gpg" "$root/var/tmp/"
+said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.gpg /var/tmp/Release 2>&1)"
+check "sqv (trixie's) verifies Release.gpg with the installed keyring" "$said" grep -q "$key" <<<"$said"
+gpg --homedir "$other_gnupg" --batch --export "$other_key" >"$root/var/tmp/other.pgp"
+check "sqv refuses Release.gpg against another key" "" \
+  bash -c "! chroot '$root' sqv --keyring /var/tmp/other.pgp /var/tmp/Release.gpg /var/tmp/Release >/dev/null 2>&1"
+
+start=$SECONDS
+apt_step update.log update
+status=$?
+update_time=$((SECONDS - start))
+check "apt-get update: succeeds, gets the repository's InRelease (${update_time} s)" "$(tail -n 20 "$work/update.log")" \
+  bash -c "[ $status -eq 0 ] && grep -qE '^(Get|Hit):[0-9]+ $url/? trixie InRelease' '$work/update.log'"
+check "apt-get update: no warning, no error" "$(warnings update.log)" no_warnings update.log
+candidate="$(in_root apt-cache policy pomodoro | awk '/Candidate:/ { print $2 }')"
+check "apt-cache policy pomodoro: the candidate is the newest, $new_version" "$(in_root apt-cache policy pomodoro)" \
+  [ "$candidate" = "$new_version" ]
+
+start=$SECONDS
+apt_step install.log install pomodoro pomodoro-mqtt
+install_time=$((SECONDS - start))
+check "apt-get install pomodoro pomodoro-mqtt: the newest, $new_version (${install_time} s)" "$(tail -n 20 "$work/install.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$new_version $new_version ii" ]
+check "apt-get install: no warning" "$(warnings install.log)" no_warnings install.log
+fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/install.log" | head -n 1)"
+say "  $fetched (with the Debian packages it depends on), in $install_time s"
+
+apt_step downgrade.log install --allow-downgrades "pomodoro=$version" "pomodoro-mqtt=$version"
+check "apt-get install pomodoro=$version pomodoro-mqtt=$version: goes back" "$(tail -n 20 "$work/downgrade.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$version $version ii" ]
+check "the way back: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
+  in_root sh -c "pomodoro --version | grep -qF 'pomodoro $version ('"
+
+# The owner's edit and history, then apt-get upgrade (a changed shipped config: no prompt).
+sed -i 's/^# focus = 25m$/focus = 50m/' "$root$CONF"
+printf '# my desk\n' >>"$root$CONF"
+cp "$root$CONF" "$work/edited.conf"
+mkdir -p "$root/var/lib/pomodoro"
+printf '{"history":"line"}\n' >"$root/var/lib/pomodoro/history.jsonl"
+in_root chown -R pomodoro:pomodoro /var/lib/pomodoro
+cp "$root/var/lib/pomodoro/history.jsonl" "$work/history.jsonl"
+check "the owner's edit is in place (focus = 50m)" "$(grep -n focus "$root$CONF")" grep -qx 'focus = 50m' "$root$CONF"
+
+gpg --homedir "$next_gnupg" --batch --local-user "$next_key" --detach-sign -o "$root/var/tmp/Release.next.gpg" "$dist/Release"
+check "before the rotation: the installed keyring refuses the next key's signature" "" \
+  bash -c "! chroot '$root' sqv --keyring $KEYRING /var/tmp/Release.next.gpg /var/tmp/Release >/dev/null 2>&1"
+apt_step upgrade.log upgrade
+check "apt-get upgrade: both to $new_version" "$(tail -n 20 "$work/upgrade.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$new_version $new_version ii" ]
+check "apt-get upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
+check "apt-get upgrade: the owner's $CONF kept as edited" "$(diff "$work/edited.conf" "$root$CONF")" \
+  cmp -s "$work/edited.conf" "$root$CONF"
+check "apt-get upgrade: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
+  cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+check "apt-get upgrade: the keyring package too, to $new_version (the rotation)" "$(version_of pomodoro-archive-keyring)" \
+  [ "$(version_of pomodoro-archive-keyring)" = "$new_version" ]
+said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.next.gpg /var/tmp/Release 2>&1)"
+check "after it, sqv takes the next key's signature" "$said" grep -q "$next_key" <<<"$said"
+said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.gpg /var/tmp/Release 2>&1)"
+check "and still the first key's" "$said" grep -q "$key" <<<"$said"
+
+apt_step purge.log purge pomodoro pomodoro-mqtt
+check "apt-get purge pomodoro pomodoro-mqtt: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
+  [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
+
+# --- 5. what apt must refuse ----------------------------------------------------------------
+clock "the repositories apt must refuse"
+mv "$root$SOURCES" "$work/pomodoro.sources"
+# refused NAME WHY PATTERN: apt-get update against /NAME fails, its error matching PATTERN, and
+# no package from it becomes installable.
+refused() {
+  local name=$1 why=$2 pattern=$3
+  sed "s|^URIs: .*|URIs: http://127.0.0.1:$port/$name/|" "$work/pomodoro.sources" >"$root/etc/apt/sources.list.d/bad.sources"
+  apt_step "update-$name.log" update
+  local status=$?
+  local offered
+  offered="$(in_root apt-cache madison pomodoro 2>/dev/null | grep -c "127.0.0.1:$port/$name")"
+  if ((status != 0)) && grep -qE "$pattern" "$work/update-$name.log" && ((offered == 0)); then
+    pass "apt-get update refuses the repository $why: $(grep -E '^(E|W): ' "$work/update-$name.log" | head -n 1 | cut -c1-150)"
+  else
+    fail "apt-get update refuses the repository $why" "exit $status, pomodoro offered from it: $offered" \
+      "$(tail -n 8 "$work/update-$name.log")"
+  fi
+  rm -f "$root/etc/apt/sources.list.d/bad.sources"
+}
+refused other-key "signed by another key" "is not signed|NO_PUBKEY|Missing key"
+refused unsigned "unsigned" "is not signed|does not have a Release file"
+refused tampered "with a Packages file changed after signing" "Hash Sum mismatch|unexpected size|checksum"
+mv "$work/pomodoro.sources" "$root$SOURCES"
+
+# --- 6. arm64 -------------------------------------------------------------------------------
+clock "arm64 as a foreign architecture: apt-get install --download-only pomodoro:arm64"
+in_root dpkg --add-architecture arm64
+apt_retry apt_step update-arm64.log update
+status=$?
+check "apt-get update with arm64 added: no warning, no error" "exit $status; $(warnings update-arm64.log)" \
+  bash -c "[ $status -eq 0 ] && ! grep -qiE '^(W|E): ' '$work/update-arm64.log'"
+rm -f "$root"/var/cache/apt/archives/*.deb
+apt_retry apt_step arm64.log install --download-only pomodoro:arm64 pomodoro-mqtt:arm64
+status=$?
+got="$(find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort | xargs)"
+check "pomodoro:arm64 and pomodoro-mqtt:arm64 $version from the repository" "exit $status; got: $got; $(tail -n 5 "$work/arm64.log")" \
+  bash -c "[ $status -eq 0 ] && [ -f '$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-mqtt_${version}_arm64.deb' ]"
+check "their dependencies from Debian: libgpiod3, libi2c0, libmosquitto1 :arm64" "got: $got" \
+  bash -c "ls '$root'/var/cache/apt/archives/ | grep -q '^libgpiod3_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libi2c0_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmosquitto1_.*_arm64.deb$'"
+arm64_fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/arm64.log" | head -n 1)"
+say "  arm64: $arm64_fetched for pomodoro and pomodoro-mqtt with their Debian dependencies"
+check "the downloaded pomodoro_${version}_arm64.deb is build-deb.sh's" "" \
+  cmp -s "$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb" "$debs/pomodoro_${version}_arm64.deb"
+
+# --- figures --------------------------------------------------------------------------------
+say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes"
+say "figures: apt-get install pomodoro pomodoro-mqtt $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
+say "done in $((SECONDS - t_start)) s"
+echo "$passed passed, $failed failed"
+((failed == 0))
