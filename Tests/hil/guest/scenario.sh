@@ -10,6 +10,8 @@ if [ ! -x "$POMODORO" ]; then
   fail device "no $POMODORO in the initramfs"
   return 0
 fi
+# shellcheck source=Tests/hil/guest/probe.sh
+. /hil/probe.sh
 trace_clear
 device_start
 wait_for 60 sh -c "grep -q '^<6>ready' $POMODORO_LOG || [ ! -d /proc/$POMODORO_PID ] || grep -q ') Z ' /proc/$POMODORO_PID/stat"

@@ -16,10 +16,14 @@ BTN_START=23
 BTN_CANCEL=24
 BUZZER=25
 
-# device_start: the inputs at rest (pulled high, as the Pi's pull-ups hold open contacts),
-# then `pomodoro run` in the background.
-device_start() {
+# inputs_at_rest: every input pulled high, as the Pi's pull-ups hold open contacts.
+inputs_at_rest() {
   for pin in $ENC_A $ENC_B $ENC_PUSH $BTN_START $BTN_CANCEL; do pin_pull "$pin" up; done
+}
+
+# device_start: the inputs at rest, then `pomodoro run` in the background.
+device_start() {
+  inputs_at_rest
   mkdir -p /var/lib/pomodoro
   "$POMODORO" run --config "$POMODORO_CONF" 2>"$POMODORO_LOG" &
   POMODORO_PID=$!
