@@ -10,6 +10,9 @@ enum ProbeCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("probe takes no arguments, got '\(args.positional[0])'") }
+    // A line at a time, also into a pipe or a file (`pomodoro probe | tee probe.log`): the
+    // turns and presses are echoed as they happen, not when it ends.
+    lineBufferStandardOutput()
     let log = Log()
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
     print(PomodoroCLI.versionText)

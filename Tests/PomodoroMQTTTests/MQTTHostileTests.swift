@@ -62,19 +62,25 @@ final class MQTTHostileTests: XCTestCase {
     XCTAssertEqual(p.terminationStatus, 0)
   }
 
-  func testRetainedCommandsForgedLinesFloodsAndASecondBridge() throws {
+  /// The built `pomodoro` beside the test bundle, a device served by this process, a broker
+  /// on 127.0.0.1, and a bridge config for desk1 (the caller starts the bridge and stops the rest).
+  func desk1() throws -> (ControlFixture, TestBroker, ServerPump, conf: String, binary: String) {
     guard MQTTBridge.available else { throw XCTSkip("pomodoro was built without libmosquitto") }
-    let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
-      .deletingLastPathComponent().appendingPathComponent("pomodoro").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else { throw XCTSkip("no pomodoro binary at \(binary)") }
+    let binary = try ChildProcess.pomodoroPath()
     let f = try ControlFixture()
     let broker = try TestBroker(directory: f.directory)
-    defer { broker.stop() }
-    let pump = ServerPump(f.server)
-    defer { pump.stop() }
     let conf = f.directory + "/bridge.conf"
     try "control_socket = \(f.path)\nmqtt_host = 127.0.0.1\nmqtt_port = \(broker.port)\nmqtt_device_id = desk1\n".write(
       toFile: conf, atomically: true, encoding: .utf8)
+    return (f, broker, ServerPump(f.server), conf, binary)
+  }
+
+  func testRetainedCommandsForgedLinesFloodsAndASecondBridge() throws {
+    let (f, broker, pump, conf, binary) = try desk1()
+    defer {
+      pump.stop()
+      broker.stop()
+    }
     let command = "pomodoro/desk1/command"
     let stateTopic = "pomodoro/desk1/state"
 
@@ -153,18 +159,11 @@ extension MQTTHostileTests {
   /// them for it: the bridge never reads, copies or logs them, and the command after them acts
   /// (it used to take each whole; its peak memory: `pomodoro-bench mqtt-payloads`).
   func testOversizedPayloadsNeverReachTheBridge() throws {
-    guard MQTTBridge.available else { throw XCTSkip("pomodoro was built without libmosquitto") }
-    let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
-      .deletingLastPathComponent().appendingPathComponent("pomodoro").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else { throw XCTSkip("no pomodoro binary at \(binary)") }
-    let f = try ControlFixture()
-    let broker = try TestBroker(directory: f.directory)
-    defer { broker.stop() }
-    let pump = ServerPump(f.server)
-    defer { pump.stop() }
-    let conf = f.directory + "/bridge.conf"
-    try "control_socket = \(f.path)\nmqtt_host = 127.0.0.1\nmqtt_port = \(broker.port)\nmqtt_device_id = desk1\n".write(
-      toFile: conf, atomically: true, encoding: .utf8)
+    let (f, broker, pump, conf, binary) = try desk1()
+    defer {
+      pump.stop()
+      broker.stop()
+    }
     let command = "pomodoro/desk1/command"
     let big = f.directory + "/big"
     FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x78, count: 16 << 20))

@@ -112,3 +112,6 @@ public func writeToStandardError(_ text: String) { _ = text.withCString { fputs(
 
 /// Sends what stdout's buffer holds (a line a watcher waits for).
 public func flushStandardOutput() { fflush(stdout) }
+
+/// Standard output a line at a time, into a pipe or a file too (a live echo that `| tee` shows).
+public func lineBufferStandardOutput() { setvbuf(stdout, nil, _IOLBF, 0) }
