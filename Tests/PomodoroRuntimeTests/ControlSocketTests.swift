@@ -427,3 +427,73 @@ final class PollWaiterTests: XCTestCase {
     XCTAssertEqual(ready.writable, [ends[1]], "a descriptor that can take bytes is")
   }
 }
+
+/// Watchers cannot lock others out (issue 29, item 6): at most 8 of them, the others' places
+/// kept for requests, and the watcher quiet longest makes way for a newcomer; a bridge, which
+/// asks every 10 s, is never the one.
+final class ControlWatcherTests: XCTestCase {
+  func watch(_ f: ControlFixture) throws -> (fd: Int32, ok: Bool, error: String?) {
+    let fd = try f.connect()
+    let reply = f.reply(fd, #"{"cmd":"watch"}"#)
+    return (fd, reply.ok, reply.error)
+  }
+
+  func testSixteenWatchersLeaveRoomForRequestsAndTheBridge() throws {
+    let f = try ControlFixture()
+    var watchers: [Int32] = []
+    var refused = 0
+    for _ in 0..<16 {
+      let w = try watch(f)
+      if w.ok {
+        watchers.append(w.fd)
+      } else {
+        XCTAssertEqual(w.error, "too many watchers (8 at most, each asking within 30s); try again later")
+        refused += 1
+        close(w.fd)  // as `ctl watch` does when refused
+      }
+    }
+    XCTAssertEqual(watchers.count, ControlServer.maxWatchers)
+    XCTAssertEqual(refused, 8, "fresh watchers are not made to go")
+    var others: [Int32] = []
+    for _ in 0..<(ControlServer.maxClients - ControlServer.maxWatchers) {
+      let fd = try f.connect()
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok, "requests are served whatever the watchers hold")
+      others.append(fd)
+    }
+    // All 16 places taken; 30 s later the watchers are quiet, and a request's client takes the
+    // place of the one quiet longest, which is told why.
+    f.h.run(for: seconds(30))
+    for fd in others { XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok) }
+    let ctl = try f.connect()
+    XCTAssertTrue(f.reply(ctl, #"{"cmd":"status"}"#).ok, "ctl status gets its place")
+    var first = LineReader(fd: watchers[0])
+    XCTAssertEqual(
+      first.next(until: SystemClock().now + ms(2000)),
+      ControlProtocol.errorReply(
+        "closed: this watcher made way for a new client (it sent nothing for 30s; 16 clients and 8 watchers at "
+          + "most); watch again to come back"))
+    XCTAssertNil(first.next(until: SystemClock().now + ms(2000)), "then closed")
+    close(watchers.removeFirst())
+    close(ctl)
+    f.server.serviceNow()
+    // A bridge: its watch takes a quiet watcher's place, and its status every 10 s keeps it
+    // there while new watchers come and go.
+    let bridge = try watch(f)
+    XCTAssertTrue(bridge.ok, "the bridge gets in: \(bridge.error ?? "")")
+    for round in 0..<20 {
+      f.h.run(for: seconds(10))
+      XCTAssertTrue(f.reply(bridge.fd, #"{"cmd":"status"}"#).ok, "the bridge still served (round \(round))")
+      for fd in others { _ = f.reply(fd, #"{"cmd":"status"}"#) }
+      let newcomer = try watch(f)
+      if !newcomer.ok { close(newcomer.fd) }
+      f.server.serviceNow()
+      XCTAssertLessThanOrEqual(f.server.watchers, ControlServer.maxWatchers)
+    }
+    XCTAssertEqual(f.server.watchers, ControlServer.maxWatchers)
+    XCTAssertGreaterThanOrEqual(f.server.watchersClosed, 8, "the status bars' watchers made way")
+    XCTAssertEqual(
+      f.h.logLines.filter { $0.1.contains("closed the watcher quiet longest") }.count, 1, "said once")
+    XCTAssertTrue(f.server.summary.contains("watchers made way"), f.server.summary)
+    for fd in watchers + others + [bridge.fd] { close(fd) }
+  }
+}

@@ -6,9 +6,17 @@ import PomodoroSystem
 /// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, a client
 /// whose unsent output passes `maxPending` (a watcher that does not read) is dropped and logged,
 /// and one that is not watching and has sent no request for `idleTimeout` is closed, so that
-/// idle connections cannot keep `pomodoro ctl` and the bridge out.
+/// idle connections cannot keep `pomodoro ctl` and the bridge out. Watchers cannot either: at
+/// most `maxWatchers` of them, and the one quiet longest (no request for `watcherQuiet`: a status
+/// bar's `ctl watch`, never the bridge, which asks every 10 s) makes way for a new client when
+/// every place is taken, or for a new watcher when every watcher's place is.
 public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxClients = 16
+  /// Watchers at most: the other places stay for requests (`ctl`, scripts, the bridge's own
+  /// connection before it watches).
+  public static let maxWatchers = 8
+  /// A watcher that has sent no request for this long may be closed to make room.
+  public static let watcherQuiet: Nanoseconds = seconds(30)
   public static let maxLine = ControlProtocol.maxLine
   public static let maxPending = 65536
   /// How long a client that is not watching may stay connected without a request.
@@ -45,6 +53,8 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public private(set) var refused = 0
   /// Clients closed for sending nothing for `idleTimeout` without watching.
   public private(set) var idleClosed = 0
+  /// Quiet watchers closed to make room for a new client or watcher.
+  public private(set) var watchersClosed = 0
   /// `idleLimit`; a test's shorter one.
   public var idleTimeout = ControlServer.idleLimit
   var closed = false
@@ -80,6 +90,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var text = "ctl \(requests) request\(requests == 1 ? "" : "s"), \(watchers) watching"
     if dropped > 0 { text += ", \(dropped) dropped" }
     if idleClosed > 0 { text += ", \(idleClosed) idle closed" }
+    if watchersClosed > 0 { text += ", \(watchersClosed) watchers made way" }
     return text
   }
 
@@ -132,6 +143,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
       UnixSocket.setNonBlocking(fd)
+      if clients.count >= Self.maxClients { makeWay(for: "a new client") }
       guard clients.count < Self.maxClients else {
         refused += 1
         let line = Array(
@@ -145,6 +157,30 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       clients[fd] = Client(fd: fd, at: device.clock.now)
     }
+  }
+
+  /// Closes the watcher quiet longest (no request for `watcherQuiet` or more), telling it why, to
+  /// make room for `whom`; false when every watcher has asked something within `watcherQuiet`.
+  @discardableResult
+  func makeWay(for whom: String) -> Bool {
+    let now = device.clock.now
+    guard
+      let quiet = clients.values.filter({ $0.watching && now - $0.lastRequest >= Self.watcherQuiet })
+        .min(by: { ($0.lastRequest, $0.fd) < ($1.lastRequest, $1.fd) })
+    else { return false }
+    watchersClosed += 1
+    let line = Array(
+      (ControlProtocol.errorReply(
+        "closed: this watcher made way for \(whom) (it sent nothing for \(DurationText.format(now - quiet.lastRequest)); "
+          + "\(Self.maxClients) clients and \(Self.maxWatchers) watchers at most); watch again to come back") + "\n")
+        .utf8)
+    _ = line.withUnsafeBytes { send(quiet.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+    drop(quiet.fd)
+    log.once(
+      "control-make-way", .notice,
+      "control socket \(path): closed the watcher quiet longest to make room for \(whom) (\(Self.maxClients) clients and "
+        + "\(Self.maxWatchers) watchers at most; said once)")
+    return true
   }
 
   /// Closes the clients that are not watching and have sent no request for `idleTimeout`,
@@ -213,10 +249,16 @@ public final class ControlServer: LoopSource, DeviceObserver {
       case .failure(let refusal):
         reply = ControlProtocol.errorReply(refusal.message)
       case .success(let events):
-        for event in events { device.perform(event) }
-        if command == .watch { client.watching = true }
-        reply = ControlProtocol.okReply(
-          StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
+        if command == .watch && !client.watching && watchers >= Self.maxWatchers && !makeWay(for: "a new watcher") {
+          reply = ControlProtocol.errorReply(
+            "too many watchers (\(Self.maxWatchers) at most, each asking within \(DurationText.format(Self.watcherQuiet))); "
+              + "try again later")
+        } else {
+          for event in events { device.perform(event) }
+          if command == .watch { client.watching = true }
+          reply = ControlProtocol.okReply(
+            StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
+        }
       }
     }
     queue(client, reply)
