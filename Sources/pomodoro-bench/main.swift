@@ -2,10 +2,15 @@
 // Run with: swift run -c release pomodoro-bench
 // Each area adds its figures in a file of its own here.
 // `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default;
-// `pomodoro-bench history` only the history readers at a million lines.
+// `pomodoro-bench history` only the history readers at a million lines;
+// `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
+  burstBench(fsyncDelays: [0, 10, 20])
+} else if arguments.first == "burst" {
+  let delays = arguments.dropFirst().compactMap { Int64($0) }
+  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays)
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,
@@ -18,4 +23,5 @@ if arguments.first == "history" {
   leanBench()
   mqttBench()
   historyBench()
+  burstBench(fsyncDelays: [0, 10, 20])
 }

@@ -497,3 +497,101 @@ final class ControlWatcherTests: XCTestCase {
     for fd in watchers + others + [bridge.fd] { close(fd) }
   }
 }
+
+/// A burst of commands (issue 29, item 1): a client's lines are answered 16 a wake, in turns
+/// with the other clients, so the loop goes back to the buttons, the display, the alarm and the
+/// watchdog between; the state is saved once a batch, before the replies go out.
+final class ControlBurstTests: XCTestCase {
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// A device with its storage (state.json saved for real) and its control socket.
+  func storedDevice() throws -> (DeviceHarness, ControlServer) {
+    let h = try DeviceHarness(directory: directory)
+    let server = try ControlServer(
+      path: directory + "/c.sock", device: h.device, log: h.device.log,
+      wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+    h.device.start()
+    return (h, server)
+  }
+
+  /// Reads every whole line `fd` has now.
+  func drain(_ fd: Int32, into reader: inout LineReader) -> [String] {
+    var lines: [String] = []
+    while let line = reader.next(until: SystemClock().now + ms(20)) { lines.append(line) }
+    return lines
+  }
+
+  func testEightHundredTogglesInOneWriteAreAnsweredSixteenAWakeInTurnsWithOthers() throws {
+    let (h, server) = try storedDevice()
+    defer { server.close() }
+    let flood = try UnixSocket.connect(server.path)
+    let other = try UnixSocket.connect(server.path)
+    defer { for fd in [flood, other] { close(fd) } }
+    server.serviceNow()
+    let savesBefore = h.device.saves
+    XCTAssertTrue(
+      UnixSocket.writeAll(flood, Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)))
+    XCTAssertTrue(UnixSocket.writeAll(other, Array("{\"cmd\":\"status\"}\n".utf8)))
+    server.serviceNow()
+    XCTAssertEqual(server.requests, ControlServer.linesPerWake + 1, "16 of the flood's and the other's one")
+    XCTAssertEqual(h.device.saves - savesBefore, 1, "one save for the batch")
+    XCTAssertNotNil(server.deadline.map { $0 <= h.clock.now }, "the loop comes back at once for the rest")
+    var otherReader = LineReader(fd: other)
+    XCTAssertEqual(drain(other, into: &otherReader).count, 1, "the other client answered in the first wake")
+    var floodReader = LineReader(fd: flood)
+    var replies = drain(flood, into: &floodReader)
+    XCTAssertEqual(replies.count, ControlServer.linesPerWake)
+    var wakes = 1
+    while server.requests < 801 && wakes < 1000 {
+      // Between wakes the device steps: a button would be read here.
+      h.device.step()
+      server.serviceNow()
+      wakes += 1
+      replies += drain(flood, into: &floodReader)
+    }
+    replies += drain(flood, into: &floodReader)
+    // 16 a wake; a few more where a 4 KiB read ends between lines.
+    XCTAssertTrue((50...56).contains(wakes), "800 lines in \(wakes) wakes")
+    XCTAssertEqual(replies.count, 800)
+    XCTAssertTrue(replies.allSatisfy { $0.hasPrefix("{\"ok\":true") })
+    XCTAssertEqual(h.device.state.phase, .paused, "started, then 799 toggles")
+    XCTAssertLessThanOrEqual(h.device.saves - savesBefore, 50 + 50, "a save a batch (and a step), not 800")
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .paused, "the last state saved")
+  }
+
+  /// Two floods and a status: each wake answers them in turns, and the status in the first.
+  func testTurnsGoRoundAmongFloodingClients() throws {
+    let (h, server) = try storedDevice()
+    defer { withExtendedLifetime(h) { server.close() } }
+    let a = try UnixSocket.connect(server.path)
+    let b = try UnixSocket.connect(server.path)
+    defer { for fd in [a, b] { close(fd) } }
+    server.serviceNow()
+    for fd in [a, b] {
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 100).utf8)))
+    }
+    var readers = [LineReader(fd: a), LineReader(fd: b)]
+    var counts = [0, 0]
+    for wake in 1...3 {
+      server.serviceNow()
+      for i in 0..<2 { counts[i] += drain([a, b][i], into: &readers[i]).count }
+      XCTAssertEqual(counts, [16 * wake, 16 * wake], "wake \(wake): both served alike")
+    }
+  }
+
+  /// The reply to a command follows the save of the state it made.
+  func testAReplyFollowsTheSaveOfItsState() throws {
+    let (h, server) = try storedDevice()
+    defer { withExtendedLifetime(h) { server.close() } }
+    let fd = try UnixSocket.connect(server.path)
+    defer { close(fd) }
+    server.serviceNow()
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
+    server.serviceNow()
+    var reader = LineReader(fd: fd)
+    XCTAssertEqual(reader.next(until: SystemClock().now + ms(2000))?.contains("\"phase\":\"running\""), true)
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .running, "saved before the reply")
+  }
+}

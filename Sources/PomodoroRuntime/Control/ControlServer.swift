@@ -17,6 +17,11 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxWatchers = 8
   /// A watcher that has sent no request for this long may be closed to make room.
   public static let watcherQuiet: Nanoseconds = seconds(30)
+  /// Request lines answered a client a wake at most, in turns among the clients: one that
+  /// floods (800 toggles in one write) cannot hold the loop; the rest waits, read, for the next
+  /// wake, which comes at once (`deadline`) after the buttons, the display, the alarm and the
+  /// watchdog have had theirs.
+  public static let linesPerWake = 16
   public static let maxLine = ControlProtocol.maxLine
   public static let maxPending = 65536
   /// How long a client that is not watching may stay connected without a request.
@@ -29,6 +34,11 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var watching = false
     /// The client has closed its side: close once the output is out.
     var closing = false
+    /// It sent its last byte: closed once its lines are answered and its replies out.
+    var ended = false
+    /// Lines read and not answered yet, oldest first: one read's worth at most (the socket holds
+    /// the rest until these are answered).
+    var waiting: [LineBuffer.Item] = []
     /// When it connected or sent its last request line: a client that is not watching is
     /// closed `idleTimeout` after.
     var lastRequest: Instant
@@ -58,6 +68,11 @@ public final class ControlServer: LoopSource, DeviceObserver {
   /// `idleLimit`; a test's shorter one.
   public var idleTimeout = ControlServer.idleLimit
   var closed = false
+  /// While a batch of requests is answered: replies and watch lines wait in each client's output
+  /// until the batch's state is saved, then go out together.
+  var batching = false
+  /// Whose turn is first in the next batch (a client's descriptor): the turns rotate.
+  var firstTurn: Int32 = -1
 
   /// Listens at `path` (mode 0660, group `pomodoro` where that group exists) and watches
   /// `device` for state changes (the device's previous observer still sees them).
@@ -96,8 +111,16 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   // MARK: LoopSource
 
-  public var readDescriptors: [Int32] { closed ? [] : [listener] + clients.keys.sorted() }
-  public var writeDescriptors: [Int32] { clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted() }
+  /// The listener, and the clients with nothing left to answer (the others are read again once
+  /// their lines are answered: the kernel holds what they send meanwhile).
+  public var readDescriptors: [Int32] {
+    closed ? [] : [listener] + clients.values.filter { $0.waiting.isEmpty && !$0.ended }.map(\.fd).sorted()
+  }
+  /// The clients with bytes to send; none while the device has a save to make (a batch's replies
+  /// follow the save of the state they report: `Device.saveHold`).
+  public var writeDescriptors: [Int32] {
+    device.saveDue ? [] : clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted()
+  }
 
   public func handle(_ wake: Wake) {
     for fd in wake.writable { if let client = clients[fd] { flush(client) } }
@@ -108,12 +131,18 @@ public final class ControlServer: LoopSource, DeviceObserver {
         receive(client)
       }
     }
+    answerWaiting()
     closeIdle()
   }
 
-  /// The first moment a client that is not watching has been idle for `idleTimeout`.
+  /// Lines wait to be answered (the next wake must come at once).
+  public var busy: Bool { clients.values.contains { !$0.waiting.isEmpty } }
+
+  /// Now while lines wait to be answered; else the first moment a client that is not watching
+  /// has been idle for `idleTimeout`.
   public var deadline: Instant? {
-    clients.values.filter { !$0.watching }.map { $0.lastRequest + idleTimeout }.min()
+    if busy { return device.clock.now }
+    return clients.values.filter { !$0.watching }.map { $0.lastRequest + idleTimeout }.min()
   }
 
   /// Serves whatever is ready now without blocking (tests, and loops that poll themselves).
@@ -203,12 +232,12 @@ public final class ControlServer: LoopSource, DeviceObserver {
     }
   }
 
+  /// Reads what a client sent into lines to answer, when it has none waiting: 4 KiB at a time
+  /// until a whole line has come, 16 KiB a wake at most.
   func receive(_ client: Client) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    // At most 16 KiB a client a wake: one that floods requests cannot hold the loop (poll wakes
-    // again at once for the rest).
     var reads = 0
-    while clients[client.fd] != nil, !client.closing, reads < 4 {
+    while client.waiting.isEmpty, !client.ended, reads < 4 {
       reads += 1
       let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) } }
       if n < 0 {
@@ -217,24 +246,60 @@ public final class ControlServer: LoopSource, DeviceObserver {
         return
       }
       if n == 0 {
-        // The client is done sending: answer a last unterminated line, then close once flushed.
-        if let last = client.input.finish() { answer(client, last) }
-        client.closing = true
-        if clients[client.fd] != nil { flush(client) }
+        // The client is done sending: its last unterminated line is answered too, then it is
+        // closed once its replies are out.
+        if let last = client.input.finish() { client.waiting.append(.line(last)) }
+        client.ended = true
         return
       }
-      for item in client.input.feed(buffer[0..<n]) {
-        guard clients[client.fd] != nil else { return }
-        switch item {
-        case .line(let line):
-          if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-          client.lastRequest = device.clock.now
-          answer(client, line)
-        case .tooLong:
-          client.lastRequest = device.clock.now
-          queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
+      client.waiting += client.input.feed(buffer[0..<n])
+    }
+  }
+
+  /// Answers the waiting lines in turns, one a client a turn, at most `linesPerWake` a client;
+  /// saves the state once for them all (`Device.saveIfDue`), then sends the replies and the watch
+  /// lines, and closes the clients that are done.
+  func answerWaiting() {
+    let turns = clients.values.filter { !$0.waiting.isEmpty }.map(\.fd).sorted()
+    if !turns.isEmpty {
+      // The first turn goes round: the client after the last batch's first.
+      let first = turns.firstIndex { $0 > firstTurn } ?? 0
+      let order = Array(turns[first...] + turns[..<first])
+      firstTurn = order[0]
+      batching = true
+      for _ in 0..<Self.linesPerWake {
+        var any = false
+        for fd in order {
+          guard let client = clients[fd], !client.waiting.isEmpty else { continue }
+          any = true
+          answer(client, client.waiting.removeFirst())
         }
+        if !any { break }
       }
+      batching = false
+      // A step now: the buttons read (a press that came meanwhile holds the save back until it
+      // acts: `Device.saveHold`), the panel painted, and the batch's state saved once.
+      device.step()
+    }
+    // Replies wait for a save the device holds back (a button settling); they go when it is made.
+    guard !device.saveDue else { return }
+    for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
+      if client.ended && client.waiting.isEmpty { client.closing = true }
+      guard !client.output.isEmpty || client.closing else { continue }
+      flush(client)
+      dropIfBehind(client)
+    }
+  }
+
+  func answer(_ client: Client, _ item: LineBuffer.Item) {
+    switch item {
+    case .line(let line):
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+      client.lastRequest = device.clock.now
+      answer(client, line)
+    case .tooLong:
+      client.lastRequest = device.clock.now
+      queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
     }
   }
 
@@ -264,12 +329,19 @@ public final class ControlServer: LoopSource, DeviceObserver {
     queue(client, reply)
   }
 
-  /// Queues a line and sends what the socket takes now; a client past `maxPending` is dropped.
+  /// Queues a line and sends what the socket takes now (after the batch, while one is answered);
+  /// a client past `maxPending` is dropped.
   func queue(_ client: Client, _ line: String) {
     guard clients[client.fd] != nil else { return }
     client.output += Array(line.utf8)
     client.output.append(0x0A)
+    guard !batching else { return }
     flush(client)
+    dropIfBehind(client)
+  }
+
+  /// Drops a client whose unsent output passed `maxPending`.
+  func dropIfBehind(_ client: Client) {
     if clients[client.fd] != nil, client.output.count > Self.maxPending {
       dropped += 1
       log.warning(
