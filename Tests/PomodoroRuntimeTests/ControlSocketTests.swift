@@ -595,3 +595,25 @@ final class ControlBurstTests: XCTestCase {
     XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .running, "saved before the reply")
   }
 }
+
+extension ControlBurstTests {
+  /// A save due while a button settles waits for the step that acts on the press (50 ms at
+  /// most), so that the press is not held up behind the save's fsyncs; that step saves both.
+  func testASaveWaitsForAButtonSettlingThenSavesWithIt() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.device.start()
+    let start = h.clock.now
+    h.press(h.config.buttonStart, at: ms(10))
+    h.clock.advance(to: start + ms(15))
+    h.device.step()  // the edge is read; the press settles at 30 ms
+    let saves = h.device.saves
+    h.device.perform(.press(.start))  // a command: running, a save due
+    h.device.saveIfDue()
+    XCTAssertEqual(h.device.saves, saves, "held back: the button settles within 50 ms")
+    XCTAssertTrue(h.device.saveDue)
+    h.run(for: ms(20))
+    XCTAssertEqual(h.device.state.phase, .paused, "the press acted at once")
+    XCTAssertEqual(h.device.saves, saves + 1, "one save for both")
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .paused)
+  }
+}
