@@ -79,11 +79,18 @@ enum CtlCommand {
       emit(json ? line : ControlProtocol.text(state))
     }
     guard command == .watch else { return ExitCode.ok }
+    // The device says why it closes a watcher (one making way for a newer client) before it does.
+    var reason: String?
     while let line = reader.next(until: nil) {
-      guard case .success(let state)? = ControlProtocol.decodeReply(line) else { continue }
-      emit(json ? line : ControlProtocol.text(state))
+      switch ControlProtocol.decodeReply(line) {
+      case .success(let state)?: emit(json ? line : ControlProtocol.text(state))
+      case .failure(let refusal)?: reason = refusal.message
+      case nil: continue
+      }
     }
-    PomodoroCLI.fail("pomodoro: the device closed the connection (stopped, or this watcher fell behind)")
+    PomodoroCLI.fail(
+      "pomodoro: the device closed the connection (\(reason.map(Log.oneLine) ?? "stopped, or this watcher fell behind"))"
+    )
     return ExitCode.unavailable
   }
 

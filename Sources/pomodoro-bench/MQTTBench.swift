@@ -182,10 +182,12 @@ final class DeviceServing: @unchecked Sendable {
             owners.append((i, true))
           }
         }
-        guard poll(&fds, nfds_t(fds.count), 1000) >= 0 || errno == EINTR else { return }
+        // A server with lines still to answer (16 a client a wake) wants the next wake at once.
+        let busy = all.indices.filter { all[$0].busy }
+        guard poll(&fds, nfds_t(fds.count), busy.isEmpty ? 1000 : 0) >= 0 || errno == EINTR else { return }
         if fds[0].revents != 0 { return }
         // Each server whose descriptors woke serves what is ready (its own poll, timeout 0).
-        var woke = Set<Int>()
+        var woke = Set(busy)
         for (k, p) in fds.dropFirst().enumerated() where p.revents != 0 { woke.insert(owners[k].0) }
         for i in woke.sorted() { all[i].serviceNow() }
       }

@@ -3,12 +3,16 @@
 // Each area adds its figures in a file of its own here.
 // `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default;
 // `pomodoro-bench history` only the history readers at a million lines; `pomodoro-bench
-// mqtt-payloads` the bridge's peak memory with large payloads on its command topic.
+// mqtt-payloads` the bridge's peak memory with large payloads on its command topic;
+// `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
 } else if arguments.first == "mqtt-payloads" {
   mqttPayloadBench()
+} else if arguments.first == "burst" {
+  let delays = arguments.dropFirst().compactMap { Int64($0) }
+  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays)
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,
@@ -21,4 +25,5 @@ if arguments.first == "history" {
   leanBench()
   mqttBench()
   historyBench()
+  burstBench(fsyncDelays: [0, 10, 20])
 }

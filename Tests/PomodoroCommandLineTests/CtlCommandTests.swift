@@ -394,3 +394,41 @@ final class CtlCommandTests: XCTestCase {
     XCTAssertTrue(r.err.contains("the device closed the connection"), r.err)
   }
 }
+
+extension CtlCommandTests {
+  /// A `ctl watch` that made way for a newer watcher says why the device closed it.
+  func testAWatcherThatMadeWaySaysWhy() throws {
+    let f = try ControlFixture()
+    let others = try (0..<(ControlServer.maxWatchers - 1)).map { _ in
+      let fd = try f.connect()
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"watch"}"#).ok)
+      return fd
+    }
+    defer { for fd in others { close(fd) } }
+    let pump = SocketPump(f)
+    pump.start(also: { f in
+      // Once ctl watches (a busy machine may start it late), 30 s on, the others ask something:
+      // ctl's watcher is the one quiet longest.
+      let until = SystemClock().now + seconds(10)
+      while f.server.watchers < ControlServer.maxWatchers && SystemClock().now < until {
+        f.server.serviceNow()
+        usleep(1000)
+      }
+      f.h.clock.advance(by: seconds(30))
+      for fd in others { _ = UnixSocket.writeAll(fd, Array("{\"cmd\":\"status\"}\n".utf8)) }
+      f.server.serviceNow()
+      if let newcomer = try? UnixSocket.connect(f.path) {
+        f.server.serviceNow()  // accepted
+        _ = UnixSocket.writeAll(newcomer, Array("{\"cmd\":\"watch\"}\n".utf8))
+        f.server.serviceNow()  // its watch answered
+      }
+      f.server.close()  // whatever happened: ctl's watch ends here at the latest
+    })
+    defer { pump.stop() }
+    let r = captureOutput { PomodoroCLI.main(["ctl", "watch", "--socket", f.path]) }
+    XCTAssertEqual(r.code, ExitCode.unavailable)
+    XCTAssertEqual(r.out, "idle  focus 1/4  25:00\n")
+    XCTAssertTrue(
+      r.err.contains("the device closed the connection (closed: this watcher made way for a new watcher"), r.err)
+  }
+}

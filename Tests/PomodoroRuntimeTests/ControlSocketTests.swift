@@ -427,3 +427,193 @@ final class PollWaiterTests: XCTestCase {
     XCTAssertEqual(ready.writable, [ends[1]], "a descriptor that can take bytes is")
   }
 }
+
+/// Watchers cannot lock others out (issue 29, item 6): at most 8 of them, the others' places
+/// kept for requests, and the watcher quiet longest makes way for a newcomer; a bridge, which
+/// asks every 10 s, is never the one.
+final class ControlWatcherTests: XCTestCase {
+  func watch(_ f: ControlFixture) throws -> (fd: Int32, ok: Bool, error: String?) {
+    let fd = try f.connect()
+    let reply = f.reply(fd, #"{"cmd":"watch"}"#)
+    return (fd, reply.ok, reply.error)
+  }
+
+  func testSixteenWatchersLeaveRoomForRequestsAndTheBridge() throws {
+    let f = try ControlFixture()
+    var watchers: [Int32] = []
+    var refused = 0
+    for _ in 0..<16 {
+      let w = try watch(f)
+      if w.ok {
+        watchers.append(w.fd)
+      } else {
+        XCTAssertEqual(w.error, "too many watchers (8 at most, each asking within 30s); try again later")
+        refused += 1
+        close(w.fd)  // as `ctl watch` does when refused
+      }
+    }
+    XCTAssertEqual(watchers.count, ControlServer.maxWatchers)
+    XCTAssertEqual(refused, 8, "fresh watchers are not made to go")
+    var others: [Int32] = []
+    for _ in 0..<(ControlServer.maxClients - ControlServer.maxWatchers) {
+      let fd = try f.connect()
+      XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok, "requests are served whatever the watchers hold")
+      others.append(fd)
+    }
+    // All 16 places taken; 30 s later the watchers are quiet, and a request's client takes the
+    // place of the one quiet longest, which is told why.
+    f.h.run(for: seconds(30))
+    for fd in others { XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok) }
+    let ctl = try f.connect()
+    XCTAssertTrue(f.reply(ctl, #"{"cmd":"status"}"#).ok, "ctl status gets its place")
+    var first = LineReader(fd: watchers[0])
+    XCTAssertEqual(
+      first.next(until: SystemClock().now + ms(2000)),
+      ControlProtocol.errorReply(
+        "closed: this watcher made way for a new client (it sent nothing for 30s; 16 clients and 8 watchers at "
+          + "most); watch again to come back"))
+    XCTAssertNil(first.next(until: SystemClock().now + ms(2000)), "then closed")
+    close(watchers.removeFirst())
+    close(ctl)
+    f.server.serviceNow()
+    // A bridge: its watch takes a quiet watcher's place, and its status every 10 s keeps it
+    // there while new watchers come and go.
+    let bridge = try watch(f)
+    XCTAssertTrue(bridge.ok, "the bridge gets in: \(bridge.error ?? "")")
+    for round in 0..<20 {
+      f.h.run(for: seconds(10))
+      XCTAssertTrue(f.reply(bridge.fd, #"{"cmd":"status"}"#).ok, "the bridge still served (round \(round))")
+      for fd in others { _ = f.reply(fd, #"{"cmd":"status"}"#) }
+      let newcomer = try watch(f)
+      if !newcomer.ok { close(newcomer.fd) }
+      f.server.serviceNow()
+      XCTAssertLessThanOrEqual(f.server.watchers, ControlServer.maxWatchers)
+    }
+    XCTAssertEqual(f.server.watchers, ControlServer.maxWatchers)
+    XCTAssertGreaterThanOrEqual(f.server.watchersClosed, 8, "the status bars' watchers made way")
+    XCTAssertEqual(
+      f.h.logLines.filter { $0.1.contains("closed the watcher quiet longest") }.count, 1, "said once")
+    XCTAssertTrue(f.server.summary.contains("watchers made way"), f.server.summary)
+    for fd in watchers + others + [bridge.fd] { close(fd) }
+  }
+}
+
+/// A burst of commands (issue 29, item 1): a client's lines are answered 16 a wake, in turns
+/// with the other clients, so the loop goes back to the buttons, the display, the alarm and the
+/// watchdog between; the state is saved once a batch, before the replies go out.
+final class ControlBurstTests: XCTestCase {
+  var directory = ""
+  override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
+  override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// A device with its storage (state.json saved for real) and its control socket.
+  func storedDevice() throws -> (DeviceHarness, ControlServer) {
+    let h = try DeviceHarness(directory: directory)
+    let server = try ControlServer(
+      path: directory + "/c.sock", device: h.device, log: h.device.log,
+      wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
+    h.device.start()
+    return (h, server)
+  }
+
+  /// Reads every whole line `fd` has now.
+  func drain(_ fd: Int32, into reader: inout LineReader) -> [String] {
+    var lines: [String] = []
+    while let line = reader.next(until: SystemClock().now + ms(20)) { lines.append(line) }
+    return lines
+  }
+
+  func testEightHundredTogglesInOneWriteAreAnsweredSixteenAWakeInTurnsWithOthers() throws {
+    let (h, server) = try storedDevice()
+    defer { server.close() }
+    let flood = try UnixSocket.connect(server.path)
+    let other = try UnixSocket.connect(server.path)
+    defer { for fd in [flood, other] { close(fd) } }
+    server.serviceNow()
+    let savesBefore = h.device.saves
+    XCTAssertTrue(
+      UnixSocket.writeAll(flood, Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)))
+    XCTAssertTrue(UnixSocket.writeAll(other, Array("{\"cmd\":\"status\"}\n".utf8)))
+    server.serviceNow()
+    XCTAssertEqual(server.requests, ControlServer.linesPerWake + 1, "16 of the flood's and the other's one")
+    XCTAssertEqual(h.device.saves - savesBefore, 1, "one save for the batch")
+    XCTAssertNotNil(server.deadline.map { $0 <= h.clock.now }, "the loop comes back at once for the rest")
+    var otherReader = LineReader(fd: other)
+    XCTAssertEqual(drain(other, into: &otherReader).count, 1, "the other client answered in the first wake")
+    var floodReader = LineReader(fd: flood)
+    var replies = drain(flood, into: &floodReader)
+    XCTAssertEqual(replies.count, ControlServer.linesPerWake)
+    var wakes = 1
+    while server.requests < 801 && wakes < 1000 {
+      // Between wakes the device steps: a button would be read here.
+      h.device.step()
+      server.serviceNow()
+      wakes += 1
+      replies += drain(flood, into: &floodReader)
+    }
+    replies += drain(flood, into: &floodReader)
+    // 16 a wake; a few more where a 4 KiB read ends between lines.
+    XCTAssertTrue((50...56).contains(wakes), "800 lines in \(wakes) wakes")
+    XCTAssertEqual(replies.count, 800)
+    XCTAssertTrue(replies.allSatisfy { $0.hasPrefix("{\"ok\":true") })
+    XCTAssertEqual(h.device.state.phase, .paused, "started, then 799 toggles")
+    XCTAssertLessThanOrEqual(h.device.saves - savesBefore, 50 + 50, "a save a batch (and a step), not 800")
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .paused, "the last state saved")
+  }
+
+  /// Two floods and a status: each wake answers them in turns, and the status in the first.
+  func testTurnsGoRoundAmongFloodingClients() throws {
+    let (h, server) = try storedDevice()
+    defer { withExtendedLifetime(h) { server.close() } }
+    let a = try UnixSocket.connect(server.path)
+    let b = try UnixSocket.connect(server.path)
+    defer { for fd in [a, b] { close(fd) } }
+    server.serviceNow()
+    for fd in [a, b] {
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 100).utf8)))
+    }
+    var readers = [LineReader(fd: a), LineReader(fd: b)]
+    var counts = [0, 0]
+    for wake in 1...3 {
+      server.serviceNow()
+      for i in 0..<2 { counts[i] += drain([a, b][i], into: &readers[i]).count }
+      XCTAssertEqual(counts, [16 * wake, 16 * wake], "wake \(wake): both served alike")
+    }
+  }
+
+  /// The reply to a command follows the save of the state it made.
+  func testAReplyFollowsTheSaveOfItsState() throws {
+    let (h, server) = try storedDevice()
+    defer { withExtendedLifetime(h) { server.close() } }
+    let fd = try UnixSocket.connect(server.path)
+    defer { close(fd) }
+    server.serviceNow()
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
+    server.serviceNow()
+    var reader = LineReader(fd: fd)
+    XCTAssertEqual(reader.next(until: SystemClock().now + ms(2000))?.contains("\"phase\":\"running\""), true)
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .running, "saved before the reply")
+  }
+}
+
+extension ControlBurstTests {
+  /// A save due while a button settles waits for the step that acts on the press (50 ms at
+  /// most), so that the press is not held up behind the save's fsyncs; that step saves both.
+  func testASaveWaitsForAButtonSettlingThenSavesWithIt() throws {
+    let h = try DeviceHarness(directory: directory)
+    h.device.start()
+    let start = h.clock.now
+    h.press(h.config.buttonStart, at: ms(10))
+    h.clock.advance(to: start + ms(15))
+    h.device.step()  // the edge is read; the press settles at 30 ms
+    let saves = h.device.saves
+    h.device.perform(.press(.start))  // a command: running, a save due
+    h.device.saveIfDue()
+    XCTAssertEqual(h.device.saves, saves, "held back: the button settles within 50 ms")
+    XCTAssertTrue(h.device.saveDue)
+    h.run(for: ms(20))
+    XCTAssertEqual(h.device.state.phase, .paused, "the press acted at once")
+    XCTAssertEqual(h.device.saves, saves + 1, "one save for both")
+    XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .paused)
+  }
+}

@@ -6,9 +6,22 @@ import PomodoroSystem
 /// non-blocking, at most `maxClients` clients, request lines up to `maxLine` bytes, a client
 /// whose unsent output passes `maxPending` (a watcher that does not read) is dropped and logged,
 /// and one that is not watching and has sent no request for `idleTimeout` is closed, so that
-/// idle connections cannot keep `pomodoro ctl` and the bridge out.
+/// idle connections cannot keep `pomodoro ctl` and the bridge out. Watchers cannot either: at
+/// most `maxWatchers` of them, and the one quiet longest (no request for `watcherQuiet`: a status
+/// bar's `ctl watch`, never the bridge, which asks every 10 s) makes way for a new client when
+/// every place is taken, or for a new watcher when every watcher's place is.
 public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxClients = 16
+  /// Watchers at most: the other places stay for requests (`ctl`, scripts, the bridge's own
+  /// connection before it watches).
+  public static let maxWatchers = 8
+  /// A watcher that has sent no request for this long may be closed to make room.
+  public static let watcherQuiet: Nanoseconds = seconds(30)
+  /// Request lines answered a client a wake at most, in turns among the clients: one that
+  /// floods (800 toggles in one write) cannot hold the loop; the rest waits, read, for the next
+  /// wake, which comes at once (`deadline`) after the buttons, the display, the alarm and the
+  /// watchdog have had theirs.
+  public static let linesPerWake = 16
   public static let maxLine = ControlProtocol.maxLine
   public static let maxPending = 65536
   /// How long a client that is not watching may stay connected without a request.
@@ -21,6 +34,11 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var watching = false
     /// The client has closed its side: close once the output is out.
     var closing = false
+    /// It sent its last byte: closed once its lines are answered and its replies out.
+    var ended = false
+    /// Lines read and not answered yet, oldest first: one read's worth at most (the socket holds
+    /// the rest until these are answered).
+    var waiting: [LineBuffer.Item] = []
     /// When it connected or sent its last request line: a client that is not watching is
     /// closed `idleTimeout` after.
     var lastRequest: Instant
@@ -45,9 +63,16 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public private(set) var refused = 0
   /// Clients closed for sending nothing for `idleTimeout` without watching.
   public private(set) var idleClosed = 0
+  /// Quiet watchers closed to make room for a new client or watcher.
+  public private(set) var watchersClosed = 0
   /// `idleLimit`; a test's shorter one.
   public var idleTimeout = ControlServer.idleLimit
   var closed = false
+  /// While a batch of requests is answered: replies and watch lines wait in each client's output
+  /// until the batch's state is saved, then go out together.
+  var batching = false
+  /// Whose turn is first in the next batch (a client's descriptor): the turns rotate.
+  var firstTurn: Int32 = -1
 
   /// Listens at `path` (mode 0660, group `pomodoro` where that group exists) and watches
   /// `device` for state changes (the device's previous observer still sees them).
@@ -80,13 +105,22 @@ public final class ControlServer: LoopSource, DeviceObserver {
     var text = "ctl \(requests) request\(requests == 1 ? "" : "s"), \(watchers) watching"
     if dropped > 0 { text += ", \(dropped) dropped" }
     if idleClosed > 0 { text += ", \(idleClosed) idle closed" }
+    if watchersClosed > 0 { text += ", \(watchersClosed) watchers made way" }
     return text
   }
 
   // MARK: LoopSource
 
-  public var readDescriptors: [Int32] { closed ? [] : [listener] + clients.keys.sorted() }
-  public var writeDescriptors: [Int32] { clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted() }
+  /// The listener, and the clients with nothing left to answer (the others are read again once
+  /// their lines are answered: the kernel holds what they send meanwhile).
+  public var readDescriptors: [Int32] {
+    closed ? [] : [listener] + clients.values.filter { $0.waiting.isEmpty && !$0.ended }.map(\.fd).sorted()
+  }
+  /// The clients with bytes to send; none while the device has a save to make (a batch's replies
+  /// follow the save of the state they report: `Device.saveHold`).
+  public var writeDescriptors: [Int32] {
+    device.saveDue ? [] : clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted()
+  }
 
   public func handle(_ wake: Wake) {
     for fd in wake.writable { if let client = clients[fd] { flush(client) } }
@@ -97,12 +131,18 @@ public final class ControlServer: LoopSource, DeviceObserver {
         receive(client)
       }
     }
+    answerWaiting()
     closeIdle()
   }
 
-  /// The first moment a client that is not watching has been idle for `idleTimeout`.
+  /// Lines wait to be answered (the next wake must come at once).
+  public var busy: Bool { clients.values.contains { !$0.waiting.isEmpty } }
+
+  /// Now while lines wait to be answered; else the first moment a client that is not watching
+  /// has been idle for `idleTimeout`.
   public var deadline: Instant? {
-    clients.values.filter { !$0.watching }.map { $0.lastRequest + idleTimeout }.min()
+    if busy { return device.clock.now }
+    return clients.values.filter { !$0.watching }.map { $0.lastRequest + idleTimeout }.min()
   }
 
   /// Serves whatever is ready now without blocking (tests, and loops that poll themselves).
@@ -132,6 +172,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
       UnixSocket.setNonBlocking(fd)
+      if clients.count >= Self.maxClients { makeWay(for: "a new client") }
       guard clients.count < Self.maxClients else {
         refused += 1
         let line = Array(
@@ -145,6 +186,30 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       clients[fd] = Client(fd: fd, at: device.clock.now)
     }
+  }
+
+  /// Closes the watcher quiet longest (no request for `watcherQuiet` or more), telling it why, to
+  /// make room for `whom`; false when every watcher has asked something within `watcherQuiet`.
+  @discardableResult
+  func makeWay(for whom: String) -> Bool {
+    let now = device.clock.now
+    guard
+      let quiet = clients.values.filter({ $0.watching && now - $0.lastRequest >= Self.watcherQuiet })
+        .min(by: { ($0.lastRequest, $0.fd) < ($1.lastRequest, $1.fd) })
+    else { return false }
+    watchersClosed += 1
+    let line = Array(
+      (ControlProtocol.errorReply(
+        "closed: this watcher made way for \(whom) (it sent nothing for \(DurationText.format(now - quiet.lastRequest)); "
+          + "\(Self.maxClients) clients and \(Self.maxWatchers) watchers at most); watch again to come back") + "\n")
+        .utf8)
+    _ = line.withUnsafeBytes { send(quiet.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+    drop(quiet.fd)
+    log.once(
+      "control-make-way", .notice,
+      "control socket \(path): closed the watcher quiet longest to make room for \(whom) (\(Self.maxClients) clients and "
+        + "\(Self.maxWatchers) watchers at most; said once)")
+    return true
   }
 
   /// Closes the clients that are not watching and have sent no request for `idleTimeout`,
@@ -167,12 +232,12 @@ public final class ControlServer: LoopSource, DeviceObserver {
     }
   }
 
+  /// Reads what a client sent into lines to answer, when it has none waiting: 4 KiB at a time
+  /// until a whole line has come, 16 KiB a wake at most.
   func receive(_ client: Client) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    // At most 16 KiB a client a wake: one that floods requests cannot hold the loop (poll wakes
-    // again at once for the rest).
     var reads = 0
-    while clients[client.fd] != nil, !client.closing, reads < 4 {
+    while client.waiting.isEmpty, !client.ended, reads < 4 {
       reads += 1
       let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) } }
       if n < 0 {
@@ -181,24 +246,60 @@ public final class ControlServer: LoopSource, DeviceObserver {
         return
       }
       if n == 0 {
-        // The client is done sending: answer a last unterminated line, then close once flushed.
-        if let last = client.input.finish() { answer(client, last) }
-        client.closing = true
-        if clients[client.fd] != nil { flush(client) }
+        // The client is done sending: its last unterminated line is answered too, then it is
+        // closed once its replies are out.
+        if let last = client.input.finish() { client.waiting.append(.line(last)) }
+        client.ended = true
         return
       }
-      for item in client.input.feed(buffer[0..<n]) {
-        guard clients[client.fd] != nil else { return }
-        switch item {
-        case .line(let line):
-          if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-          client.lastRequest = device.clock.now
-          answer(client, line)
-        case .tooLong:
-          client.lastRequest = device.clock.now
-          queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
+      client.waiting += client.input.feed(buffer[0..<n])
+    }
+  }
+
+  /// Answers the waiting lines in turns, one a client a turn, at most `linesPerWake` a client;
+  /// saves the state once for them all (`Device.saveIfDue`), then sends the replies and the watch
+  /// lines, and closes the clients that are done.
+  func answerWaiting() {
+    let turns = clients.values.filter { !$0.waiting.isEmpty }.map(\.fd).sorted()
+    if !turns.isEmpty {
+      // The first turn goes round: the client after the last batch's first.
+      let first = turns.firstIndex { $0 > firstTurn } ?? 0
+      let order = Array(turns[first...] + turns[..<first])
+      firstTurn = order[0]
+      batching = true
+      for _ in 0..<Self.linesPerWake {
+        var any = false
+        for fd in order {
+          guard let client = clients[fd], !client.waiting.isEmpty else { continue }
+          any = true
+          answer(client, client.waiting.removeFirst())
         }
+        if !any { break }
       }
+      batching = false
+      // A step now: the buttons read (a press that came meanwhile holds the save back until it
+      // acts: `Device.saveHold`), the panel painted, and the batch's state saved once.
+      device.step()
+    }
+    // Replies wait for a save the device holds back (a button settling); they go when it is made.
+    guard !device.saveDue else { return }
+    for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
+      if client.ended && client.waiting.isEmpty { client.closing = true }
+      guard !client.output.isEmpty || client.closing else { continue }
+      flush(client)
+      dropIfBehind(client)
+    }
+  }
+
+  func answer(_ client: Client, _ item: LineBuffer.Item) {
+    switch item {
+    case .line(let line):
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+      client.lastRequest = device.clock.now
+      answer(client, line)
+    case .tooLong:
+      client.lastRequest = device.clock.now
+      queue(client, ControlProtocol.errorReply("request line longer than \(Self.maxLine) bytes; ignored"))
     }
   }
 
@@ -213,21 +314,34 @@ public final class ControlServer: LoopSource, DeviceObserver {
       case .failure(let refusal):
         reply = ControlProtocol.errorReply(refusal.message)
       case .success(let events):
-        for event in events { device.perform(event) }
-        if command == .watch { client.watching = true }
-        reply = ControlProtocol.okReply(
-          StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
+        if command == .watch && !client.watching && watchers >= Self.maxWatchers && !makeWay(for: "a new watcher") {
+          reply = ControlProtocol.errorReply(
+            "too many watchers (\(Self.maxWatchers) at most, each asking within \(DurationText.format(Self.watcherQuiet))); "
+              + "try again later")
+        } else {
+          for event in events { device.perform(event) }
+          if command == .watch { client.watching = true }
+          reply = ControlProtocol.okReply(
+            StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
+        }
       }
     }
     queue(client, reply)
   }
 
-  /// Queues a line and sends what the socket takes now; a client past `maxPending` is dropped.
+  /// Queues a line and sends what the socket takes now (after the batch, while one is answered);
+  /// a client past `maxPending` is dropped.
   func queue(_ client: Client, _ line: String) {
     guard clients[client.fd] != nil else { return }
     client.output += Array(line.utf8)
     client.output.append(0x0A)
+    guard !batching else { return }
     flush(client)
+    dropIfBehind(client)
+  }
+
+  /// Drops a client whose unsent output passed `maxPending`.
+  func dropIfBehind(_ client: Client) {
     if clients[client.fd] != nil, client.output.count > Self.maxPending {
       dropped += 1
       log.warning(

@@ -104,6 +104,18 @@ public final class Device {
   var stateOnDiskEnded = false
   /// At most this many records are kept in memory while the history cannot be written.
   static let pendingLimit = 500
+  /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
+  /// once by `saveIfDue()` at the end of the step, or after a batch of commands, rather than once
+  /// an event (a burst of 800 toggles is one save, not 1,600 fsyncs).
+  public private(set) var saveDue = false {
+    didSet { if saveDue && !oldValue { saveDueSince = clock.now } }
+  }
+  var saveDueSince = Instant.zero
+  /// State saves written since start (tests and the bench count them).
+  public private(set) var saves = 0
+  /// A save waits, at most this long, while a button settles within it: the press then acts
+  /// before the save's two fsyncs (40 ms on a slow SD card), not after them.
+  public static let saveHold: Nanoseconds = ms(50)
 
   /// - Parameter wallClock: labels history records (scripted runs pass a virtual one).
   public init(
@@ -141,7 +153,8 @@ public final class Device {
           let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
           state = restored
           for case .record(let record) in effects { append(record, at: now) }
-          if effects.contains(.persist) { save(storage, at: now) }
+          if effects.contains(.persist) { saveDue = true }
+          saveIfDue()
           if state.restored {
             // A flow counts up: its clock is the time counted, not the time left.
             let clock = formatClock(state.shownSeconds(at: now))
@@ -184,12 +197,29 @@ public final class Device {
     refreshLook(at: now)
     guard look.on else {
       display.retryIfDue(at: now)
+      saveIfDue()
       return
     }
     let frame = screen.render(state, now)
     let shifted = look.shift == .zero ? frame : frame.shifted(dx: look.shift.dx, dy: look.shift.dy)
     let bytes = display.show(shifted, at: now)
     if bytes > 0 { observer?.frameFlushed(bytes: bytes, shown: state.clockText(at: now), at: now) }
+    saveIfDue()
+  }
+
+  /// Saves the state (with the history lines still pending) when something since the last save
+  /// asked for it: once a step, after the buzzer and the panel, and once a batch of commands
+  /// (`ControlServer`), before their replies go out. A power cut loses no more than before:
+  /// nothing is saved between the events of one step or one batch anyway, and what is saved is
+  /// the state after the last of them; only while a button settles does a save wait, 50 ms at
+  /// most (`saveHold`), for the step that acts on the press.
+  public func saveIfDue() {
+    guard saveDue, let storage else { return }
+    let now = clock.now
+    // A button settling soon: its step (due by then) saves, unless the save has waited its bound.
+    if let settles = mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold { return }
+    saveDue = false
+    save(storage, at: now)
   }
 
   /// One input, in time order. A press acts at its settled press-down where a short and a long
@@ -301,7 +331,7 @@ public final class Device {
       switch effect {
       case .alarm(true): player.start(.alarm, at: state.phaseSince)
       case .alarm(false): player.stop()
-      case .persist: if let storage { save(storage, at: at) }
+      case .persist: if storage != nil { saveDue = true }
       case .record(let record): append(record, at: at)
       }
     }
@@ -312,6 +342,8 @@ public final class Device {
   /// rather than bringing back a timer that already rang); the lines stay in memory and are
   /// tried again at the next save.
   func save(_ storage: Storage, at now: Instant) {
+    saves += 1
+    saveDue = false
     do {
       try storage.state.save(state.saved(at: now), pendingHistory: pendingHistory)
       stateOnDiskEnded = false
@@ -357,7 +389,7 @@ public final class Device {
       stateOnDiskEnded = true
     }
     observer?.recorded(entry, at: now)
-    if let storage { save(storage, at: now) }
+    if storage != nil { saveDue = true }
   }
 
   /// After a restart: history lines saved with the state that did not reach the history file

@@ -1,0 +1,141 @@
+import Foundation
+import PomodoroCore
+import PomodoroMock
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestSupport
+
+/// Issue 29, item 1: 800 toggles in one write to the control socket of a device on the real
+/// clock and the real loop (mock hardware, state.json on the real disk with every fsync
+/// `delay` slower, as an SD card's), 5 times over, while the cancel button is pressed every 97 ms: how long
+/// each press takes from its edge to the state it makes, the longest turn of the loop, the
+/// watchdog's longest gap (pinged every second as the service does at half of WatchdogSec), and
+/// how many saves the burst cost.
+/// `pomodoro-bench burst [FSYNC_MS...]` (default 0 10 20).
+func burstBench(fsyncDelays: [Int64]) {
+  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay)) }
+}
+
+func burstBench(fsyncDelay: Nanoseconds) {
+  let name = "burst.fsync_plus_\(fsyncDelay / 1_000_000)ms"
+  let directory = "/tmp/pomodoro-bench-burst-\(getpid())"
+  mkdir(directory, 0o700)
+  defer {
+    for file in ["state.json", "state.json.tmp", "history.jsonl", "c.sock"] { unlink(directory + "/" + file) }
+    rmdir(directory)
+  }
+  let clock = SystemClock()
+  var config = DeviceConfig()
+  config.stateDirectory = directory
+  let hardware = try! MockHardware(config: config, clock: clock)
+  let disk = SlowSyncFileSystem(delay: fsyncDelay)
+  final class Seen: DeviceObserver {
+    let clock: SystemClock
+    var idleAt: [Instant] = []
+    var changes = 0
+    init(clock: SystemClock) { self.clock = clock }
+    func stateChanged(_ state: EngineState, at: Instant) {
+      changes += 1
+      if state.phase == .idle { idleAt.append(clock.now) }
+    }
+    func frameFlushed(bytes: Int, shown: String, at: Instant) {}
+    func buzzerChanged(_ on: Bool, at: Instant) {}
+    func recorded(_ entry: HistoryEntry, at: Instant) {}
+  }
+  let seen = Seen(clock: clock)
+  let device = Device(
+    config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
+    storage: Storage(directory: directory, fileSystem: disk), log: Log(sink: { _, _ in }))
+  device.observer = seen
+  let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
+  device.start()
+  let savesBefore = device.saves
+
+  // The client: 5 rounds of one write of 800 toggles, each followed by reading its 800 replies.
+  let rounds = 5
+  let client = try! UnixSocket.connect(server.path)
+  let replies = Counter()
+  let reader = Thread {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let burst = Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)
+    for round in 1...rounds {
+      _ = UnixSocket.writeAll(client, burst)
+      while replies.value < 800 * round {
+        let n = read(client, &buffer, buffer.count)
+        if n <= 0 { return }
+        replies.add(buffer[0..<n].filter { $0 == 0x0A }.count)
+      }
+    }
+  }
+  let began = clock.now
+  reader.start()
+  // Presses of cancel every 97 ms while the burst lasts (each ends a running or paused timer).
+  let presses = (0..<200).map { began + ms(30) + Int64($0) * ms(97) }
+  for at in presses { hardware.chip.schedulePress(config.buttonCancel, at: at, holding: ms(40)) }
+
+  let waiter = try! PollWaiter(clock: clock)
+  var pings: [Instant] = [began]
+  var nextPing = began + seconds(1)
+  var lastStep = began
+  var longestTurn: Nanoseconds = 0
+  var finished: Instant?
+  _ = try? EventLoop.serve(
+    device, waiter: waiter, extraDeadline: { nextPing }, sources: [server],
+    onWake: { _ in
+      if finished == nil && replies.value >= 800 * rounds { finished = clock.now }
+      // On for a second after the burst, so that the presses then are measured too.
+      return finished.map { clock.now - $0 < seconds(1) } ?? (clock.now - began < seconds(120))
+    },
+    onStep: {
+      let now = clock.now
+      longestTurn = max(longestTurn, now - lastStep)
+      lastStep = now
+      if now >= nextPing {
+        pings.append(now)
+        nextPing = now + seconds(1)
+      }
+    })
+  server.close()
+  device.shutdown()
+  close(client)
+  while !reader.isFinished { usleep(1000) }
+
+  // Each press that found a timer: from its edge to the first idle state after it settled.
+  let end = finished ?? clock.now
+  var latencies: [Double] = []
+  let during = presses.filter { $0 < end }.count
+  if CommandLine.arguments.contains("--verbose") {
+    print(
+      "# presses during the burst \(during), changes \(seen.changes), saves \(device.saves), idle states \(seen.idleAt.map { Double($0 - began) / 1e6 })"
+    )
+  }
+  for at in presses where at < end {
+    let settled = at + config.debounce
+    guard let idle = seen.idleAt.first(where: { $0 >= settled }), idle < settled + seconds(5) else { continue }
+    // Only when this press made it (not a later press).
+    if let next = presses.first(where: { $0 > at }), idle >= next + config.debounce { continue }
+    latencies.append(Double(idle - at) / 1e6)
+  }
+  latencies.sort()
+  let gaps = zip(pings.dropFirst(), pings).map { Double($0 - $1) / 1e6 }
+  figure("\(name).burst_800_toggles_wall", Double(end - began) / 1e6 / Double(rounds), "ms")
+  figure("\(name).replies", Double(replies.value), "lines")
+  figure("\(name).state_saves", Double(device.saves - savesBefore), "saves")
+  figure("\(name).fsyncs", Double(disk.syncs), "fsyncs")
+  figure("\(name).presses_measured", Double(latencies.count), "presses")
+  if !latencies.isEmpty {
+    figure("\(name).press_to_state_median", latencies[latencies.count / 2], "ms")
+    figure("\(name).press_to_state_max", latencies.last!, "ms")
+  }
+  figure("\(name).press_debounce", Double(config.debounce) / 1e6, "ms")
+  figure("\(name).longest_loop_turn", Double(longestTurn) / 1e6, "ms")
+  figure("\(name).watchdog_1s_pings_longest_gap", gaps.max() ?? 0, "ms")
+}
+
+final class Counter: @unchecked Sendable {
+  let lock = NSLock()
+  var count = 0
+  var value: Int { lock.withLock { count } }
+  func add(_ n: Int) { lock.withLock { count += n } }
+}
