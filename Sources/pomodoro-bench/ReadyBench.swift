@@ -12,10 +12,12 @@ import PomodoroSystem
 /// spawning it to READY=1 on its notify socket, its peak resident memory, and the journal lines
 /// it wrote about damaged lines. Today's count reads the history from its end, so the two
 /// histories should cost the same (the aim: READY within 50 ms, memory within 1 MiB of each other).
+/// Last, the worst case: a device whose clock is not synchronised and reads 1970, so that no
+/// record of the history is of an earlier day and the count reads it all, from its end.
 func readyBench() {
-  for lines in [100, 1_000_000] {
-    guard let run = deviceReady(historyLines: lines) else { continue }
-    let size = lines == 100 ? "100_lines" : "1m_lines"
+  for (lines, unsynced) in [(100, false), (1_000_000, false), (1_000_000, true)] {
+    guard let run = deviceReady(historyLines: lines, unsynced: unsynced) else { continue }
+    let size = (lines == 100 ? "100_lines" : "1m_lines") + (unsynced ? "_clock_unsynced_1970" : "")
     figure("device.ready_\(size)", run.ready * 1000, "ms")
     figure("device.peak_rss_\(size)", Double(run.peakKiB) / 1024, "MiB")
     figure("device.damaged_line_messages_\(size)", Double(run.damagedMessages), "lines")
@@ -30,7 +32,7 @@ struct ReadyRun {
 
 /// Writes the history, runs `pomodoro-bench ready-child DIR` (the device on mock hardware with
 /// its state in DIR, as `pomodoro run`), waits for READY=1, stops it with SIGTERM.
-func deviceReady(historyLines lines: Int) -> ReadyRun? {
+func deviceReady(historyLines lines: Int, unsynced: Bool) -> ReadyRun? {
   let directory = "/tmp/pomodoro-bench-ready"
   let history = directory + "/history.jsonl"
   let socketPath = directory + "/notify"
@@ -76,7 +78,7 @@ func deviceReady(historyLines lines: Int) -> ReadyRun? {
   posix_spawn_file_actions_init(&actions)
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
   posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  let words: [String] = ["/proc/self/exe", "ready-child", directory]
+  let words: [String] = ["/proc/self/exe", "ready-child", directory] + (unsynced ? ["unsynced"] : [])
   let argv = words.map { strdup($0) } + [nil]
   let env: [UnsafeMutablePointer<CChar>?] = [strdup("NOTIFY_SOCKET=" + socketPath), nil]
   defer { for p in argv + env { free(p) } }
@@ -107,20 +109,27 @@ func deviceReady(historyLines lines: Int) -> ReadyRun? {
 }
 
 /// The child: the device as `pomodoro run` serves it (DeviceService: start, READY=1, the loop
-/// until SIGTERM), on mock hardware, with its state and history in `directory`; exits with the
-/// service's code.
-func readyChild(directory: String) -> Never { exit(readyService(directory: directory)) }
+/// until SIGTERM), on mock hardware, with its state and history in `directory`, its wall clock
+/// the real one or (`unsynced`) an unsynchronised one at 1970-01-03; exits with the service's code.
+func readyChild(directory: String, unsynced: Bool) -> Never {
+  exit(readyService(directory: directory, unsynced: unsynced))
+}
 
-func readyService(directory: String) -> Int32 {
+func readyService(directory: String, unsynced: Bool) -> Int32 {
   let clock = SystemClock()
   var config = DeviceConfig()
   config.stateDirectory = directory
   let log = Log()
   guard let hardware = try? MockHardware(config: config, clock: clock), let waiter = try? PollWaiter(clock: clock)
   else { return ExitCode.failure }
+  let wall: () -> WallTime = {
+    let real: WallTime = WallTime.now()
+    return unsynced ? WallTime(epochSeconds: 2 * 86_400, synced: false) : real
+  }
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height),
-    storage: Storage(directory: directory), log: log)
+    storage: Storage(directory: directory), log: log,
+    wallClock: wall)
   let notify = SystemdNotify(environment: ["NOTIFY_SOCKET": String(cString: getenv("NOTIFY_SOCKET"))])
   return DeviceService(device: device, notify: notify, log: log).serve(waiter: waiter)
 }

@@ -9,8 +9,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
   readyBench()
-} else if arguments.first == "ready-child", arguments.count == 2 {
-  readyChild(directory: arguments[1])
+} else if arguments.first == "ready-child", arguments.count >= 2 {
+  readyChild(directory: arguments[1], unsynced: arguments.dropFirst(2).first == "unsynced")
 } else if arguments.first == "mqtt-payloads" {
   mqttPayloadBench()
 } else if arguments.first == "soak" {
