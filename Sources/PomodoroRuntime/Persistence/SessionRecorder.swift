@@ -176,8 +176,11 @@ public struct TodayTally: Equatable, Sendable {
   /// Takes the record before those taken so far; false when it ends today's stretch (read no
   /// further).
   public mutating func take(_ entry: HistoryEntry) -> Bool {
-    if entry.ended.synced, entry.ended.localDay < day { return false }
-    count(entry)
+    let counts = entry.mode == .focus && entry.outcome == .completed
+    guard entry.ended.synced || counts else { return true }
+    let entryDay = entry.ended.localDay  // localtime_r once a line: a full read does a million
+    if entry.ended.synced, entryDay < day { return false }
+    if counts, entryDay == day { completed += 1 }
     return true
   }
 }
