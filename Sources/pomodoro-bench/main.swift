@@ -2,12 +2,16 @@
 // Run with: swift run -c release pomodoro-bench
 // Each area adds its figures in a file of its own here.
 // `pomodoro-bench soak [DAYS] [SEED]` runs only the soak (issue 12): 28 virtual days by default;
-// `pomodoro-bench history` only the history readers at a million lines; `pomodoro-bench
-// mqtt-payloads` the bridge's peak memory with large payloads on its command topic;
-// `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
+// `pomodoro-bench history` only the history readers at a million lines and the device's time
+// to READY=1 and peak memory on a million-line history (`ready-child DIR` is that device);
+// `pomodoro-bench mqtt-payloads` the bridge's peak memory with large payloads on its command
+// topic; `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
+  readyBench()
+} else if arguments.first == "ready-child", arguments.count >= 2 {
+  readyChild(directory: arguments[1], unsynced: arguments.dropFirst(2).first == "unsynced")
 } else if arguments.first == "mqtt-payloads" {
   mqttPayloadBench()
 } else if arguments.first == "burst" {
@@ -25,5 +29,6 @@ if arguments.first == "history" {
   leanBench()
   mqttBench()
   historyBench()
+  readyBench()
   burstBench(fsyncDelays: [0, 10, 20])
 }

@@ -3,64 +3,6 @@ import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroSystem
 
-/// What the device is made of, whichever backend (Linux or mock) provided it.
-public struct DeviceParts {
-  /// The input lines, requested in `DeviceLine.inputs` order.
-  public var inputs: InputLines
-  public var buzzer: OutputLine
-  public var display: OLEDDriver
-  /// Where the display is, for messages: "0x3c on /dev/i2c-1".
-  public var displayName: String
-
-  public init(inputs: InputLines, buzzer: OutputLine, display: OLEDDriver, displayName: String) {
-    self.inputs = inputs
-    self.buzzer = buzzer
-    self.display = display
-    self.displayName = displayName
-  }
-}
-
-/// Where the timer state and the history are kept, and the file system they are written on
-/// (the real one, or a fault-injecting twin in tests).
-public struct Storage {
-  public var state: StateStore
-  public var history: HistoryLog
-
-  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
-    state = StateStore(directory: directory, fileSystem: fileSystem)
-    history = HistoryLog(directory: directory, fileSystem: fileSystem)
-  }
-}
-
-/// The picture: one renderer from engine state to pixels, and when it next changes by itself.
-public struct Screen {
-  public var render: (EngineState, Instant) -> Framebuffer
-  public var nextFrame: (EngineState, Instant) -> Instant?
-
-  public init(
-    render: @escaping (EngineState, Instant) -> Framebuffer, nextFrame: @escaping (EngineState, Instant) -> Instant?
-  ) {
-    self.render = render
-    self.nextFrame = nextFrame
-  }
-}
-
-/// Who watches the device from outside (the transcript, the simulator, systemd's STATUS=).
-public protocol DeviceObserver: AnyObject {
-  /// Phase, mode or dialed duration changed.
-  func stateChanged(_ state: EngineState, at: Instant)
-  /// A flush that sent `bytes` on the wire; `shown` is the time text on screen.
-  func frameFlushed(bytes: Int, shown: String, at: Instant)
-  func buzzerChanged(_ on: Bool, at: Instant)
-  func recorded(_ entry: HistoryEntry, at: Instant)
-  /// The panel was switched on or off, dimmed or brightened, or its picture moved.
-  func displayChanged(_ look: DisplayCare.Look, at: Instant)
-}
-
-extension DeviceObserver {
-  public func displayChanged(_ look: DisplayCare.Look, at: Instant) {}
-}
-
 /// The imperative shell around the engine: edges and ticks in; engine; screen, driver, bytes
 /// out. `step()` does everything due at the clock's now; `nextDeadline` says when it must run
 /// again if no input arrives. The same code runs the real device, the simulator and scripts.
@@ -72,7 +14,8 @@ public final class Device {
   /// Labels history records and says what "today" is; never used to count time.
   let wallClock: () -> WallTime
   let parts: DeviceParts
-  let storage: Storage?
+  /// The state and history on disk (nil: kept nowhere).
+  let recorder: SessionRecorder?
   let screen: Screen
   package let log: Log
   let display: DisplayKeeper
@@ -83,8 +26,8 @@ public final class Device {
   var inputsFailed = false
   var buzzerFailed = false
   var lastObserved: (Phase, Mode, Nanoseconds)?
+  /// When the local day was last looked at (each minute: a new day is counted afresh).
   var dayCheckedAt: Instant
-  var day = 0
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
   /// of that press (its release or long press) says nothing more.
   var pressHandled: Set<Button> = []
@@ -96,14 +39,9 @@ public final class Device {
   var offSince: Instant?
   var activeAt: Instant
   public private(set) var look: DisplayCare.Look
-  /// History lines not yet in the history file (the disk was full): kept, saved with the
-  /// state, and appended at the next state save that can write them.
-  public internal(set) var pendingHistory: [String] = []
-  /// The state file may still hold a timer whose session has since been recorded: if the next
-  /// save fails, the file is removed rather than left to bring that timer back.
-  var stateOnDiskEnded = false
-  /// At most this many records are kept in memory while the history cannot be written.
-  static let pendingLimit = 500
+  var storage: Storage? { recorder?.storage }
+  /// History lines not yet in the history file (`SessionRecorder.pending`).
+  public var pendingHistory: [String] { recorder?.pending ?? [] }
   /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
   /// once by `saveIfDue()` at the end of the step, or after a batch of commands, rather than once
   /// an event (a burst of 800 toggles is one save, not 1,600 fsyncs).
@@ -127,7 +65,7 @@ public final class Device {
     self.parts = parts
     self.clock = clock
     self.screen = screen
-    self.storage = storage
+    recorder = storage.map { SessionRecorder(storage: $0, log: log, wallClock: wallClock) }
     self.log = log
     let now = clock.now
     state = EngineState(settings: config.engine, now: now)
@@ -146,25 +84,20 @@ public final class Device {
   /// (a panel that does not answer is logged and retried by `step()`).
   public func start() {
     let now = clock.now
-    if let storage {
-      recover(storage)
-      do {
-        if let saved = try storage.state.load() {
-          let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
-          state = restored
-          for case .record(let record) in effects { append(record, at: now) }
-          if effects.contains(.persist) { saveDue = true }
-          saveIfDue()
-          if state.restored {
-            // A flow counts up: its clock is the time counted, not the time left.
-            let clock = formatClock(state.shownSeconds(at: now))
-            log.notice(
-              "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.kind.counting == .up ? "counted" : "left"), paused"
-            )
-          }
+    if let recorder {
+      if let saved = recorder.recover() {
+        let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
+        state = restored
+        for case .record(let record) in effects { append(record, at: now) }
+        if effects.contains(.persist) { saveDue = true }
+        saveIfDue()
+        if state.restored {
+          // A flow counts up: its clock is the time counted, not the time left.
+          let clock = formatClock(state.shownSeconds(at: now))
+          log.notice(
+            "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.kind.counting == .up ? "counted" : "left"), paused"
+          )
         }
-      } catch {
-        log.warning("\(error)")
       }
       recountToday(at: now)
     }
@@ -214,12 +147,11 @@ public final class Device {
   /// the state after the last of them; only while a button settles does a save wait, 50 ms at
   /// most (`saveHold`), for the step that acts on the press.
   public func saveIfDue() {
-    guard saveDue, let storage else { return }
+    guard saveDue, storage != nil else { return }
     let now = clock.now
     // A button settling soon: its step (due by then) saves, unless the save has waited its bound.
     if let settles = mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold { return }
-    saveDue = false
-    save(storage, at: now)
+    save(at: now)
   }
 
   /// One input, in time order. A press acts at its settled press-down where a short and a long
@@ -308,7 +240,7 @@ public final class Device {
   public func shutdown() {
     let now = clock.now
     try? player.silence(parts.buzzer)
-    if let storage { save(storage, at: now) }
+    save(at: now)
     display.park()
     parts.buzzer.release()
     parts.inputs.release()
@@ -337,69 +269,22 @@ public final class Device {
     }
   }
 
-  /// Saves the state with the history lines still pending, then appends those lines. A save
-  /// that fails after a session ended removes the state file (a restart then starts fresh
-  /// rather than bringing back a timer that already rang); the lines stay in memory and are
-  /// tried again at the next save.
-  func save(_ storage: Storage, at now: Instant) {
+  /// Saves the state and appends the records pending (`SessionRecorder.save`).
+  func save(at now: Instant) {
     saves += 1
     saveDue = false
-    do {
-      try storage.state.save(state.saved(at: now), pendingHistory: pendingHistory)
-      stateOnDiskEnded = false
-      log.forget("state-save")
-    } catch {
-      log.once(
-        "state-save", .error,
-        "saving the timer state failed: \(error); \(Storage.advice(error, path: storage.state.path))")
-      if stateOnDiskEnded {
-        do {
-          try storage.state.remove()
-          stateOnDiskEnded = false
-        } catch {
-          log.once("state-remove", .error, "removing the outdated \(storage.state.path) failed: \(error)")
-        }
-      }
-    }
-    while let line = pendingHistory.first {
-      do {
-        try storage.history.appendLine(line)
-        pendingHistory.removeFirst()
-      } catch {
-        log.once(
-          "history-append", .error,
-          "appending to the history failed: \(error); \(pendingHistory.count) record(s) kept in memory and written at the next save; \(Storage.advice(error, path: storage.history.path))"
-        )
-        return
-      }
-    }
-    log.forget("history-append")
+    recorder?.save(state.saved(at: now))
   }
 
+  /// Labels a record with the wall-clock time it ended, hands it to the observer, and saves it
+  /// with the state (`SessionRecorder.append`, then `save`).
   func append(_ record: SessionRecord, at now: Instant) {
     var wall = wallClock()
     wall.epochSeconds -= wholeSeconds(now - record.endedAt)
     let entry = HistoryEntry(ended: wall, record: record)
-    if storage != nil {
-      if pendingHistory.count >= Self.pendingLimit {
-        log.error("the history could not be written for \(Self.pendingLimit) records; the oldest is dropped")
-        pendingHistory.removeFirst()
-      }
-      pendingHistory.append(entry.jsonLine)
-      stateOnDiskEnded = true
-    }
+    recorder?.append(entry)
     observer?.recorded(entry, at: now)
     if storage != nil { saveDue = true }
-  }
-
-  /// After a restart: history lines saved with the state that did not reach the history file
-  /// are appended now (or kept pending).
-  func recover(_ storage: Storage) {
-    do {
-      pendingHistory = try storage.recover()
-    } catch {
-      log.warning("recovering the history kept with the state failed: \(error)")
-    }
   }
 
   func driveBuzzer(at now: Instant) {
@@ -414,23 +299,9 @@ public final class Device {
     if let after = player.lineLevel, after != before { observer?.buzzerChanged(after, at: now) }
   }
 
+  /// At start, then each minute: a new local day sets today's count afresh from the history.
   func recountToday(at now: Instant) {
-    guard let storage else { return }
     dayCheckedAt = now
-    let wall = wallClock()
-    guard wall.localDay != day else { return }
-    day = wall.localDay
-    do {
-      let (entries, damaged) = try storage.history.read()
-      for line in damaged {
-        log.once(
-          "history-\(line)", .warning,
-          "\(storage.history.path) line \(line) is damaged (torn by a power cut, or a time out of range); skipped")
-      }
-      let pending = pendingHistory.compactMap { HistoryEntry(jsonLine: $0) }
-      feed(.setCompletedToday(HistoryLog.completedFocus(in: entries + pending, onDayOf: wall)), at: now)
-    } catch {
-      log.warning("reading the history failed: \(error)")
-    }
+    if let count = recorder?.countIfNewDay() { feed(.setCompletedToday(count), at: now) }
   }
 }

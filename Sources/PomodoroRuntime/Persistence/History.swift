@@ -173,10 +173,28 @@ public struct HistoryLog {
   static func scanLine(
     _ number: Int, _ text: String?, entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void
   ) throws {
-    guard var line = text else { return try damaged(number) }
-    if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
-    if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-    if let e = HistoryEntry(jsonLine: line) { try entry(e) } else { try damaged(number) }
+    switch line(text, first: number == 1) {
+    case .entry(let e): try entry(e)
+    case .blank: return
+    case .damaged: try damaged(number)
+    }
+  }
+
+  /// What a line of the history is.
+  enum Line {
+    case entry(HistoryEntry)
+    case blank
+    /// Torn, too long (nil text), or with a time out of range.
+    case damaged
+  }
+
+  /// A line's text as the line readers give it (nil: too long); `first` when it starts the file
+  /// (a leading BOM is dropped).
+  static func line(_ text: String?, first: Bool) -> Line {
+    guard var line = text else { return .damaged }
+    if first, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
+    if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .blank }
+    return HistoryEntry(jsonLine: line).map { .entry($0) } ?? .damaged
   }
 
   /// Completed focus sessions on the local calendar day of `now`.

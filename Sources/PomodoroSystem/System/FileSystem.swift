@@ -43,6 +43,11 @@ public protocol FileSystem: AnyObject {
   /// one longer than `maxLine` bytes; false when there is no file.
   @discardableResult
   func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool
+  /// The file's lines from its last to its first (see `Files.forEachLineBackward`): each line's
+  /// byte offset and text, nil for one longer than `maxLine` bytes, until `body` returns false;
+  /// false when there is no file.
+  @discardableResult
+  func forEachLineBackward(_ path: String, maxLine: Int, _ body: (Int64, String?) throws -> Bool) throws -> Bool
 }
 
 extension FileSystem {
@@ -67,6 +72,17 @@ extension FileSystem {
       if line.last == 0x0D { line = line.dropLast() }
       try body(index + 1, line.count > maxLine ? nil : String(decoding: line, as: UTF8.self))
     }
+    return true
+  }
+
+  /// Lines from the end of the whole file read at once (a test's in-memory file system; the
+  /// real one reads from the end only).
+  @discardableResult
+  public func forEachLineBackward(_ path: String, maxLine: Int, _ body: (Int64, String?) throws -> Bool) throws -> Bool
+  {
+    guard let bytes = try read(path) else { return false }
+    var splitter = Files.BackwardLineSplitter(maxLine: maxLine, size: Int64(bytes.count))
+    if try splitter.feed(bytes[...], body) { try splitter.finish(body) }
     return true
   }
 }
@@ -183,6 +199,12 @@ public final class PosixFileSystem: FileSystem, Sendable {
   @discardableResult
   public func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
     try Files.forEachLine(path, maxLine: maxLine, body)
+  }
+
+  @discardableResult
+  public func forEachLineBackward(_ path: String, maxLine: Int, _ body: (Int64, String?) throws -> Bool) throws -> Bool
+  {
+    try Files.forEachLineBackward(path, maxLine: maxLine, body)
   }
 
 }

@@ -192,6 +192,106 @@ public enum Files {
     }
   }
 
+  /// The lines of a regular file from its last to its first, read in chunks from its end:
+  /// `body` gets each line's byte offset and its text (a trailing CR dropped), or nil for a line
+  /// longer than `maxLine` bytes (never held), and returns false to stop there. Memory is one
+  /// chunk and one line, and the time the lines read, whatever the file's size: what today's
+  /// count reads of a history of any length. False when there is no file.
+  @discardableResult
+  public static func forEachLineBackward(
+    _ path: String, maxLine: Int, chunkSize: Int = 65536, _ body: (Int64, String?) throws -> Bool
+  ) throws -> Bool {
+    guard let fd = try openRegular(path) else { return false }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw SystemError("cannot stat \(path)") }
+    var end = Int64(info.st_size)
+    var splitter = BackwardLineSplitter(maxLine: maxLine, size: end)
+    var buffer = [UInt8](repeating: 0, count: max(chunkSize, 1))
+    while end > 0 {
+      let start = max(0, end - Int64(buffer.count))
+      let count = Int(end - start)
+      var got = 0
+      while got < count {
+        let n = retryingOnInterrupt {
+          buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, count - got, off_t(start + Int64(got))) }
+        }
+        guard n >= 0 else { throw SystemError("cannot read \(path)") }
+        guard n > 0 else { throw SystemError("\(path) shrank while being read", errno: EIO) }
+        got += n
+      }
+      guard try splitter.feed(buffer[0..<count], body) else { return true }
+      end = start
+    }
+    try splitter.finish(body)
+    return true
+  }
+
+  /// `forEachLineBackward`'s splitter, fed the file's chunks from its last to its first (a test
+  /// feeds it from memory): the same lines `LineSplitter` gives, in reverse order, each with the
+  /// byte offset it starts at. A line longer than `maxLine` bytes is never held.
+  public struct BackwardLineSplitter {
+    public let maxLine: Int
+    /// Where the bytes fed so far begin (the file's size before the first chunk).
+    var position: Int64
+    /// The line being gathered: its bytes after the chunk fed last, in order.
+    var line: [UInt8] = []
+    var tooLong = false
+    /// Nothing given yet: what follows the file's last newline is a line only if not empty.
+    var atEnd = true
+
+    public init(maxLine: Int, size: Int64) {
+      self.maxLine = maxLine
+      position = size
+    }
+
+    /// Feeds the chunk that ends where the previous one began; false when `body` said stop.
+    public mutating func feed(_ chunk: ArraySlice<UInt8>, _ body: (Int64, String?) throws -> Bool) rethrows -> Bool {
+      let chunkStart = position - Int64(chunk.count)
+      position = chunkStart
+      return try chunk.withUnsafeBufferPointer { bytes in
+        var end = bytes.count
+        while end > 0 {
+          var newline = end - 1
+          while newline >= 0, bytes[newline] != 0x0A { newline -= 1 }
+          let start = newline + 1
+          gather(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+          guard newline >= 0 else { break }
+          guard try emit(at: chunkStart + Int64(start), body) else { return false }
+          end = newline
+        }
+        return true
+      }
+    }
+
+    /// The file's first line, once every chunk is fed.
+    public mutating func finish(_ body: (Int64, String?) throws -> Bool) rethrows {
+      if !line.isEmpty || tooLong || !atEnd { _ = try emit(at: 0, body) }
+    }
+
+    mutating func gather(_ piece: UnsafeBufferPointer<UInt8>) {
+      guard !tooLong, !piece.isEmpty else { return }
+      if line.count + piece.count > maxLine {
+        tooLong = true
+        line.removeAll(keepingCapacity: true)
+      } else {
+        line.insert(contentsOf: piece, at: 0)
+      }
+    }
+
+    mutating func emit(at offset: Int64, _ body: (Int64, String?) throws -> Bool) rethrows -> Bool {
+      defer {
+        line.removeAll(keepingCapacity: true)
+        tooLong = false
+        atEnd = false
+      }
+      if atEnd, line.isEmpty, !tooLong { return true }
+      if tooLong { return try body(offset, nil) }
+      if line.last == 0x0D { line.removeLast() }
+      return try body(offset, String(decoding: line, as: UTF8.self))
+    }
+  }
+
   /// Replaces `path` atomically: write a temporary file beside it (created with O_EXCL and
   /// O_NOFOLLOW, so a planted link or file is never written through), fsync it, rename it over
   /// `path`, fsync the directory. A power cut leaves either the old file or the new one. A path
