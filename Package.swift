@@ -39,10 +39,14 @@ import PackageDescription
   let hasGPIOD = !forceMock && found[0]
   let hasI2C = !forceMock && found[1]
   let hasMosquitto = !forceMock && found[2]
+  // libmicrohttpd for `pomodoro web`: compiled in where its header is (not required by
+  // POMODORO_REQUIRE_HARDWARE: the web page is its own package's).
+  let hasMicrohttpd = !forceMock && FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/microhttpd.h")
 #else
   let hasGPIOD = false
   let hasI2C = false
   let hasMosquitto = false
+  let hasMicrohttpd = false
 #endif
 
 var shimDefines: [CSetting] = []
@@ -64,6 +68,15 @@ var mqttLinks: [LinkerSetting] = []
 if hasMosquitto {
   mqttDefines.append(.define("POMODORO_HAVE_MOSQUITTO"))
   mqttLinks.append(.linkedLibrary("dl"))
+}
+
+// GNU libmicrohttpd for the web page's server, the same way: loaded by the shim when `pomodoro
+// web` starts it.
+var webDefines: [CSetting] = []
+var webLinks: [LinkerSetting] = []
+if hasMicrohttpd {
+  webDefines.append(.define("POMODORO_HAVE_MICROHTTPD"))
+  webLinks.append(.linkedLibrary("dl"))
 }
 
 // The modules every scenario, soak and golden test runs through on each frame (the engine, the
@@ -118,6 +131,11 @@ let package = Package(
     // the history through the runtime's files).
     .target(
       name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem"]),
+    // The one C shim over libmicrohttpd, loaded on first use (or its "not installed" body).
+    .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
+    // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
+    // through the shared DeviceLink.
+    .target(name: "PomodoroWeb", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroWeb"]),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
@@ -219,6 +237,10 @@ let package = Package(
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
         "PomodoroTestFixtures",
       ]
+    ),
+    .testTarget(
+      name: "PomodoroWebTests",
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroTestFixtures"]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",

@@ -1,0 +1,391 @@
+#include "pomodoro_web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef POMODORO_HAVE_MICROHTTPD
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+
+// libmicrohttpd is loaded when `pomodoro web` starts its server, not linked: the device's own
+// `pomodoro run` never maps it. The header still types every entry point at compile time.
+// Debian's libmicrohttpd12 (0.9.x on bookworm, 1.0 on trixie) installs it under this name.
+#define POMO_MHD_SONAME "libmicrohttpd.so.12"
+#define POMO_MHD_FUNCTIONS(X)                                                                        \
+  X(start_daemon) X(stop_daemon) X(get_daemon_info) X(get_timeout) X(run) X(lookup_connection_value) \
+  X(get_connection_info) X(create_response_from_buffer) X(create_response_from_callback)             \
+  X(add_response_header) X(queue_response) X(destroy_response) X(suspend_connection)                 \
+  X(resume_connection)
+
+static struct {
+#define POMO_FIELD(name) __typeof__(&MHD_##name) name;
+  POMO_MHD_FUNCTIONS(POMO_FIELD)
+#undef POMO_FIELD
+} lib;
+
+static int loaded = 0;
+static char load_error[512];
+
+const char *pomo_web_load(void) {
+  if (loaded) return NULL;
+  if (load_error[0]) return load_error;
+  void *handle = dlopen(POMO_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+  const char *missing = NULL;
+  if (handle) {
+#define POMO_LOAD(name) \
+  if (!missing && !(lib.name = (__typeof__(lib.name))dlsym(handle, "MHD_" #name))) missing = "MHD_" #name;
+    POMO_MHD_FUNCTIONS(POMO_LOAD)
+#undef POMO_LOAD
+  }
+  if (!handle || missing) {
+    const char *why = handle ? missing : dlerror();
+    snprintf(load_error, sizeof load_error, "%s cannot be loaded (%s%s): install it with sudo apt install libmicrohttpd12",
+             POMO_MHD_SONAME, handle ? "no symbol " : "", why ? why : "unknown error");
+    if (handle) dlclose(handle);
+    return load_error;
+  }
+  loaded = 1;
+  return NULL;
+}
+
+#define POMO_STREAM_BUFFER 65536
+
+struct stream {
+  int id;
+  int used;
+  int ended;
+  int suspended;
+  unsigned long long opened;
+  struct MHD_Connection *connection;
+  char *buffer;
+  size_t length;
+  size_t sent;
+};
+
+struct pomo_web {
+  struct MHD_Daemon *daemon;
+  pomo_web_handler handler;
+  void *context;
+  int max_body;
+  int max_streams;
+  struct stream *streams;
+  int next_id;
+  unsigned long long opened;
+};
+
+// What a connection's request has sent of its body so far.
+struct upload {
+  char *body;
+  size_t length;
+  int too_large;
+};
+
+static struct stream *find_stream(pomo_web *w, int id) {
+  for (int i = 0; i < w->max_streams; i++)
+    if (w->streams[i].used && w->streams[i].id == id) return &w->streams[i];
+  return NULL;
+}
+
+// The stream's bytes as they come; with nothing to send the connection is suspended (no busy
+// loop) until pomo_web_stream_send resumes it.
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max) {
+  (void)pos;
+  struct stream *s = cls;
+  if (s->length > s->sent) {
+    size_t n = s->length - s->sent < max ? s->length - s->sent : max;
+    memcpy(buf, s->buffer + s->sent, n);
+    s->sent += n;
+    if (s->sent == s->length) s->sent = s->length = 0;
+    return (ssize_t)n;
+  }
+  if (s->ended) return MHD_CONTENT_READER_END_OF_STREAM;
+  lib.suspend_connection(s->connection);
+  s->suspended = 1;
+  return 0;
+}
+
+// The connection of a stream ended (the client left, the stream ended, the daemon stopped).
+static void stream_free(void *cls) {
+  struct stream *s = cls;
+  free(s->buffer);
+  memset(s, 0, sizeof *s);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
+  (void)cls;
+  (void)c;
+  (void)why;
+  struct upload *u = *con_cls;
+  if (u) {
+    free(u->body);
+    free(u);
+    *con_cls = NULL;
+  }
+}
+
+static const char *header(struct MHD_Connection *c, const char *name) {
+  return lib.lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+static void client_text(struct MHD_Connection *c, char *out, size_t size) {
+  out[0] = 0;
+  const union MHD_ConnectionInfo *info = lib.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (!info || !info->client_addr) return;
+  const struct sockaddr *a = info->client_addr;
+  if (a->sa_family == AF_INET)
+    inet_ntop(AF_INET, &((const struct sockaddr_in *)a)->sin_addr, out, (socklen_t)size);
+  else if (a->sa_family == AF_INET6)
+    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)a)->sin6_addr, out, (socklen_t)size);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_size,
+                                  void **con_cls) {
+  (void)version;
+  pomo_web *w = cls;
+  struct upload *u = *con_cls;
+  if (!u) {
+    u = calloc(1, sizeof *u);
+    if (!u || !(u->body = malloc((size_t)w->max_body + 1))) {
+      free(u);
+      return MHD_NO;
+    }
+    u->body[0] = 0;
+    *con_cls = u;
+    return MHD_YES;
+  }
+  if (*upload_size) {
+    size_t room = (size_t)w->max_body - u->length;
+    size_t take = *upload_size < room ? *upload_size : room;
+    if (*upload_size > room) u->too_large = 1;
+    memcpy(u->body + u->length, upload_data, take);
+    u->length += take;
+    u->body[u->length] = 0;
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  char client[64];
+  client_text(c, client, sizeof client);
+  pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
+                              u->body, u->length, u->too_large, c};
+  pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0};
+  int id = ++w->next_id;
+  w->handler(w->context, &request, &response, id);
+  struct MHD_Response *r = NULL;
+  struct stream *s = NULL;
+  if (response.stream) {
+    for (int i = 0; i < w->max_streams && !s; i++)
+      if (!w->streams[i].used) s = &w->streams[i];
+    if (s) {
+      memset(s, 0, sizeof *s);
+      s->used = 1;
+      s->id = id;
+      s->opened = ++w->opened;
+      s->connection = c;
+      // The response's body is the stream's first bytes.
+      if (response.body_length && (s->buffer = malloc(response.body_length))) {
+        memcpy(s->buffer, response.body, response.body_length);
+        s->length = response.body_length;
+      }
+      r = lib.create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_reader, s, stream_free);
+      if (!r) {
+        free(s->buffer);
+        memset(s, 0, sizeof *s);
+      }
+    }
+    if (!r) {
+      static const char busy[] = "{\"error\":\"too many event streams\"}";
+      response.status = 503;
+      response.content_type = "application/json";
+      response.body = busy;
+      response.body_length = sizeof busy - 1;
+      response.stream = 0;
+    }
+  }
+  if (!r) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    r = lib.create_response_from_buffer(response.body_length, (void *)response.body, MHD_RESPMEM_MUST_COPY);
+#pragma GCC diagnostic pop
+    if (!r) return MHD_NO;
+  }
+  lib.add_response_header(r, "Content-Type", response.stream ? "text/event-stream" : response.content_type);
+  lib.add_response_header(r, "Cache-Control", response.stream ? "no-cache" : "no-store");
+  lib.add_response_header(r, "X-Content-Type-Options", "nosniff");
+  lib.add_response_header(r, "X-Frame-Options", "DENY");
+  lib.add_response_header(r, "Referrer-Policy", "no-referrer");
+  if (response.set_cookie) lib.add_response_header(r, "Set-Cookie", response.set_cookie);
+  enum MHD_Result ok = lib.queue_response(c, (unsigned int)response.status, r);
+  lib.destroy_response(r);
+  return ok;
+}
+
+int pomo_web_available(void) { return 1; }
+
+pomo_web *pomo_web_start(const char *address, int port, int max_connections, int per_ip, int timeout_s,
+                         int max_body, int max_streams, pomo_web_handler handler, void *context, char *error,
+                         size_t error_size) {
+  const char *why = pomo_web_load();
+  if (why) {
+    snprintf(error, error_size, "%s", why);
+    return NULL;
+  }
+  pomo_web *w = calloc(1, sizeof *w);
+  if (!w || !(w->streams = calloc((size_t)max_streams, sizeof *w->streams))) {
+    free(w);
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  w->handler = handler;
+  w->context = context;
+  w->max_body = max_body;
+  w->max_streams = max_streams;
+  unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+  struct sockaddr_in v4;
+  struct sockaddr_in6 v6;
+  const struct sockaddr *bind_to = NULL;
+  memset(&v4, 0, sizeof v4);
+  memset(&v6, 0, sizeof v6);
+  if (address && *address) {
+    if (inet_pton(AF_INET, address, &v4.sin_addr) == 1) {
+      v4.sin_family = AF_INET;
+      v4.sin_port = htons((uint16_t)port);
+      bind_to = (const struct sockaddr *)&v4;
+    } else if (inet_pton(AF_INET6, address, &v6.sin6_addr) == 1) {
+      v6.sin6_family = AF_INET6;
+      v6.sin6_port = htons((uint16_t)port);
+      bind_to = (const struct sockaddr *)&v6;
+      flags |= MHD_USE_IPv6;
+    } else {
+      snprintf(error, error_size, "'%s' is not an IPv4 or IPv6 address", address);
+      free(w->streams);
+      free(w);
+      return NULL;
+    }
+  }
+  for (int attempt = 0; attempt < 2 && !w->daemon; attempt++) {
+    // Every interface: IPv6 and IPv4 where the system has IPv6, IPv4 alone where it has not.
+    unsigned int these = bind_to || attempt ? flags : flags | MHD_USE_DUAL_STACK;
+    w->daemon = lib.start_daemon(these, (uint16_t)port, NULL, NULL, on_request, w,
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned int)max_connections,
+                                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_ip,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_s,
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, w,
+                                 bind_to ? MHD_OPTION_SOCK_ADDR : MHD_OPTION_END, bind_to, MHD_OPTION_END);
+    if (bind_to) break;
+  }
+  if (!w->daemon) {
+    snprintf(error, error_size, "cannot listen on %s port %d (in use, or not an address of this machine?)",
+             address && *address ? address : "every interface", port);
+    free(w->streams);
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+int pomo_web_port(pomo_web *w) {
+  const union MHD_DaemonInfo *info = lib.get_daemon_info(w->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info ? info->port : -1;
+}
+
+int pomo_web_fd(pomo_web *w) {
+  const union MHD_DaemonInfo *info = lib.get_daemon_info(w->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+  return info ? info->epoll_fd : -1;
+}
+
+long long pomo_web_timeout_ms(pomo_web *w) {
+  MHD_UNSIGNED_LONG_LONG t = 0;
+  return lib.get_timeout(w->daemon, &t) == MHD_YES ? (long long)t : -1;
+}
+
+void pomo_web_run(pomo_web *w) { lib.run(w->daemon); }
+
+const char *pomo_web_query(const pomo_web_request *request, const char *name) {
+  return lib.lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
+}
+
+int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length) {
+  struct stream *s = find_stream(w, id);
+  if (!s || s->ended) return -1;
+  if (s->length + length > POMO_STREAM_BUFFER) {
+    pomo_web_stream_end(w, id);
+    return -1;
+  }
+  char *grown = realloc(s->buffer, s->length + length);
+  if (!grown) return -1;
+  s->buffer = grown;
+  memcpy(s->buffer + s->length, data, length);
+  s->length += length;
+  if (s->suspended) {
+    s->suspended = 0;
+    lib.resume_connection(s->connection);
+  }
+  return 0;
+}
+
+void pomo_web_stream_end(pomo_web *w, int id) {
+  struct stream *s = find_stream(w, id);
+  if (!s) return;
+  s->ended = 1;
+  if (s->suspended) {
+    s->suspended = 0;
+    lib.resume_connection(s->connection);
+  }
+}
+
+int pomo_web_streams(pomo_web *w, int *oldest) {
+  int n = 0;
+  unsigned long long first = 0;
+  *oldest = -1;
+  for (int i = 0; i < w->max_streams; i++) {
+    struct stream *s = &w->streams[i];
+    if (!s->used || s->ended) continue;
+    n++;
+    if (!first || s->opened < first) {
+      first = s->opened;
+      *oldest = s->id;
+    }
+  }
+  return n;
+}
+
+void pomo_web_stop(pomo_web *w) {
+  if (!w) return;
+  // A suspended connection must be resumed before the daemon stops.
+  for (int i = 0; i < w->max_streams; i++)
+    if (w->streams[i].used && w->streams[i].suspended) lib.resume_connection(w->streams[i].connection);
+  lib.stop_daemon(w->daemon);
+  free(w->streams);
+  free(w);
+}
+
+#else
+
+int pomo_web_available(void) { return 0; }
+const char *pomo_web_load(void) { return "libmicrohttpd is not installed"; }
+pomo_web *pomo_web_start(const char *address, int port, int max_connections, int per_ip, int timeout_s,
+                         int max_body, int max_streams, pomo_web_handler handler, void *context, char *error,
+                         size_t error_size) {
+  (void)address; (void)port; (void)max_connections; (void)per_ip; (void)timeout_s; (void)max_body;
+  (void)max_streams; (void)handler; (void)context;
+  snprintf(error, error_size, "libmicrohttpd is not installed");
+  return NULL;
+}
+int pomo_web_port(pomo_web *w) { (void)w; return -1; }
+int pomo_web_fd(pomo_web *w) { (void)w; return -1; }
+long long pomo_web_timeout_ms(pomo_web *w) { (void)w; return -1; }
+void pomo_web_run(pomo_web *w) { (void)w; }
+const char *pomo_web_query(const pomo_web_request *request, const char *name) { (void)request; (void)name; return NULL; }
+int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length) {
+  (void)w; (void)id; (void)data; (void)length;
+  return -1;
+}
+void pomo_web_stream_end(pomo_web *w, int id) { (void)w; (void)id; }
+int pomo_web_streams(pomo_web *w, int *oldest) { (void)w; *oldest = -1; return 0; }
+void pomo_web_stop(pomo_web *w) { (void)w; }
+
+#endif

@@ -1,0 +1,203 @@
+import CPomodoroWeb
+import PomodoroCore
+import PomodoroSystem
+
+/// A request as the server's handler sees it: whole, its body at most `HTTPServer.maxBody`.
+public struct HTTPRequest: Sendable {
+  public var method: String
+  public var path: String
+  public var host: String?
+  public var origin: String?
+  public var cookie: String?
+  /// The client's address.
+  public var client: String
+  public var body: [UInt8]
+  /// The body passed the limit (it is cut there): answer 413.
+  public var bodyTooLarge: Bool
+  /// The query's arguments the handler asked for.
+  public var query: [String: String]
+}
+
+/// What the handler answers: a body, or an event stream the server keeps open.
+public struct HTTPResponse: Sendable {
+  public var status: Int
+  public var contentType: String
+  public var body: [UInt8]
+  public var setCookie: String?
+  /// Open an event stream (text/event-stream) that starts with `body`; its id is handed to
+  /// `onStream`.
+  public var stream: Bool
+
+  public init(
+    status: Int, contentType: String = "application/json", body: [UInt8] = [], setCookie: String? = nil,
+    stream: Bool = false
+  ) {
+    self.status = status
+    self.contentType = contentType
+    self.body = body
+    self.setCookie = setCookie
+    self.stream = stream
+  }
+
+  /// `{"error": reason}` with `status`: a reason a person can read.
+  public static func error(_ status: Int, _ reason: String) -> HTTPResponse {
+    HTTPResponse(status: status, body: Array(FlatJSON.encode([("error", .string(reason))]).utf8))
+  }
+
+  public static func json(_ text: String) -> HTTPResponse { HTTPResponse(status: 200, body: Array(text.utf8)) }
+}
+
+/// Why the server did not start.
+public struct HTTPServerError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// GNU libmicrohttpd in the one poll loop (no thread of its own): its epoll descriptor among the
+/// loop's, `MHD_run` when it is readable or its timeout comes. A `LoopSource`.
+public final class HTTPServer: LoopSource {
+  public static var available: Bool { pomo_web_available() == 1 }
+  /// Why libmicrohttpd (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
+  public static var loadError: String? { pomo_web_load().map { String(cString: $0) } }
+
+  /// The limits: connections in all and from one address, seconds an idle one may stay, the
+  /// longest body, event streams at once.
+  public struct Limits: Sendable {
+    public var connections = 32
+    public var perAddress = 16
+    public var idleSeconds = 30
+    public var body = 4096
+    public var streams = 16
+    public init() {}
+  }
+
+  /// Answers a whole request; the query names it wants are read for it.
+  public typealias Handler = (HTTPRequest) -> HTTPResponse
+
+  let server: OpaquePointer
+  let clock: MonotonicClock
+  let handler: Handler
+  /// The query arguments a request's handler may read.
+  let queryNames: [String]
+  /// A stream just opened by the handler's response: its id.
+  public var onStream: (Int32, HTTPRequest) -> Void = { _, _ in }
+  public let port: Int
+  /// At most this many event streams at once.
+  public let streamLimit: Int
+
+  public init(
+    address: String?, port: Int, limits: Limits = Limits(), queryNames: [String] = [], clock: MonotonicClock,
+    handler: @escaping Handler
+  ) throws {
+    self.clock = clock
+    self.handler = handler
+    self.queryNames = queryNames
+    streamLimit = limits.streams
+    var error = [CChar](repeating: 0, count: 512)
+    // The context is set once the object exists: the C side calls back only from `handle`.
+    let box = HandlerBox()
+    guard
+      let s = pomo_web_start(
+        address, Int32(port), Int32(limits.connections), Int32(limits.perAddress), Int32(limits.idleSeconds),
+        Int32(limits.body), Int32(limits.streams + 1), httpTrampoline, Unmanaged.passUnretained(box).toOpaque(), &error,
+        error.count)
+    else { throw HTTPServerError(description: text(ofCString: error)) }
+    server = s
+    self.port = Int(pomo_web_port(s))
+    self.box = box
+    box.server = self
+  }
+
+  let box: HandlerBox
+
+  deinit { pomo_web_stop(server) }
+
+  /// Sends `text` on stream `id`; false when the stream has ended (or its client stopped reading).
+  @discardableResult
+  public func send(_ id: Int32, _ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBufferPointer { b in
+      b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
+        pomo_web_stream_send(server, id, $0, b.count)
+      }
+    } == 0
+  }
+
+  /// Ends stream `id` once what it holds is sent.
+  public func end(_ id: Int32) { pomo_web_stream_end(server, id) }
+
+  /// The streams open now, and the oldest's id.
+  public var streams: (count: Int, oldest: Int32?) {
+    var oldest: Int32 = -1
+    let n = pomo_web_streams(server, &oldest)
+    return (Int(n), oldest >= 0 ? oldest : nil)
+  }
+
+  // MARK: LoopSource
+
+  public var readDescriptors: [Int32] { [pomo_web_fd(server)] }
+  public var writeDescriptors: [Int32] { [] }
+  public var deadline: Instant? {
+    let ms = pomo_web_timeout_ms(server)
+    return ms < 0 ? nil : clock.now + PomodoroCore.ms(ms)
+  }
+
+  public func handle(_ wake: Wake) { pomo_web_run(server) }
+
+  func answer(
+    _ request: UnsafePointer<pomo_web_request>, _ response: UnsafeMutablePointer<pomo_web_response>, id: Int32
+  ) {
+    let r = request.pointee
+    func optional(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+    var query: [String: String] = [:]
+    for name in queryNames { if let v = pomo_web_query(request, name) { query[name] = String(cString: v) } }
+    let body = r.body.map { Array(UnsafeRawBufferPointer(start: $0, count: r.body_length)) } ?? []
+    let req = HTTPRequest(
+      method: optional(r.method) ?? "", path: optional(r.path) ?? "", host: optional(r.host),
+      origin: optional(r.origin), cookie: optional(r.cookie), client: optional(r.client) ?? "", body: body,
+      bodyTooLarge: r.body_too_large != 0, query: query)
+    let answer = handler(req)
+    // The shim copies the body and header texts before the call returns; the box holds them
+    // until the next request.
+    response.pointee.status = Int32(answer.status)
+    response.pointee.stream = answer.stream ? 1 : 0
+    box.contentType = strdup(answer.contentType)
+    box.cookie = answer.setCookie.map { strdup($0) } ?? nil
+    response.pointee.content_type = UnsafePointer(box.contentType)
+    response.pointee.set_cookie = UnsafePointer(box.cookie)
+    box.body = malloc(max(1, answer.body.count))?.assumingMemoryBound(to: CChar.self)
+    if let target = box.body {
+      answer.body.withUnsafeBytes { if let base = $0.baseAddress { memcpy(target, base, $0.count) } }
+      response.pointee.body = UnsafePointer(target)
+      response.pointee.body_length = answer.body.count
+    }
+    if answer.stream { onStream(id, req) }
+  }
+}
+
+/// What the C side calls back into, and what it borrows until the call returns.
+final class HandlerBox {
+  weak var server: HTTPServer?
+  var body: UnsafeMutablePointer<CChar>? {
+    willSet { free(body) }
+  }
+  var contentType: UnsafeMutablePointer<CChar>? {
+    willSet { free(contentType) }
+  }
+  var cookie: UnsafeMutablePointer<CChar>? {
+    willSet { free(cookie) }
+  }
+  deinit {
+    free(body)
+    free(contentType)
+    free(cookie)
+  }
+}
+
+private func httpTrampoline(
+  context: UnsafeMutableRawPointer?, request: UnsafePointer<pomo_web_request>?,
+  response: UnsafeMutablePointer<pomo_web_response>?, id: Int32
+) {
+  guard let context, let request, let response else { return }
+  let box = Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue()
+  box.server?.answer(request, response, id: id)
+}
