@@ -12,23 +12,17 @@
 set -uo pipefail
 
 readonly READY_MARK=.pomodoro-check-trixie-ready
-readonly PROG=check-devcontainer
+PROG=check-devcontainer
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=deploy/lib/common.sh
 source "$here/deploy/lib/common.sh"
-say() { printf 'check-devcontainer: %s\n' "$*"; }
-die() {
-  printf 'check-devcontainer: error: %s\n' "$*" >&2
-  exit 1
-}
 root=""
 keep=1
 while (($#)); do
   case "$1" in
   --root) root="${2:?--root needs a folder}" && shift 2 ;;
   *)
-    usage_from_header "${BASH_SOURCE[0]}" >&2
-    exit 64
+    usage_error
     ;;
   esac
 done
@@ -39,20 +33,8 @@ source "$here/deploy/lib/debian-root.sh"
 root="$(cd "$root" && pwd)"
 trap 'root_cleanup' EXIT
 
-passed=0
-failed=0
-check() { # check NAME DETAIL COMMAND...
-  local name=$1 detail=$2
-  shift 2
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "PASS: $name"
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $name"
-    printf '%s\n' "$detail" | head -n 20 | sed 's/^/      /'
-  fi
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source "$here/deploy/lib/test-lib.sh"
 
 json="$here/.devcontainer/devcontainer.json"
 field() { python3 -c 'import json, sys
@@ -93,5 +75,4 @@ out="$(in_container 'swift package dump-package' 2>&1)"
 check "swift package dump-package: the manifest reads (product pomodoro)" "$(tail -n 5 <<<"$out")" \
   grep -q '"name" : "pomodoro"' <<<"$out"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+test_done

@@ -48,7 +48,7 @@ readonly SDK_NAME=pomodoro-trixie-arm64
 readonly BUILD_DIR=/src/deb
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-build-deb-ready
-readonly PROG=build-deb
+PROG=build-deb
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -59,12 +59,6 @@ arch=arm64
 out="$PWD"
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'build-deb: %s\n' "$*"; }
-die() {
-  printf 'build-deb: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -93,8 +87,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done

@@ -25,7 +25,7 @@ readonly SUITE=trixie
 readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
-readonly PROG=check-trixie
+PROG=check-trixie
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -35,12 +35,6 @@ keep=0
 run_tests=1
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'check-trixie: %s\n' "$*"; }
-die() {
-  printf 'check-trixie: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -65,8 +59,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done

@@ -66,13 +66,6 @@ dest=""
 reboot_needed=0
 mqtt=0
 
-say() { printf 'install: %s\n' "$*"; }
-die() {
-  printf 'install: error: %s\n' "$*" >&2
-  exit 1
-}
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-
 while (($#)); do
   case "$1" in
   --dry-run) dry=1 ;;
@@ -97,8 +90,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
   shift

@@ -1,8 +1,33 @@
 # shellcheck shell=bash
 # deploy/lib/common.sh: what the scripts under .ci, deploy and Tests share. Sourced, not run.
+#   say MESSAGE..., die MESSAGE...   (prefixed with PROG; SAY_FD=2 sends say to stderr)
+#   usage, usage_error [MESSAGE]     (--help's text, and a wrong command line's exit 64)
 #   apt_retry [--tries N] [--between COMMAND] COMMAND...
 #   usage_from_header FILE
 #   release_version SOURCE, set_release_version SOURCE VERSION
+
+# PROG: the name messages start with; the sourcing script may set it first (default: its file's
+# name without .sh). SAY_FD: where say writes (1, or 2 where stdout carries results).
+PROG=${PROG:-$(basename "$0" .sh)}
+
+say() { printf '%s: %s\n' "$PROG" "$*" >&"${SAY_FD:-1}"; }
+
+# die MESSAGE: the error on stderr, then exit 1 (the caller's EXIT trap cleans up).
+die() {
+  printf '%s: error: %s\n' "$PROG" "$*" >&2
+  exit 1
+}
+
+# usage: the running script's usage (usage_from_header of $0), for --help.
+usage() { usage_from_header "$0"; }
+
+# usage_error [MESSAGE]: MESSAGE and the usage on stderr, then exit 64 (EX_USAGE).
+# shellcheck disable=SC2120 # MESSAGE is optional
+usage_error() {
+  [[ $# -eq 0 ]] || printf '%s: %s\n' "$PROG" "$*" >&2
+  usage >&2
+  exit 64
+}
 
 # apt_retry [--tries N] [--between COMMAND] COMMAND...: runs COMMAND (an apt-get command line,
 # with whatever runs it: `apt-get update`, `in_root apt-get ...`, `as_root env ... apt-get ...`)

@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2034,SC2154 # sourced: `status` is the caller's, `keep` and `root` too
-# deploy/lib/debian-root.sh: what check-trixie.sh, build-deb.sh and build-arm64.sh share about building in a
-# Debian root made with debootstrap: the root folder, its mounts and their cleanup on every
-# exit path, running commands and apt in it, and copying the source in. Sourced, not run.
+# deploy/lib/debian-root.sh: what every script that makes a Debian root shares: debootstrap, the
+# root folder, its mounts and their cleanup on every exit path, running commands and apt in it,
+# and copying the source in. Sourced, not run.
 #
-# The sourcing script sources deploy/lib/common.sh first, defines say and die (its own message prefix) and sets: root (a folder or
-# empty), keep (0/1), READY_MARK (a file name marking a finished root), PROG (its name).
+# The sourcing script sources deploy/lib/common.sh first (say, die, PROG) and sets: root (a
+# folder or empty), keep (0/1), READY_MARK (a file name marking a finished root).
 
 # Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
 # and /usr/bin/swift only if debconf said so); swift-build then fails with "could not find CLI
