@@ -148,7 +148,7 @@ preflight() {
     die "this is a 32-bit Raspberry Pi OS ($arch): Debian's Swift, and so the pomodoro package
 (the apt repository's and --deb's), exists for 64-bit only (arm64, amd64). Fix: reflash the card
 with Raspberry Pi OS (64-bit) in Raspberry Pi Imager; a Pi 3, 4, 5 or Zero 2 W runs it. A binary
-from deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
+from the arm64 package does not help here: it is aarch64 (64-bit) too"
     ;;
   *) say "warning: untested architecture $arch" ;;
   esac
@@ -203,11 +203,11 @@ install_dependencies() {
     die "swift-build (Swift 6.0 or later) is not installed.
   Raspberry Pi OS bookworm has no Swift package. Either:
   - move to Raspberry Pi OS trixie (64-bit), where this script installs Debian's swiftlang
-    (or installs a binary built on a PC by deploy/build-arm64.sh: --binary FILE); or
+    (or installs a binary built on a PC, e.g. the arm64 package's: --binary FILE); or
   - install a Swift 6.0+ toolchain for Debian 12 aarch64 from swift.org (its 'swiftly'
     installer, or the tarball unpacked to /opt/swift), put its usr/bin on root's PATH,
     check that 'swift-build --version' works, and run this script again.
-  deploy/build-arm64.sh builds for trixie: its binary needs trixie's libgpiod.so.3 (libgpiod 2)
+  A binary built for trixie (the packages') needs trixie's libgpiod.so.3 (libgpiod 2)
   and glibc, so it does not run on bookworm."
   fi
 }
@@ -516,7 +516,7 @@ fi
 if [[ -n "$binary" ]]; then
   [[ -x "$binary" ]] || die "--binary $binary is not an executable file"
   say "installing the given binary $binary (no build)"
-  # What such a binary needs at run time (built by deploy/build-arm64.sh for trixie).
+  # What such a binary needs at run time (built for trixie, as the packages' is).
   case "$(os_codename)" in
   bookworm) say "note: a binary built for trixie needs libgpiod.so.3 and glibc 2.38, which bookworm lacks" ;;
   *)
