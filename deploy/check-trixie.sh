@@ -98,20 +98,7 @@ if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
   phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
-  debootstrap_once() {
-    # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
-    debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1 && return 0
-    say "debootstrap failed; last lines of $root.debootstrap.log:"
-    tail -n 5 "$root.debootstrap.log" >&2 || true
-    return 1
-  }
-  debootstrap_wipe() {
-    [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
-    find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
-  }
-  apt_retry --between debootstrap_wipe debootstrap_once ||
-    die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
-  rm -f "$root.debootstrap.log"
+  debootstrap_root "$SUITE" "$MIRROR"
   phase_done
 fi
 

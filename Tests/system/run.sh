@@ -176,18 +176,9 @@ else
   stage "debootstrap $SUITE (minbase + $DEVICE_PACKAGES)"
   rm -rf --one-file-system "$devroot"
   mkdir -p "$devroot"
-  debootstrap_once() {
-    # shellcheck disable=SC2086 # an empty DEBIAN_MIRROR is no argument at all
-    debootstrap --variant=minbase --include="$DEVICE_PACKAGES" "$SUITE" "$devroot" ${DEBIAN_MIRROR:-} \
-      >"$work/debootstrap.log" 2>&1 && return 0
-    tail -n 5 "$work/debootstrap.log" >&2
-    return 1
-  }
-  wipe_devroot() { find "$devroot" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +; }
-  apt_retry --between wipe_devroot debootstrap_once ||
-    die "debootstrap of the device root failed (see $work/debootstrap.log)"
-  stage "trixie's kernel (linux-image-amd64, INITRD=No: the test's own initramfs mounts the root)"
   root=$devroot
+  debootstrap_root --include "$DEVICE_PACKAGES" "$SUITE" "${DEBIAN_MIRROR:-}"
+  stage "trixie's kernel (linux-image-amd64, INITRD=No: the test's own initramfs mounts the root)"
   root_mounts
   apt_in_root -qq update
   apt_retry in_root env INITRD=No apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false \
