@@ -30,8 +30,6 @@
 set -euo pipefail
 
 readonly SUITE=trixie
-readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev libmosquitto-dev pkg-config libstdc++-14-dev
-  debhelper dpkg-dev build-essential)
 # dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
   libgpiod3:arm64 libi2c0:arm64)
@@ -152,7 +150,9 @@ phase_done
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
-wanted=("${PACKAGES[@]}")
+# deploy/debian/control's Build-Depends (common.sh's build_depends), and build-essential, which
+# Debian's policy leaves out of them.
+wanted=("$(build_depends)" build-essential)
 [[ "$arch" == amd64 ]] || wanted+=("${CROSS_PACKAGES[@]}")
 mark="$root/$READY_MARK-$arch"
 if [[ -f "$mark" && "$(cat "$mark")" == "${wanted[*]}" ]]; then
@@ -161,7 +161,7 @@ else
   phase "apt-get install (swiftlang, debhelper...)"
   [[ "$arch" == amd64 ]] || in_root dpkg --add-architecture arm64
   apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
-  apt_in_root -y -qq install "${wanted[@]}" >/dev/null || die "apt-get install ${wanted[*]} failed three times"
+  apt_in_root -y -qq satisfy "${wanted[@]}" >/dev/null || die "apt-get satisfy ${wanted[*]} failed three times"
   printf '%s' "${wanted[*]}" >"$mark"
   phase_done
 fi

@@ -2,8 +2,8 @@
 # deploy/check-trixie.sh: prove the device builds and passes its tests on Raspberry Pi OS's
 # toolchain (Debian 13 "trixie": Swift 6.0.3 from Debian's swiftlang, libgpiod 2.x, libi2c).
 #
-# It debootstraps a Debian trixie root (minbase) in a scratch folder, installs swiftlang,
-# libgpiod-dev, libi2c-dev, pkg-config and libstdc++-14-dev there, copies this repository's
+# It debootstraps a Debian trixie root (minbase) in a scratch folder, installs the package's
+# build dependencies there (deploy/debian/control's, less debhelper), copies this repository's
 # source in (git ls-files, never .build), runs `swift-build -c release --static-swift-stdlib`
 # (as deploy/install.sh does) and `swift-test` inside
 # it, and prints the Swift and libgpiod versions it built with. Mounts are undone on every exit
@@ -22,7 +22,6 @@
 set -euo pipefail
 
 readonly SUITE=trixie
-readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
 PROG=check-trixie
@@ -105,9 +104,10 @@ fi
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
-phase "apt-get install ${PACKAGES[*]}"
+# The package's build dependencies, less the packaging tools (common.sh's build_depends).
+phase "apt-get satisfy $(build_depends --no-packaging)"
 apt_in_root -qq update
-apt_in_root -y -qq install "${PACKAGES[@]}" >/dev/null
+apt_in_root -y -qq satisfy "$(build_depends --no-packaging)" >/dev/null
 touch "$root/$READY_MARK"
 phase_done
 
@@ -120,8 +120,8 @@ phase_done
 say "toolchain in the trixie root:"
 in_root "$SWIFT_BIN/swift" --version 2>&1 | sed 's/^/  /'
 in_root swift-build --version 2>&1 | sed 's/^/  /'
-gpiod_version="$(in_root pkg-config --modversion libgpiod)"
-say "  libgpiod $gpiod_version (pkg-config --modversion libgpiod)"
+gpiod_version="$(in_root dpkg-query -W -f "\${Version}" libgpiod-dev)"
+say "  libgpiod $gpiod_version (libgpiod-dev)"
 [[ "$gpiod_version" == 2.* ]] || die "expected libgpiod 2.x (the v2 API) in trixie, found $gpiod_version"
 
 # The release build is the one deploy/install.sh makes: the Swift runtime linked in statically

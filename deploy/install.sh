@@ -26,8 +26,9 @@
 #                 history (/var/lib/pomodoro/history.jsonl)
 #
 # What it does, in order (each step is skipped when already done, so re-running upgrades in place):
-#   1. apt build dependencies (trixie: swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev;
-#      bookworm: the same C libraries, Swift you install yourself: it says how and stops)
+#   1. apt build dependencies, deploy/debian/control's Build-Depends less the packaging tools
+#      (trixie: swiftlang libgpiod-dev libi2c-dev libmosquitto-dev libstdc++-14-dev; bookworm: the
+#      same C libraries, Swift you install yourself: it says how and stops)
 #   2. swift-build -c release --static-swift-stdlib (as the user who ran sudo)
 #   3. the binary to /usr/local/bin/pomodoro; the config to /etc/pomodoro/pomodoro.conf only if
 #      absent (the shipped one is always copied to pomodoro.conf.example); the unit to
@@ -48,8 +49,6 @@ readonly STATE_DIR=/var/lib/pomodoro
 readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf
 readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro-gpio-i2c.rules
 readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
-readonly TRIXIE_PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
-readonly BOOKWORM_PACKAGES=(libgpiod-dev libi2c-dev pkg-config libstdc++-12-dev)
 readonly MQTT_UNIT=/etc/systemd/system/pomodoro-mqtt.service
 readonly MQTT_USER=pomodoro-mqtt
 
@@ -155,18 +154,12 @@ from the arm64 package does not help here: it is aarch64 (64-bit) too"
 }
 
 # --- 1. build dependencies ----------------------------------------------------------------------
-apt_install() {
-  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
-    --no-install-recommends "$@" ||
-    die "could not install $*: check the network and 'sudo apt-get update'"
-}
-
-# apt_packages PACKAGE...: apt-get update and install them; with --no-apt only checks that
-# they are installed.
+# apt_packages RELATIONS...: apt-get update, then `apt-get satisfy` them (package names, or
+# lists like build_depends's `a (>= 2), b`); with --no-apt only checks that they are installed.
 apt_packages() {
   if ((no_apt)); then
     local p missing=()
-    for p in "$@"; do
+    for p in $(printf '%s\n' "$@" | tr ',' '\n' | sed -E 's/^ +//; s/ *\(.*//'); do
       [[ "$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null)" == installed ]] || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || die "--no-apt, but not installed: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) or drop --no-apt"
@@ -175,7 +168,9 @@ apt_packages() {
   fi
   apt_retry system apt-get update -o Acquire::Retries=3 ||
     die "apt-get update failed: check the network (or use --no-apt when the packages are installed)"
-  apt_install "$@"
+  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -o Acquire::Retries=3 \
+    --no-install-recommends "$@" ||
+    die "could not install $*: check the network and 'sudo apt-get update'"
 }
 
 install_dependencies() {
@@ -184,14 +179,16 @@ install_dependencies() {
   say "system: $codename ($(uname -m))"
   case "$codename" in
   trixie | forky | sid)
-    apt_packages "${TRIXIE_PACKAGES[@]}"
+    apt_packages "$(build_depends --no-packaging)"
     ;;
   bookworm)
-    apt_packages "${BOOKWORM_PACKAGES[@]}"
+    # The package's build dependencies as bookworm has them: no swiftlang (Swift is installed by
+    # hand, below), libgpiod 1.6 (the shim's v1 branch), GCC 12's libstdc++.
+    apt_packages "$(build_depends --no-packaging | sed -E 's/swiftlang[^,]*, //; s/libgpiod-dev \([^)]*\)/libgpiod-dev/; s/libstdc\+\+-14-dev/libstdc++-12-dev/')"
     ;;
   *)
-    say "warning: $codename is neither bookworm nor trixie; installing the trixie package names"
-    apt_packages "${TRIXIE_PACKAGES[@]}"
+    say "warning: $codename is neither bookworm nor trixie; installing trixie's build dependencies"
+    apt_packages "$(build_depends --no-packaging)"
     ;;
   esac
   [[ -d $SWIFT_BIN ]] && PATH="$SWIFT_BIN:$PATH"

@@ -55,7 +55,13 @@ fake_binary "$scratch/pomodoro-1" 1
 bash deploy/install.sh --dry-run --dest "$root" >"$scratch/out" 2>&1
 expect "dry run: exits 0" true
 expect "dry run: says it would build with swift-build -c release" contains "$scratch/out" "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
-expect "dry run: says it would apt-get install swiftlang (trixie)" contains "$scratch/out" "libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev"
+expect "dry run: says it would apt-get satisfy control's build dependencies, swiftlang first (trixie)" contains "$scratch/out" "swiftlang (>= 6.0), libgpiod-dev (>= 2), libi2c-dev, libmosquitto-dev, libstdc++-14-dev"
+bw_root="$scratch/bookworm-deps"
+new_root "$bw_root" "$pi_os_config"
+printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n' >"$bw_root/etc/os-release"
+bash deploy/install.sh --dry-run --dest "$bw_root" >"$scratch/out-bookworm" 2>&1 || true
+expect "dry run on bookworm: control's build dependencies less swiftlang, with GCC 12's libstdc++" contains "$scratch/out-bookworm" \
+  "--no-install-recommends libgpiod-dev, libi2c-dev, libmosquitto-dev, libstdc++-12-dev"
 expect "dry run: shows the config.txt change" contains "$scratch/out" "+dtparam=i2c_arm_baudrate=400000"
 expect "dry run: says it would install the unit" contains "$scratch/out" "$root/etc/systemd/system/pomodoro.service"
 expect "dry run: leaves the staged system as it was" diff -r "$scratch/dry-before" "$root"
@@ -121,7 +127,7 @@ cp -a "$root" "$scratch/mqtt-before"
 bash deploy/install.sh --dry-run --with-mqtt --dest "$root" >"$scratch/out" 2>&1
 expect "dry run --with-mqtt: exits 0" true
 expect "dry run --with-mqtt: libmosquitto-dev before the build" line_after "$scratch/out" \
-  "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 --no-install-recommends libmosquitto-dev" \
+  "would run: env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -o Acquire::Retries=3 --no-install-recommends libmosquitto-dev" \
   "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
 expect "dry run --with-mqtt: would install the bridge's unit" contains "$scratch/out" \
   "would run: install -m 0644 $repo/deploy/pomodoro-mqtt.service $root/etc/systemd/system/pomodoro-mqtt.service"

@@ -2,6 +2,7 @@
 # deploy/lib/common.sh: what the scripts under .ci, deploy and Tests share. Sourced, not run.
 #   say MESSAGE..., die MESSAGE...   (prefixed with PROG; SAY_FD=2 sends say to stderr)
 #   usage, usage_error [MESSAGE]     (--help's text, and a wrong command line's exit 64)
+#   build_depends [--no-packaging], build_depends_names [--no-packaging]
 #   apt_retry [--tries N] [--between COMMAND] COMMAND...
 #   usage_from_header FILE
 #   release_version SOURCE, set_release_version SOURCE VERSION
@@ -70,6 +71,30 @@ usage_from_header() {
     END { for (i = 1; i <= n; i++) print lines[i] }
   ' "$1"
 }
+
+# build_depends [--no-packaging]: what building the package needs, from deploy/debian/control's
+# Build-Depends (the one list; never typed again elsewhere), as one line for `apt-get satisfy`:
+# `debhelper-compat (= 13), ..., swiftlang (>= 6.0), libgpiod-dev (>= 2), ...`.
+# --no-packaging leaves out the packaging tools (debhelper-compat, dh-sequence-*): what a plain
+# `swift build` of the device needs.
+build_depends() {
+  awk -v plain="${1:-}" '
+    /^[^ \t]/ { on = 0 }
+    /^Build-Depends:/ { on = 1; sub(/^Build-Depends:[ \t]*/, "") }
+    on {
+      n = split($0, rel, ",")
+      for (i = 1; i <= n; i++) {
+        r = rel[i]; gsub(/^[ \t]+|[ \t]+$/, "", r)
+        if (r == "" || (plain == "--no-packaging" && r ~ /^(debhelper-compat|dh-sequence-)/)) continue
+        out = out (out == "" ? "" : ", ") r
+      }
+    }
+    END { print out }
+  ' "$(dirname "${BASH_SOURCE[0]}")/../debian/control"
+}
+
+# build_depends_names [--no-packaging]: the same, package names only (no versions), one a line.
+build_depends_names() { build_depends "$@" | tr ',' '\n' | sed -E 's/^ +//; s/ *\(.*//'; }
 
 # The release's version, written once in Swift (`pomodoro --version`, the packages, Home
 # Assistant's sw_version): RELEASE_FILE below a source tree.
