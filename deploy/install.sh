@@ -18,12 +18,13 @@
 #                 udev rule; this script first removes a source install's binary and units
 #                 (they would shadow the package's), then turns I2C on as in step 5
 #   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
-#                 that change the running system (apt-get, useradd, systemctl...) are only printed
+#                 that change the running system (apt-get, systemd-sysusers, systemctl...) are only printed
 #   --with-mqtt   also the MQTT bridge: libmosquitto, the unit pomodoro-mqtt.service and its
 #                 system user `pomodoro-mqtt` (in the group pomodoro, for the control socket),
 #                 enabled and started like the device's unit; the broker is the config's mqtt_host
-#   --uninstall   remove the binary, units (the bridge's too), config, users and state; keep the
-#                 history (/var/lib/pomodoro/history.jsonl)
+#   --uninstall   what `apt remove` does: remove the binary, units (the bridge's too), udev rule,
+#                 sysusers and modules files; keep the config, the state and history and the
+#                 users, and say what `apt purge` would delete besides
 #
 # What it does, in order (each step is skipped when already done, so re-running upgrades in place):
 #   1. apt build dependencies, deploy/debian/control's Build-Depends less the packaging tools
@@ -33,7 +34,8 @@
 #   3. the binary to /usr/local/bin/pomodoro; the config to /etc/pomodoro/pomodoro.conf only if
 #      absent (the shipped one is always copied to pomodoro.conf.example); the unit to
 #      /etc/systemd/system/pomodoro.service; README and wiring to /usr/local/share/doc/pomodoro
-#   4. the system user `pomodoro` in the groups gpio and i2c
+#   4. the system user `pomodoro` in the groups gpio and i2c, and the udev rule that gives them the
+#      devices: deploy/debian's sysusers file (systemd-sysusers) and udev rule, as they are
 #   5. I2C: dtparam=i2c_arm=on and dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt
 #      (a dated backup first), i2c-dev loaded at boot
 #   6. systemctl enable, and (re)start unless a reboot is needed first
@@ -46,8 +48,12 @@ readonly CONF=$CONF_DIR/pomodoro.conf
 readonly UNIT=/etc/systemd/system/pomodoro.service
 readonly DOC_DIR=/usr/local/share/doc/pomodoro
 readonly STATE_DIR=/var/lib/pomodoro
-readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf
-readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro-gpio-i2c.rules
+# The package's own files (deploy/debian), installed as they are where a local install keeps them.
+readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf # debian/pomodoro-i2c.conf
+readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro.rules      # debian/pomodoro.udev
+readonly SYSUSERS=/etc/sysusers.d/pomodoro.conf             # debian/pomodoro.sysusers
+readonly MQTT_SYSUSERS=/etc/sysusers.d/pomodoro-mqtt.conf   # debian/pomodoro-mqtt.sysusers
+readonly MQTT_STATE_DIR=/var/lib/pomodoro-mqtt
 readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
 readonly MQTT_UNIT=/etc/systemd/system/pomodoro-mqtt.service
 readonly MQTT_USER=pomodoro-mqtt
@@ -253,43 +259,16 @@ install_files() {
 }
 
 # --- 4. user ------------------------------------------------------------------------------------
+# The package's sysusers file and udev rule, as they are: systemd-sysusers makes what is missing
+# (the groups gpio and i2c on plain Debian; Raspberry Pi OS has them), the user pomodoro in both;
+# the rule gives the groups the devices (as Raspberry Pi OS's 99-com.rules does).
 install_user() {
-  local group
-  for group in gpio i2c; do
-    if ! getent group "$group" >/dev/null; then
-      # Raspberry Pi OS has both groups and udev rules that give them the devices; plain
-      # Debian has neither.
-      system groupadd --system "$group"
-    fi
-  done
-  if [[ ! -e /etc/udev/rules.d/99-com.rules && ! -e "$(path $UDEV_RULE)" ]]; then
-    say "no Raspberry Pi OS udev rules: adding $UDEV_RULE (gpiochip* to gpio, i2c-* to i2c)"
-    write_file "$UDEV_RULE" 0644 \
-      'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' \
-      'SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660"'
-    system udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev
-  fi
-  if getent passwd pomodoro >/dev/null; then
-    say "user: pomodoro exists"
-  else
-    system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
-      --shell /usr/sbin/nologin --comment "Pomodoro desk device" pomodoro
-  fi
-  system usermod --append --groups gpio,i2c pomodoro
-  say "user: pomodoro in gpio,i2c"
-}
-
-write_file() { # write_file PATH MODE LINE...: writes LINEs to a system path
-  local target="$1" mode="$2"
-  shift 2
-  if ((dry)); then
-    printf 'would write %s:\n' "$(path "$target")"
-    printf '    %s\n' "$@"
-    return
-  fi
-  mkdir -p "$(dirname "$(path "$target")")"
-  printf '%s\n' "$@" >"$(path "$target")"
-  chmod "$mode" "$(path "$target")"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro.sysusers" "$(path $SYSUSERS)"
+  system systemd-sysusers "$SYSUSERS"
+  say "user: pomodoro in gpio,i2c ($SYSUSERS)"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro.udev" "$(path $UDEV_RULE)"
+  system udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev
+  say "udev: $UDEV_RULE (gpiochip* to gpio, i2c-* to i2c)"
 }
 
 # --- 5. I2C -------------------------------------------------------------------------------------
@@ -328,9 +307,7 @@ enable_i2c() {
     fi
     rm -f "$edited"
   fi
-  if [[ ! -e "$(path $MODULES_LOAD)" ]]; then
-    write_file "$MODULES_LOAD" 0644 "# /dev/i2c-N for the Pomodoro device's display (deploy/install.sh)" i2c-dev
-  fi
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro-i2c.conf" "$(path $MODULES_LOAD)"
   if [[ -z "$dest" ]] && ! grep -qw i2c_dev /proc/modules 2>/dev/null; then
     system modprobe i2c-dev || true
   fi
@@ -404,15 +381,10 @@ mqtt_dependencies() {
 install_mqtt() {
   run install -m 0644 "$repo/deploy/pomodoro-mqtt.service" "$(path $MQTT_UNIT)"
   say "unit: $MQTT_UNIT"
-  if getent passwd "$MQTT_USER" >/dev/null; then
-    say "user: $MQTT_USER exists"
-  else
-    system useradd --system --user-group --home-dir /nonexistent --no-create-home \
-      --shell /usr/sbin/nologin --comment "Pomodoro desk device, MQTT bridge" "$MQTT_USER"
-  fi
   # The group pomodoro (made with the user pomodoro) owns /run/pomodoro and the control socket.
-  system usermod --append --groups pomodoro "$MQTT_USER"
-  say "user: $MQTT_USER in pomodoro (the control socket), no devices"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro-mqtt.sysusers" "$(path $MQTT_SYSUSERS)"
+  system systemd-sysusers "$MQTT_SYSUSERS"
+  say "user: $MQTT_USER in pomodoro (the control socket), no devices ($MQTT_SYSUSERS)"
   if ! have_systemd && ((!dry)); then
     say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now pomodoro-mqtt"
     return
@@ -433,8 +405,7 @@ uninstall_mqtt() {
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro-mqtt.service || true
   fi
-  run rm -f "$(path $MQTT_UNIT)"
-  if getent passwd "$MQTT_USER" >/dev/null; then system userdel "$MQTT_USER"; fi
+  run rm -f "$(path $MQTT_UNIT)" "$(path $MQTT_SYSUSERS)"
 }
 
 # --- --deb: the Debian package --------------------------------------------------------------
@@ -476,25 +447,24 @@ build from source instead: sudo bash deploy/install.sh"
 }
 
 # --- uninstall ----------------------------------------------------------------------------------
+# uninstall_all: what `apt remove pomodoro pomodoro-mqtt` does: the installed files go (binary,
+# units, the shipped config's copy, docs, udev rule, sysusers and modules files); the config,
+# the state with the history, and the users stay. It says what purge would delete besides.
 uninstall_all() {
   uninstall_mqtt
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro.service || true
   fi
-  run rm -f "$(path $UNIT)" "$(path $BIN)" "$(path $MODULES_LOAD)" "$(path $UDEV_RULE)"
-  run rm -rf "$(path $CONF_DIR)" "$(path $DOC_DIR)"
+  run rm -f "$(path $UNIT)" "$(path $BIN)" "$(path $MODULES_LOAD)" "$(path $UDEV_RULE)" "$(path $SYSUSERS)" \
+    "$(path $CONF).example"
+  run rm -rf "$(path $DOC_DIR)"
   if have_systemd || ((dry)); then system systemctl daemon-reload; fi
-  # Everything in the state folder goes but the history.
-  if [[ -d "$(path $STATE_DIR)" ]]; then
-    local f
-    while IFS= read -r -d '' f; do
-      run rm -rf "$f"
-    done < <(find "$(path $STATE_DIR)" -mindepth 1 -maxdepth 1 ! -name history.jsonl -print0)
-  fi
-  if getent passwd pomodoro >/dev/null; then system userdel pomodoro; fi
-  if [[ -e "$(path $STATE_DIR)/history.jsonl" ]]; then
-    say "kept the history: $STATE_DIR/history.jsonl (a new install takes it over)"
-  fi
+  say "kept, as apt remove keeps them: the config $CONF, the state and history in $STATE_DIR" \
+    "(a new install takes them over), the users pomodoro and $MQTT_USER"
+  say "apt purge would also delete $CONF, $STATE_DIR (the timer and the history) and $MQTT_STATE_DIR," \
+    "having first withdrawn the desk from Home Assistant; by hand: sudo pomodoro mqtt --remove (before" \
+    "--uninstall, with the bridge installed), then sudo rm -rf $CONF_DIR $STATE_DIR $MQTT_STATE_DIR" \
+    "(the users stay, as Debian's do)"
   say "I2C stays enabled in config.txt (other devices may use it); the backups are beside it"
   say "removed the Pomodoro device"
 }

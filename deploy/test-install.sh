@@ -77,7 +77,10 @@ expect "install: the binary is in /usr/local/bin" cmp "$scratch/pomodoro-1" "$ro
 expect "install: the binary is executable" test -x "$root/usr/local/bin/pomodoro"
 expect "install: the config is the shipped one" cmp deploy/pomodoro.conf "$root/etc/pomodoro/pomodoro.conf"
 expect "install: the unit is installed" cmp deploy/pomodoro.service "$root/etc/systemd/system/pomodoro.service"
-expect "install: i2c-dev loads at boot" contains "$root/etc/modules-load.d/pomodoro-i2c.conf" "i2c-dev"
+expect "install: i2c-dev loads at boot (the package's modules file, as it is)" cmp deploy/debian/pomodoro-i2c.conf "$root/etc/modules-load.d/pomodoro-i2c.conf"
+expect "install: the package's udev rule, as it is" cmp deploy/debian/pomodoro.udev "$root/etc/udev/rules.d/60-pomodoro.rules"
+expect "install: the package's sysusers file, as it is" cmp deploy/debian/pomodoro.sysusers "$root/etc/sysusers.d/pomodoro.conf"
+expect "install: the users made from it (skipped under --dest)" contains "$scratch/out" "skipped (--dest): systemd-sysusers /etc/sysusers.d/pomodoro.conf"
 cfg="$root/boot/firmware/config.txt"
 expect "install: config.txt has I2C on once" count_lines "$cfg" "dtparam=i2c_arm=on" 1
 expect "install: the commented line was the one switched on" lacks "$cfg" "#dtparam=i2c_arm=on"
@@ -107,15 +110,21 @@ expect "upgrade: no second backup" test "$(find "$root/boot/firmware" -name 'con
 expect "upgrade: no reboot needed" lacks "$scratch/out" "REBOOT NEEDED"
 expect "upgrade: says it kept the config" contains "$scratch/out" "config: kept /etc/pomodoro/pomodoro.conf"
 
-# --- --uninstall removes all but the history ------------------------------------------------------
+# --- --uninstall does what apt remove does: the files go, the config, state and users stay --------
 bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
 expect "uninstall: exits 0" true
 expect "uninstall: the binary is gone" test ! -e "$root/usr/local/bin/pomodoro"
 expect "uninstall: the unit is gone" test ! -e "$root/etc/systemd/system/pomodoro.service"
-expect "uninstall: the config is gone" test ! -e "$root/etc/pomodoro"
+expect "uninstall: the edited config is kept (as apt remove keeps it)" contains "$root/etc/pomodoro/pomodoro.conf" "focus = 50m"
+expect "uninstall: the shipped config's copy is gone" test ! -e "$root/etc/pomodoro/pomodoro.conf.example"
 expect "uninstall: the i2c-dev file is gone" test ! -e "$root/etc/modules-load.d/pomodoro-i2c.conf"
-expect "uninstall: the state is gone" test ! -e "$root/var/lib/pomodoro/state.json"
+expect "uninstall: the udev rule is gone" test ! -e "$root/etc/udev/rules.d/60-pomodoro.rules"
+expect "uninstall: the sysusers file is gone" test ! -e "$root/etc/sysusers.d/pomodoro.conf"
+expect "uninstall: the state is kept (as apt remove keeps it)" contains "$root/var/lib/pomodoro/state.json" "idle"
 expect "uninstall: the history is kept" contains "$root/var/lib/pomodoro/history.jsonl" "focus"
+expect "uninstall: removes no user" lacks "$scratch/out" "userdel"
+expect "uninstall: says what apt purge would delete" contains "$scratch/out" \
+  "apt purge would also delete /etc/pomodoro/pomodoro.conf, /var/lib/pomodoro (the timer and the history) and /var/lib/pomodoro-mqtt"
 
 # --- --with-mqtt: the bridge's unit and user, and --uninstall removes them ----------------------------
 root="$scratch/mqtt"
@@ -131,10 +140,10 @@ expect "dry run --with-mqtt: libmosquitto-dev before the build" line_after "$scr
   "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
 expect "dry run --with-mqtt: would install the bridge's unit" contains "$scratch/out" \
   "would run: install -m 0644 $repo/deploy/pomodoro-mqtt.service $root/etc/systemd/system/pomodoro-mqtt.service"
-expect "dry run --with-mqtt: would make the user pomodoro-mqtt" contains "$scratch/out" \
-  "would run: useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin --comment Pomodoro desk device, MQTT bridge pomodoro-mqtt"
-expect "dry run --with-mqtt: would put it in the group pomodoro" contains "$scratch/out" \
-  "would run: usermod --append --groups pomodoro pomodoro-mqtt"
+expect "dry run --with-mqtt: would make the user pomodoro-mqtt in the group pomodoro (the package's sysusers file)" \
+  line_after "$scratch/out" \
+  "would run: install -D -m 0644 $repo/deploy/debian/pomodoro-mqtt.sysusers $root/etc/sysusers.d/pomodoro-mqtt.conf" \
+  "would run: systemd-sysusers /etc/sysusers.d/pomodoro-mqtt.conf"
 expect "dry run --with-mqtt: would enable and start the bridge" line_after "$scratch/out" \
   "would run: systemctl enable pomodoro-mqtt.service" "would run: systemctl restart pomodoro-mqtt.service"
 expect "dry run --with-mqtt: leaves the staged system as it was" diff -r "$scratch/mqtt-before" "$root"
@@ -145,10 +154,9 @@ expect "--with-mqtt: the device's unit is still installed" cmp deploy/pomodoro.s
 expect "--with-mqtt: the binary is the new one" cmp "$scratch/pomodoro-2" "$root/usr/local/bin/pomodoro"
 expect "--with-mqtt --binary: the library the bridge loads" contains "$scratch/out" "--no-install-recommends libmosquitto1"
 expect "--with-mqtt --binary: warns when the binary lacks libmosquitto" contains "$scratch/out" "was built without libmosquitto"
-expect "--with-mqtt: the user pomodoro-mqtt (skipped under --dest)" contains "$scratch/out" \
-  "skipped (--dest): useradd --system --user-group --home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin --comment Pomodoro desk device, MQTT bridge pomodoro-mqtt"
-expect "--with-mqtt: in the group pomodoro (skipped under --dest)" contains "$scratch/out" \
-  "skipped (--dest): usermod --append --groups pomodoro pomodoro-mqtt"
+expect "--with-mqtt: the package's sysusers file, as it is" cmp deploy/debian/pomodoro-mqtt.sysusers "$root/etc/sysusers.d/pomodoro-mqtt.conf"
+expect "--with-mqtt: the user pomodoro-mqtt in the group pomodoro (skipped under --dest)" contains "$scratch/out" \
+  "skipped (--dest): systemd-sysusers /etc/sysusers.d/pomodoro-mqtt.conf"
 expect "--with-mqtt: says how to enable it later" contains "$scratch/out" "systemctl enable --now pomodoro-mqtt"
 bash deploy/install.sh --dry-run --uninstall --dest "$root" >"$scratch/out" 2>&1
 expect "dry run --uninstall: would stop and disable the bridge" contains "$scratch/out" \
@@ -156,6 +164,7 @@ expect "dry run --uninstall: would stop and disable the bridge" contains "$scrat
 bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
 expect "uninstall: the bridge's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro-mqtt.service"
 expect "uninstall: the device's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro.service"
+expect "uninstall: the bridge's sysusers file is gone" test ! -e "$root/etc/sysusers.d/pomodoro-mqtt.conf"
 
 # --- other config.txt shapes ----------------------------------------------------------------------
 root="$scratch/pi4-last"
