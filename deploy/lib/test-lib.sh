@@ -35,6 +35,7 @@ fail() {
   fi
   [ $# -gt 2 ] || return 0
   shift 2
+  local _tl_more
   for _tl_more in "$@"; do printf '%s\n' "$_tl_more" | head -n 30 | sed 's/^/      /'; done
 }
 
@@ -43,15 +44,15 @@ skip() {
   SKIPPED=$((SKIPPED + 1))
 }
 
+# (local: dash, busybox sh and bash all have it; a COMMAND that checks too keeps these.)
 check() {
-  _tl_name=$1
-  _tl_why=$2
+  local _tl_name=$1 _tl_why=$2
   shift 2
   if "$@"; then pass "$_tl_name"; else fail "$_tl_name" "$_tl_why"; fi
 }
 
 expect() {
-  _tl_name=$1
+  local _tl_name=$1 _tl_out
   shift
   if _tl_out=$("$@" 2>&1); then
     pass "$_tl_name"
