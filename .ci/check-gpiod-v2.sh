@@ -13,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=deploy/lib/common.sh
 . deploy/lib/common.sh
+# shellcheck source=deploy/lib/test-lib.sh
+. deploy/lib/test-lib.sh
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-gpiod-v2.XXXXXX")
 cleanup() { if [ "${KEEP_SCRATCH:-0}" = 1 ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi; }
@@ -20,10 +22,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-fail() { echo "check-gpiod-v2: FAIL: $*" >&2; exit 1; }
-
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || fail "$keyring missing (apt-get install debian-archive-keyring)"
+[ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"
 
 # The mirror: the one the host's apt already uses for Debian (first non-security URI).
 mirror=${DEBIAN_MIRROR:-}
@@ -35,7 +35,7 @@ if [ -z "$mirror" ]; then
   mirror=$(grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{for (i=2;i<=NF;i++) if ($i ~ /^https?:/) {print $i; exit}}' \
     | grep -v -- '-security' | head -n1 || true)
 fi
-[ -n "$mirror" ] || fail "no Debian mirror found in the host's apt sources; set DEBIAN_MIRROR"
+[ -n "$mirror" ] || die "no Debian mirror found in the host's apt sources; set DEBIAN_MIRROR"
 
 mkdir -p "$scratch"/apt/lists/partial "$scratch"/apt/cache/archives/partial "$scratch"/apt/etc/preferences.d \
   "$scratch"/deb "$scratch"/root
@@ -59,35 +59,45 @@ apt_opts=(
   -o "Acquire::Languages=none"
   -o "APT::Sandbox::User=root"
 )
-apt_retry apt-get "${apt_opts[@]}" -qq --error-on=any update || fail "apt-get update of trixie failed ($mirror)"
+apt_retry apt-get "${apt_opts[@]}" -qq --error-on=any update || die "apt-get update of trixie failed ($mirror)"
 (cd "$scratch/deb" && apt_retry apt-get "${apt_opts[@]}" -qq download libgpiod-dev) ||
-  fail "apt-get download libgpiod-dev (trixie) failed"
+  die "apt-get download libgpiod-dev (trixie) failed"
 deb=$(ls "$scratch"/deb/libgpiod-dev_*.deb)
-echo "check-gpiod-v2: $(basename "$deb")"
+say "$(basename "$deb")"
 dpkg -x "$deb" "$scratch/root"
 header="$scratch/root/usr/include/gpiod.h"
-[ -r "$header" ] || fail "no gpiod.h in $(basename "$deb")"
-if grep -q GPIOD_LINE_BULK_MAX_LINES "$header"; then fail "trixie's gpiod.h looks like v1"; fi
+[ -r "$header" ] || die "no gpiod.h in $(basename "$deb")"
+if grep -q GPIOD_LINE_BULK_MAX_LINES "$header"; then die "trixie's gpiod.h looks like v1"; fi
 
 cflags=(-std=c11 -Wall -Wextra -Werror -ISources/CPomodoroHW/include)
-v2obj="$scratch/gpio-v2.o"
-cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -I"$scratch/root/usr/include" -c Sources/CPomodoroHW/gpio.c -o "$v2obj" \
-  || fail "gpio.c does not compile against libgpiod v2"
-undefined=$(nm -u "$v2obj")
-for sym in gpiod_chip_request_lines gpiod_line_settings_set_debounce_period_us gpiod_line_request_read_edge_events; do
-  grep -qw "$sym" <<<"$undefined" || fail "v2 object does not reference $sym: the v2 branch was not compiled"
-done
-if grep -qw gpiod_line_request_both_edges_events_flags <<<"$undefined"; then fail "v2 object references v1 symbols"; fi
-echo "check-gpiod-v2: v2 branch compiled (references gpiod_chip_request_lines)"
 
+# Each check prints why it failed (expect shows it).
+v2_branch() {
+  local obj="$scratch/gpio-v2.o" undefined sym
+  cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -I"$scratch/root/usr/include" -c Sources/CPomodoroHW/gpio.c -o "$obj" ||
+    { echo "gpio.c does not compile against libgpiod v2"; return 1; }
+  undefined=$(nm -u "$obj")
+  for sym in gpiod_chip_request_lines gpiod_line_settings_set_debounce_period_us gpiod_line_request_read_edge_events; do
+    grep -qw "$sym" <<<"$undefined" || { echo "v2 object does not reference $sym: the v2 branch was not compiled"; return 1; }
+  done
+  if grep -qw gpiod_line_request_both_edges_events_flags <<<"$undefined"; then echo "v2 object references v1 symbols"; return 1; fi
+}
+v1_branch() {
+  cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-v1.o" ||
+    { echo "gpio.c does not compile against the host's libgpiod v1"; return 1; }
+  grep -qw gpiod_line_request_both_edges_events_flags <<<"$(nm -u "$scratch/gpio-v1.o")" ||
+    { echo "v1 object does not reference gpiod_line_request_both_edges_events_flags"; return 1; }
+}
+no_gpiod() {
+  cc "${cflags[@]}" -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-none.o" || { echo "'not installed' body does not compile"; return 1; }
+  if grep -q gpiod_ <<<"$(nm -u "$scratch/gpio-none.o")"; then echo "'not installed' body references libgpiod"; return 1; fi
+}
+
+expect "v2 branch compiled against trixie's libgpiod v2 (references gpiod_chip_request_lines, none of v1's)" v2_branch
 if [ -r /usr/include/gpiod.h ] && grep -q GPIOD_LINE_BULK_MAX_LINES /usr/include/gpiod.h; then
-  cc "${cflags[@]}" -DPOMODORO_HAVE_GPIOD -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-v1.o" \
-    || fail "gpio.c does not compile against the host's libgpiod v1"
-  grep -qw gpiod_line_request_both_edges_events_flags <<<"$(nm -u "$scratch/gpio-v1.o")" \
-    || fail "v1 object does not reference gpiod_line_request_both_edges_events_flags"
-  echo "check-gpiod-v2: v1 branch compiled against the host's header"
+  expect "v1 branch compiled against the host's header" v1_branch
+else
+  skip "v1 branch" "the host has no libgpiod v1 header (/usr/include/gpiod.h)"
 fi
-cc "${cflags[@]}" -c Sources/CPomodoroHW/gpio.c -o "$scratch/gpio-none.o" || fail "'not installed' body does not compile"
-if grep -q gpiod_ <<<"$(nm -u "$scratch/gpio-none.o")"; then fail "'not installed' body references libgpiod"; fi
-echo "check-gpiod-v2: not-installed body compiled"
-echo "check-gpiod-v2: 3 passed, 0 failed"
+expect "not-installed body compiled (no libgpiod symbol)" no_gpiod
+test_done check-gpiod-v2

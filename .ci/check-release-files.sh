@@ -35,19 +35,8 @@ done
   exit 64
 }
 
-passed=0
-failed=0
-pass() {
-  passed=$((passed + 1))
-  echo "PASS: $*"
-}
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $1"
-  shift
-  local line
-  for line in "$@"; do printf '%s\n' "$line" | head -n 30 | sed 's/^/      /'; done
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source deploy/lib/test-lib.sh
 
 workflows=(.github/workflows/*.yml)
 
@@ -191,13 +180,7 @@ else
 fi
 
 out="$(bash deploy/changelog.sh check 2>&1)"
-while IFS= read -r line; do
-  case "$line" in
-  PASS:*) pass "${line#PASS: }" ;;
-  FAIL:*) fail "${line#FAIL: }" ;;
-  "      "*) printf '%s\n' "$line" ;;
-  esac
-done <<<"$out"
+grep -E '^(PASS|FAIL) |^      ' <<<"$out" || true
+count_results <(printf '%s\n' "$out")
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+test_done

@@ -31,12 +31,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=deploy/lib/common.sh
 source "$here/lib/common.sh"
 
-say() { printf 'apt-repo: %s\n' "$*"; }
-die() {
-  printf 'apt-repo: error: %s\n' "$*" >&2
-  exit 1
-}
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 need() {
   local tool
   for tool in "$@"; do
@@ -54,10 +48,10 @@ keyring() {
     --out) out="${2:?--out needs a folder}" && shift 2 ;;
     --version) version="${2:?--version needs a version}" && shift 2 ;;
     -h | --help) usage && exit 0 ;;
-    *) usage >&2 && exit 64 ;;
+    *) usage_error ;;
     esac
   done
-  [[ -n "$url" && -n "$out" && ${#keys[@]} -gt 0 ]] || { usage >&2 && exit 64; }
+  [[ -n "$url" && -n "$out" && ${#keys[@]} -gt 0 ]] || usage_error
   [[ "$url" =~ ^https?://[^[:space:]]+$ ]] || die "--url $url: an http(s) URL"
   url="${url%/}/"
   [[ -n "$version" ]] || version="$(release_version "$here/..")"
@@ -186,10 +180,10 @@ build() {
     --gnupghome) gnupghome="${2:?--gnupghome needs a folder}" && shift 2 ;;
     --key) key="${2:?--key needs a key id}" && shift 2 ;;
     -h | --help) usage && exit 0 ;;
-    *) usage >&2 && exit 64 ;;
+    *) usage_error ;;
     esac
   done
-  [[ -n "$debs" && -n "$out" && -n "$gnupghome" && -n "$key" ]] || { usage >&2 && exit 64; }
+  [[ -n "$debs" && -n "$out" && -n "$gnupghome" && -n "$key" ]] || usage_error
   need dpkg-deb apt-ftparchive gpg gzip xz
   [[ -d "$debs" ]] || die "--debs $debs: no such folder"
   [[ -d "$gnupghome" ]] || die "--gnupghome $gnupghome: no such folder"
@@ -268,7 +262,6 @@ build) build "$@" ;;
   exit 0
   ;;
 *)
-  usage >&2
-  exit 64
+  usage_error
   ;;
 esac

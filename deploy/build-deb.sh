@@ -30,8 +30,6 @@
 set -euo pipefail
 
 readonly SUITE=trixie
-readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev libmosquitto-dev pkg-config libstdc++-14-dev
-  debhelper dpkg-dev build-essential)
 # dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
   libgpiod3:arm64 libi2c0:arm64)
@@ -48,7 +46,7 @@ readonly SDK_NAME=pomodoro-trixie-arm64
 readonly BUILD_DIR=/src/deb
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-build-deb-ready
-readonly PROG=build-deb
+PROG=build-deb
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -59,12 +57,6 @@ arch=arm64
 out="$PWD"
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'build-deb: %s\n' "$*"; }
-die() {
-  printf 'build-deb: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -93,8 +85,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done
@@ -159,7 +150,9 @@ phase_done
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
-wanted=("${PACKAGES[@]}")
+# deploy/debian/control's Build-Depends (common.sh's build_depends), and build-essential, which
+# Debian's policy leaves out of them.
+wanted=("$(build_depends)" build-essential)
 [[ "$arch" == amd64 ]] || wanted+=("${CROSS_PACKAGES[@]}")
 mark="$root/$READY_MARK-$arch"
 if [[ -f "$mark" && "$(cat "$mark")" == "${wanted[*]}" ]]; then
@@ -168,7 +161,7 @@ else
   phase "apt-get install (swiftlang, debhelper...)"
   [[ "$arch" == amd64 ]] || in_root dpkg --add-architecture arm64
   apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
-  apt_in_root -y -qq install "${wanted[@]}" >/dev/null || die "apt-get install ${wanted[*]} failed three times"
+  apt_in_root -y -qq satisfy "${wanted[@]}" >/dev/null || die "apt-get satisfy ${wanted[*]} failed three times"
   printf '%s' "${wanted[*]}" >"$mark"
   phase_done
 fi

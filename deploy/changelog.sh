@@ -22,10 +22,6 @@ readonly CHANGELOG="$repo/CHANGELOG.md"
 readonly DEBIAN_CHANGELOG="$repo/deploy/debian/changelog"
 readonly MAINTAINER="Pomodoro desk device maintainers <maintainers@users.noreply.a-seed-189787d6.example>"
 
-die() {
-  printf 'changelog: error: %s\n' "$*" >&2
-  exit 1
-}
 
 # versions: each `## VERSION - DATE` heading as `VERSION DATE`, newest first.
 versions() {
@@ -81,30 +77,25 @@ notes)
   printf '%s\n' "$out"
   ;;
 check)
-  passed=0 failed=0
+  # shellcheck source=deploy/lib/test-lib.sh
+  source "$here/lib/test-lib.sh"
   newest="$(versions | head -n 1 | cut -d' ' -f1)"
   release="$(release_version "$repo")"
   if [[ -n "$newest" && "$newest" == "$release" ]]; then
-    passed=$((passed + 1))
-    echo "PASS: CHANGELOG.md's newest version is Release.version ($release)"
+    pass "CHANGELOG.md's newest version is Release.version ($release)"
   else
-    failed=$((failed + 1))
-    echo "FAIL: CHANGELOG.md's newest version (${newest:-none}) is Release.version ($release)"
+    fail "CHANGELOG.md's newest version (${newest:-none}) is Release.version ($release)"
   fi
   if difference="$(diff -u "$DEBIAN_CHANGELOG" <(debian) 2>&1)"; then
-    passed=$((passed + 1))
-    echo "PASS: deploy/debian/changelog is made from CHANGELOG.md ($(versions | wc -l) versions)"
+    pass "deploy/debian/changelog is made from CHANGELOG.md ($(versions | wc -l) versions)"
   else
-    failed=$((failed + 1))
-    echo "FAIL: deploy/debian/changelog is made from CHANGELOG.md (run: bash deploy/changelog.sh debian --write)"
-    printf '%s\n' "$difference" | head -n 20 | sed 's/^/      /'
+    fail "deploy/debian/changelog is made from CHANGELOG.md (run: bash deploy/changelog.sh debian --write)" "" \
+      "$(head -n 20 <<<"$difference")"
   fi
-  echo "$passed passed, $failed failed"
-  ((failed == 0))
+  test_done
   ;;
--h | --help) usage_from_header "${BASH_SOURCE[0]}" ;;
+-h | --help) usage ;;
 *)
-  usage_from_header "${BASH_SOURCE[0]}" >&2
-  exit 64
+  usage_error
   ;;
 esac

@@ -2,8 +2,8 @@
 # deploy/check-trixie.sh: prove the device builds and passes its tests on Raspberry Pi OS's
 # toolchain (Debian 13 "trixie": Swift 6.0.3 from Debian's swiftlang, libgpiod 2.x, libi2c).
 #
-# It debootstraps a Debian trixie root (minbase) in a scratch folder, installs swiftlang,
-# libgpiod-dev, libi2c-dev, pkg-config and libstdc++-14-dev there, copies this repository's
+# It debootstraps a Debian trixie root (minbase) in a scratch folder, installs the package's
+# build dependencies there (deploy/debian/control's, less debhelper), copies this repository's
 # source in (git ls-files, never .build), runs `swift-build -c release --static-swift-stdlib`
 # (as deploy/install.sh does) and `swift-test` inside
 # it, and prints the Swift and libgpiod versions it built with. Mounts are undone on every exit
@@ -22,10 +22,9 @@
 set -euo pipefail
 
 readonly SUITE=trixie
-readonly PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
-readonly PROG=check-trixie
+PROG=check-trixie
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -35,12 +34,6 @@ keep=0
 run_tests=1
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'check-trixie: %s\n' "$*"; }
-die() {
-  printf 'check-trixie: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -65,8 +58,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done
@@ -105,29 +97,17 @@ if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
   phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
-  debootstrap_once() {
-    # shellcheck disable=SC2086 # an empty MIRROR is no argument at all
-    debootstrap --variant=minbase "$SUITE" "$root" $MIRROR >"$root.debootstrap.log" 2>&1 && return 0
-    say "debootstrap failed; last lines of $root.debootstrap.log:"
-    tail -n 5 "$root.debootstrap.log" >&2 || true
-    return 1
-  }
-  debootstrap_wipe() {
-    [[ -z "$(mounts_under_root)" ]] || die "debootstrap left mounts below $root"
-    find "$root" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +
-  }
-  apt_retry --between debootstrap_wipe debootstrap_once ||
-    die "debootstrap of $SUITE failed three times (see $root.debootstrap.log)"
-  rm -f "$root.debootstrap.log"
+  debootstrap_root "$SUITE" "$MIRROR"
   phase_done
 fi
 
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
-phase "apt-get install ${PACKAGES[*]}"
+# The package's build dependencies, less the packaging tools (common.sh's build_depends).
+phase "apt-get satisfy $(build_depends --no-packaging)"
 apt_in_root -qq update
-apt_in_root -y -qq install "${PACKAGES[@]}" >/dev/null
+apt_in_root -y -qq satisfy "$(build_depends --no-packaging)" >/dev/null
 touch "$root/$READY_MARK"
 phase_done
 
@@ -140,8 +120,8 @@ phase_done
 say "toolchain in the trixie root:"
 in_root "$SWIFT_BIN/swift" --version 2>&1 | sed 's/^/  /'
 in_root swift-build --version 2>&1 | sed 's/^/  /'
-gpiod_version="$(in_root pkg-config --modversion libgpiod)"
-say "  libgpiod $gpiod_version (pkg-config --modversion libgpiod)"
+gpiod_version="$(in_root dpkg-query -W -f "\${Version}" libgpiod-dev)"
+say "  libgpiod $gpiod_version (libgpiod-dev)"
 [[ "$gpiod_version" == 2.* ]] || die "expected libgpiod 2.x (the v2 API) in trixie, found $gpiod_version"
 
 # The release build is the one deploy/install.sh makes: the Swift runtime linked in statically

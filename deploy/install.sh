@@ -18,21 +18,24 @@
 #                 udev rule; this script first removes a source install's binary and units
 #                 (they would shadow the package's), then turns I2C on as in step 5
 #   --dest DIR    stage the files under DIR instead of / (for packaging and tests); commands
-#                 that change the running system (apt-get, useradd, systemctl...) are only printed
+#                 that change the running system (apt-get, systemd-sysusers, systemctl...) are only printed
 #   --with-mqtt   also the MQTT bridge: libmosquitto, the unit pomodoro-mqtt.service and its
 #                 system user `pomodoro-mqtt` (in the group pomodoro, for the control socket),
 #                 enabled and started like the device's unit; the broker is the config's mqtt_host
-#   --uninstall   remove the binary, units (the bridge's too), config, users and state; keep the
-#                 history (/var/lib/pomodoro/history.jsonl)
+#   --uninstall   what `apt remove` does: remove the binary, units (the bridge's too), udev rule,
+#                 sysusers and modules files; keep the config, the state and history and the
+#                 users, and say what `apt purge` would delete besides
 #
 # What it does, in order (each step is skipped when already done, so re-running upgrades in place):
-#   1. apt build dependencies (trixie: swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev;
-#      bookworm: the same C libraries, Swift you install yourself: it says how and stops)
+#   1. apt build dependencies, deploy/debian/control's Build-Depends less the packaging tools
+#      (trixie: swiftlang libgpiod-dev libi2c-dev libmosquitto-dev libstdc++-14-dev; bookworm: the
+#      same C libraries, Swift you install yourself: it says how and stops)
 #   2. swift-build -c release --static-swift-stdlib (as the user who ran sudo)
 #   3. the binary to /usr/local/bin/pomodoro; the config to /etc/pomodoro/pomodoro.conf only if
 #      absent (the shipped one is always copied to pomodoro.conf.example); the unit to
 #      /etc/systemd/system/pomodoro.service; README and wiring to /usr/local/share/doc/pomodoro
-#   4. the system user `pomodoro` in the groups gpio and i2c
+#   4. the system user `pomodoro` in the groups gpio and i2c, and the udev rule that gives them the
+#      devices: deploy/debian's sysusers file (systemd-sysusers) and udev rule, as they are
 #   5. I2C: dtparam=i2c_arm=on and dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt
 #      (a dated backup first), i2c-dev loaded at boot
 #   6. systemctl enable, and (re)start unless a reboot is needed first
@@ -45,11 +48,13 @@ readonly CONF=$CONF_DIR/pomodoro.conf
 readonly UNIT=/etc/systemd/system/pomodoro.service
 readonly DOC_DIR=/usr/local/share/doc/pomodoro
 readonly STATE_DIR=/var/lib/pomodoro
-readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf
-readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro-gpio-i2c.rules
+# The package's own files (deploy/debian), installed as they are where a local install keeps them.
+readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf # debian/pomodoro-i2c.conf
+readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro.rules      # debian/pomodoro.udev
+readonly SYSUSERS=/etc/sysusers.d/pomodoro.conf             # debian/pomodoro.sysusers
+readonly MQTT_SYSUSERS=/etc/sysusers.d/pomodoro-mqtt.conf   # debian/pomodoro-mqtt.sysusers
+readonly MQTT_STATE_DIR=/var/lib/pomodoro-mqtt
 readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
-readonly TRIXIE_PACKAGES=(swiftlang libgpiod-dev libi2c-dev pkg-config libstdc++-14-dev)
-readonly BOOKWORM_PACKAGES=(libgpiod-dev libi2c-dev pkg-config libstdc++-12-dev)
 readonly MQTT_UNIT=/etc/systemd/system/pomodoro-mqtt.service
 readonly MQTT_USER=pomodoro-mqtt
 
@@ -65,13 +70,6 @@ deb=""
 dest=""
 reboot_needed=0
 mqtt=0
-
-say() { printf 'install: %s\n' "$*"; }
-die() {
-  printf 'install: error: %s\n' "$*" >&2
-  exit 1
-}
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 
 while (($#)); do
   case "$1" in
@@ -97,8 +95,7 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
   shift
@@ -156,25 +153,19 @@ preflight() {
     die "this is a 32-bit Raspberry Pi OS ($arch): Debian's Swift, and so the pomodoro package
 (the apt repository's and --deb's), exists for 64-bit only (arm64, amd64). Fix: reflash the card
 with Raspberry Pi OS (64-bit) in Raspberry Pi Imager; a Pi 3, 4, 5 or Zero 2 W runs it. A binary
-from deploy/build-arm64.sh does not help here: it is aarch64 (64-bit) too"
+from the arm64 package does not help here: it is aarch64 (64-bit) too"
     ;;
   *) say "warning: untested architecture $arch" ;;
   esac
 }
 
 # --- 1. build dependencies ----------------------------------------------------------------------
-apt_install() {
-  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get install -y -o Acquire::Retries=3 \
-    --no-install-recommends "$@" ||
-    die "could not install $*: check the network and 'sudo apt-get update'"
-}
-
-# apt_packages PACKAGE...: apt-get update and install them; with --no-apt only checks that
-# they are installed.
+# apt_packages RELATIONS...: apt-get update, then `apt-get satisfy` them (package names, or
+# lists like build_depends's `a (>= 2), b`); with --no-apt only checks that they are installed.
 apt_packages() {
   if ((no_apt)); then
     local p missing=()
-    for p in "$@"; do
+    for p in $(printf '%s\n' "$@" | tr ',' '\n' | sed -E 's/^ +//; s/ *\(.*//'); do
       [[ "$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null)" == installed ]] || missing+=("$p")
     done
     ((${#missing[@]} == 0)) || die "--no-apt, but not installed: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) or drop --no-apt"
@@ -183,7 +174,9 @@ apt_packages() {
   fi
   apt_retry system apt-get update -o Acquire::Retries=3 ||
     die "apt-get update failed: check the network (or use --no-apt when the packages are installed)"
-  apt_install "$@"
+  apt_retry system env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -o Acquire::Retries=3 \
+    --no-install-recommends "$@" ||
+    die "could not install $*: check the network and 'sudo apt-get update'"
 }
 
 install_dependencies() {
@@ -192,14 +185,16 @@ install_dependencies() {
   say "system: $codename ($(uname -m))"
   case "$codename" in
   trixie | forky | sid)
-    apt_packages "${TRIXIE_PACKAGES[@]}"
+    apt_packages "$(build_depends --no-packaging)"
     ;;
   bookworm)
-    apt_packages "${BOOKWORM_PACKAGES[@]}"
+    # The package's build dependencies as bookworm has them: no swiftlang (Swift is installed by
+    # hand, below), libgpiod 1.6 (the shim's v1 branch), GCC 12's libstdc++.
+    apt_packages "$(build_depends --no-packaging | sed -E 's/swiftlang[^,]*, //; s/libgpiod-dev \([^)]*\)/libgpiod-dev/; s/libstdc\+\+-14-dev/libstdc++-12-dev/')"
     ;;
   *)
-    say "warning: $codename is neither bookworm nor trixie; installing the trixie package names"
-    apt_packages "${TRIXIE_PACKAGES[@]}"
+    say "warning: $codename is neither bookworm nor trixie; installing trixie's build dependencies"
+    apt_packages "$(build_depends --no-packaging)"
     ;;
   esac
   [[ -d $SWIFT_BIN ]] && PATH="$SWIFT_BIN:$PATH"
@@ -211,11 +206,11 @@ install_dependencies() {
     die "swift-build (Swift 6.0 or later) is not installed.
   Raspberry Pi OS bookworm has no Swift package. Either:
   - move to Raspberry Pi OS trixie (64-bit), where this script installs Debian's swiftlang
-    (or installs a binary built on a PC by deploy/build-arm64.sh: --binary FILE); or
+    (or installs a binary built on a PC, e.g. the arm64 package's: --binary FILE); or
   - install a Swift 6.0+ toolchain for Debian 12 aarch64 from swift.org (its 'swiftly'
     installer, or the tarball unpacked to /opt/swift), put its usr/bin on root's PATH,
     check that 'swift-build --version' works, and run this script again.
-  deploy/build-arm64.sh builds for trixie: its binary needs trixie's libgpiod.so.3 (libgpiod 2)
+  A binary built for trixie (the packages') needs trixie's libgpiod.so.3 (libgpiod 2)
   and glibc, so it does not run on bookworm."
   fi
 }
@@ -264,43 +259,16 @@ install_files() {
 }
 
 # --- 4. user ------------------------------------------------------------------------------------
+# The package's sysusers file and udev rule, as they are: systemd-sysusers makes what is missing
+# (the groups gpio and i2c on plain Debian; Raspberry Pi OS has them), the user pomodoro in both;
+# the rule gives the groups the devices (as Raspberry Pi OS's 99-com.rules does).
 install_user() {
-  local group
-  for group in gpio i2c; do
-    if ! getent group "$group" >/dev/null; then
-      # Raspberry Pi OS has both groups and udev rules that give them the devices; plain
-      # Debian has neither.
-      system groupadd --system "$group"
-    fi
-  done
-  if [[ ! -e /etc/udev/rules.d/99-com.rules && ! -e "$(path $UDEV_RULE)" ]]; then
-    say "no Raspberry Pi OS udev rules: adding $UDEV_RULE (gpiochip* to gpio, i2c-* to i2c)"
-    write_file "$UDEV_RULE" 0644 \
-      'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' \
-      'SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660"'
-    system udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev
-  fi
-  if getent passwd pomodoro >/dev/null; then
-    say "user: pomodoro exists"
-  else
-    system useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
-      --shell /usr/sbin/nologin --comment "Pomodoro desk device" pomodoro
-  fi
-  system usermod --append --groups gpio,i2c pomodoro
-  say "user: pomodoro in gpio,i2c"
-}
-
-write_file() { # write_file PATH MODE LINE...: writes LINEs to a system path
-  local target="$1" mode="$2"
-  shift 2
-  if ((dry)); then
-    printf 'would write %s:\n' "$(path "$target")"
-    printf '    %s\n' "$@"
-    return
-  fi
-  mkdir -p "$(dirname "$(path "$target")")"
-  printf '%s\n' "$@" >"$(path "$target")"
-  chmod "$mode" "$(path "$target")"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro.sysusers" "$(path $SYSUSERS)"
+  system systemd-sysusers "$SYSUSERS"
+  say "user: pomodoro in gpio,i2c ($SYSUSERS)"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro.udev" "$(path $UDEV_RULE)"
+  system udevadm trigger --subsystem-match=gpio --subsystem-match=i2c-dev
+  say "udev: $UDEV_RULE (gpiochip* to gpio, i2c-* to i2c)"
 }
 
 # --- 5. I2C -------------------------------------------------------------------------------------
@@ -339,9 +307,7 @@ enable_i2c() {
     fi
     rm -f "$edited"
   fi
-  if [[ ! -e "$(path $MODULES_LOAD)" ]]; then
-    write_file "$MODULES_LOAD" 0644 "# /dev/i2c-N for the Pomodoro device's display (deploy/install.sh)" i2c-dev
-  fi
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro-i2c.conf" "$(path $MODULES_LOAD)"
   if [[ -z "$dest" ]] && ! grep -qw i2c_dev /proc/modules 2>/dev/null; then
     system modprobe i2c-dev || true
   fi
@@ -415,15 +381,10 @@ mqtt_dependencies() {
 install_mqtt() {
   run install -m 0644 "$repo/deploy/pomodoro-mqtt.service" "$(path $MQTT_UNIT)"
   say "unit: $MQTT_UNIT"
-  if getent passwd "$MQTT_USER" >/dev/null; then
-    say "user: $MQTT_USER exists"
-  else
-    system useradd --system --user-group --home-dir /nonexistent --no-create-home \
-      --shell /usr/sbin/nologin --comment "Pomodoro desk device, MQTT bridge" "$MQTT_USER"
-  fi
   # The group pomodoro (made with the user pomodoro) owns /run/pomodoro and the control socket.
-  system usermod --append --groups pomodoro "$MQTT_USER"
-  say "user: $MQTT_USER in pomodoro (the control socket), no devices"
+  run install -D -m 0644 "$repo/deploy/debian/pomodoro-mqtt.sysusers" "$(path $MQTT_SYSUSERS)"
+  system systemd-sysusers "$MQTT_SYSUSERS"
+  say "user: $MQTT_USER in pomodoro (the control socket), no devices ($MQTT_SYSUSERS)"
   if ! have_systemd && ((!dry)); then
     say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now pomodoro-mqtt"
     return
@@ -444,8 +405,7 @@ uninstall_mqtt() {
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro-mqtt.service || true
   fi
-  run rm -f "$(path $MQTT_UNIT)"
-  if getent passwd "$MQTT_USER" >/dev/null; then system userdel "$MQTT_USER"; fi
+  run rm -f "$(path $MQTT_UNIT)" "$(path $MQTT_SYSUSERS)"
 }
 
 # --- --deb: the Debian package --------------------------------------------------------------
@@ -487,25 +447,24 @@ build from source instead: sudo bash deploy/install.sh"
 }
 
 # --- uninstall ----------------------------------------------------------------------------------
+# uninstall_all: what `apt remove pomodoro pomodoro-mqtt` does: the installed files go (binary,
+# units, the shipped config's copy, docs, udev rule, sysusers and modules files); the config,
+# the state with the history, and the users stay. It says what purge would delete besides.
 uninstall_all() {
   uninstall_mqtt
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro.service || true
   fi
-  run rm -f "$(path $UNIT)" "$(path $BIN)" "$(path $MODULES_LOAD)" "$(path $UDEV_RULE)"
-  run rm -rf "$(path $CONF_DIR)" "$(path $DOC_DIR)"
+  run rm -f "$(path $UNIT)" "$(path $BIN)" "$(path $MODULES_LOAD)" "$(path $UDEV_RULE)" "$(path $SYSUSERS)" \
+    "$(path $CONF).example"
+  run rm -rf "$(path $DOC_DIR)"
   if have_systemd || ((dry)); then system systemctl daemon-reload; fi
-  # Everything in the state folder goes but the history.
-  if [[ -d "$(path $STATE_DIR)" ]]; then
-    local f
-    while IFS= read -r -d '' f; do
-      run rm -rf "$f"
-    done < <(find "$(path $STATE_DIR)" -mindepth 1 -maxdepth 1 ! -name history.jsonl -print0)
-  fi
-  if getent passwd pomodoro >/dev/null; then system userdel pomodoro; fi
-  if [[ -e "$(path $STATE_DIR)/history.jsonl" ]]; then
-    say "kept the history: $STATE_DIR/history.jsonl (a new install takes it over)"
-  fi
+  say "kept, as apt remove keeps them: the config $CONF, the state and history in $STATE_DIR" \
+    "(a new install takes them over), the users pomodoro and $MQTT_USER"
+  say "apt purge would also delete $CONF, $STATE_DIR (the timer and the history) and $MQTT_STATE_DIR," \
+    "having first withdrawn the desk from Home Assistant; by hand: sudo pomodoro mqtt --remove (before" \
+    "--uninstall, with the bridge installed), then sudo rm -rf $CONF_DIR $STATE_DIR $MQTT_STATE_DIR" \
+    "(the users stay, as Debian's do)"
   say "I2C stays enabled in config.txt (other devices may use it); the backups are beside it"
   say "removed the Pomodoro device"
 }
@@ -524,7 +483,7 @@ fi
 if [[ -n "$binary" ]]; then
   [[ -x "$binary" ]] || die "--binary $binary is not an executable file"
   say "installing the given binary $binary (no build)"
-  # What such a binary needs at run time (built by deploy/build-arm64.sh for trixie).
+  # What such a binary needs at run time (built for trixie, as the packages' is).
   case "$(os_codename)" in
   bookworm) say "note: a binary built for trixie needs libgpiod.so.3 and glibc 2.38, which bookworm lacks" ;;
   *)

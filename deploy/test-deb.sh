@@ -29,7 +29,7 @@ set -uo pipefail
 readonly SUITE=trixie
 readonly MIRROR="${DEBIAN_MIRROR:-}"
 readonly READY_MARK=.pomodoro-test-deb-ready
-readonly PROG=test-deb
+PROG=test-deb
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64 # build-deb.sh's
 readonly CONF=/etc/pomodoro/pomodoro.conf
 
@@ -41,12 +41,6 @@ debs=""
 build_root=""
 source_dir="$(cd "$here/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'test-deb: %s\n' "$*"; }
-die() {
-  printf 'test-deb: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -67,14 +61,12 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done
 [[ -n "$debs" && -n "$build_root" ]] || {
-  usage >&2
-  exit 64
+  usage_error
 }
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 
@@ -104,24 +96,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-passed=0
-failed=0
-pass() {
-  passed=$((passed + 1))
-  echo "PASS: $*"
-}
-fail() { # fail NAME [DETAIL...]: a FAIL line, then each detail indented
-  failed=$((failed + 1))
-  echo "FAIL: $1"
-  shift
-  local line
-  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/      /' | head -n 30; done
-}
-check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds, else FAIL with DETAIL
-  local name=$1 detail=$2
-  shift 2
-  if "$@"; then pass "$name"; else fail "$name" "$detail"; fi
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source "$here/lib/test-lib.sh"
 
 deb() { printf '%s/%s_%s_%s.deb' "$debs" "$1" "$2" "$3"; } # deb PACKAGE VERSION ARCH
 
@@ -375,5 +351,4 @@ check "install again: no warning (the users exist)" "$(warnings reinstall.log)" 
 check "install again: a fresh $CONF from the shipped one" "$(diff "$root/usr/share/pomodoro/pomodoro.conf" "$root$CONF")" \
   cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+test_done

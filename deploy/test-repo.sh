@@ -30,7 +30,7 @@ set -uo pipefail
 readonly SUITE=trixie
 readonly MIRROR="${DEBIAN_MIRROR:-}"
 readonly READY_MARK=.pomodoro-test-repo-ready
-readonly PROG=test-repo
+PROG=test-repo
 readonly CONF=/etc/pomodoro/pomodoro.conf
 readonly KEYRING=/usr/share/keyrings/pomodoro-archive-keyring.pgp
 readonly SOURCES=/etc/apt/sources.list.d/pomodoro.sources
@@ -43,12 +43,6 @@ debs=""
 build_root=""
 source_dir="$(cd "$here/.." && pwd)"
 
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
-say() { printf 'test-repo: %s\n' "$*"; }
-die() {
-  printf 'test-repo: error: %s\n' "$*" >&2
-  exit 1
-}
 
 while (($#)); do
   case "$1" in
@@ -69,14 +63,12 @@ while (($#)); do
     exit 0
     ;;
   *)
-    usage >&2
-    exit 64
+    usage_error
     ;;
   esac
 done
 [[ -n "$debs" && -n "$build_root" ]] || {
-  usage >&2
-  exit 64
+  usage_error
 }
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 for tool in gpg apt-ftparchive dpkg-deb python3 debootstrap xz; do
@@ -110,24 +102,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-passed=0
-failed=0
-pass() {
-  passed=$((passed + 1))
-  echo "PASS: $*"
-}
-fail() { # fail NAME [DETAIL...]: a FAIL line, then each detail indented
-  failed=$((failed + 1))
-  echo "FAIL: $1"
-  shift
-  local line
-  for line in "$@"; do printf '%s\n' "$line" | sed 's/^/      /' | head -n 30; done
-}
-check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds, else FAIL with DETAIL
-  local name=$1 detail=$2
-  shift 2
-  if "$@"; then pass "$name"; else fail "$name" "$detail"; fi
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source "$here/lib/test-lib.sh"
 t_start=$SECONDS
 clock() { say "$1 (at $((SECONDS - t_start)) s)"; }
 
@@ -427,5 +403,4 @@ check "the downloaded pomodoro_${version}_arm64.deb is build-deb.sh's" "" \
 say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes"
 say "figures: apt-get install pomodoro pomodoro-mqtt $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
 say "done in $((SECONDS - t_start)) s"
-echo "$passed passed, $failed failed"
-((failed == 0))
+test_done

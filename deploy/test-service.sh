@@ -10,16 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max="${2:-1.5}"
-failures=0
-passed=0
-pass() {
-  printf 'ok   %s\n' "$1"
-  passed=$((passed + 1))
-}
-fail() {
-  printf 'FAIL %s\n' "$1"
-  failures=$((failures + 1))
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source deploy/lib/test-lib.sh
 
 command -v systemd-analyze >/dev/null || {
   echo "test-service: systemd-analyze is missing (package systemd)" >&2
@@ -108,5 +100,4 @@ else
   check_unit deploy/pomodoro-mqtt.service
 fi
 
-echo "test-service: $passed passed, $failures failed"
-((failures == 0))
+test_done test-service

@@ -15,6 +15,8 @@ HIL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$HIL_DIR/../.." && pwd)
 HIL_CHECKS=${HIL_CHECKS:-all}
 . "$HIL_DIR/lib/common.sh"
+# shellcheck source=deploy/lib/test-lib.sh
+. "$REPO_ROOT/deploy/lib/test-lib.sh"
 . "$HIL_DIR/lib/packages.sh"
 . "$HIL_DIR/lib/gpio-sim-module.sh"
 . "$HIL_DIR/lib/binary.sh"
@@ -37,8 +39,8 @@ cleanup() {
   if [ -n "$QEMU_PID" ]; then kill "$QEMU_PID" 2>/dev/null || true; fi
   if [ "${HIL_KEEP:-0}" = 1 ]; then say "scratch kept in $WORK"; else rm -rf "$WORK"; fi
   if [ "$REPORTED" = 0 ]; then
-    echo "FAIL hil-setup: the test stopped before the guest ran (exit $rc; see the errors above)"
-    echo "0 passed, 1 failed"
+    fail hil-setup "the test stopped before the guest ran (exit $rc; see the errors above)"
+    test_done || true
     rc=1
   fi
   exit "$rc"
@@ -68,5 +70,4 @@ say "figures: total_wall $(elapsed_s "$RUN_START") s, qemu_wall $BOOT_SECONDS s,
   "boot_to_init ${GUEST_UP_SECONDS:-?} s, boot_to_result ${GUEST_SECONDS:-?} s (guest uptime)," \
   "downloads $HIL_DOWNLOAD_BYTES bytes of kernel image and source packages" \
   "+ apt-get install: $(grep -h '^Need to get' "$WORK/apt-install.log" | tr '\n' ' ' || true)"
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+test_done

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154,SC2016,SC2015 # sourced by run.sh --inner: ROOT, BINARY, REPO, pass, fail, check are its
+# shellcheck shell=bash disable=SC2154,SC2016,SC2015 # sourced by run.sh --inner: ROOT, BINARY, REPO are its; pass, fail, expect test-lib's
 # Tests/homeassistant/inner.sh: the test proper, in a network namespace with only lo (run.sh runs
 # it under `unshare --net`). Home Assistant runs in the Debian root ROOT (its config in ROOT/ha),
 # the broker, the simulator and the bridge (BINARY) on the host's side.
@@ -87,9 +87,9 @@ t0=$(ms_now)
 hass_start
 # require NAME COMMAND...: a check the rest depends on; the test ends when it fails.
 require() {
-  local before=$failed
-  check "$@"
-  if ((failed > before)); then
+  local before=$FAILED
+  expect "$@"
+  if ((FAILED > before)); then
     echo "inner: stopped after a failed check the rest depends on; Home Assistant's log ends with:"
     tail -n 20 "$work/home-assistant.log" 2>/dev/null
     echo "inner: done"
@@ -155,8 +155,7 @@ else
 fi
 ha snapshot pomodoro_desk1_ >"$work/snapshot-desk1.json"
 ha check-entities /ha/discovery-desk1.txt /ha/snapshot-desk1.json | tee "$work/check-entities.out" | grep -E '^(PASS|FAIL) ' || true
-passed=$((passed + $(grep -c '^PASS ' "$work/check-entities.out")))
-failed=$((failed + $(grep -c '^FAIL ' "$work/check-entities.out")))
+count_results "$work/check-entities.out"
 # README's and docs/homeassistant.md's tables name the same entity ids (desk <device>).
 for doc in README.md docs/homeassistant.md; do
   documented=$(grep -oE '`[a-z_]+\.pomodoro_<device>_[a-z_]+`' "$REPO/$doc" | tr -d '`' | sed 's/<device>/desk1/' | sort -u)
@@ -252,7 +251,7 @@ act "button cancel" '[[ $(ctl_field phase) == idle ]]' \
 ctl set focus 5s >/dev/null
 act "button start (5 s)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running"
-check "binary sensor ringing: on when the alarm rings" ha wait "binary_sensor.${E}_ringing=on" "sensor.${E}_phase=ringing" --timeout 15
+expect "binary sensor ringing: on when the alarm rings" ha wait "binary_sensor.${E}_ringing=on" "sensor.${E}_phase=ringing" --timeout 15
 act "button acknowledge" '[[ $(ctl_field phase) == idle ]]' \
   button press "button.${E}_acknowledge" --until "binary_sensor.${E}_ringing=off" "sensor.${E}_phase=idle"
 ctl set focus 25m >/dev/null
@@ -267,23 +266,23 @@ out=$(ha wait "sensor.${E}_phase=unavailable" "button.${E}_start=unavailable" --
 wait "$bridge_pid" 2>/dev/null
 t0=$(ms_now)
 bridge_start
-check "restarted bridge: available again" ha wait "sensor.${E}_phase=idle" --timeout 15
+expect "restarted bridge: available again" ha wait "sensor.${E}_phase=idle" --timeout 15
 echo "figure: bridge restart to available: $(($(ms_now) - t0)) ms (with Python's start)"
 kill -STOP "$tmux_pid" "$device_pid"
 t0=$(ms_now)
-check "the device stopped (SIGSTOP): unavailable once it leaves a request unanswered 5 s" \
+expect "the device stopped (SIGSTOP): unavailable once it leaves a request unanswered 5 s" \
   ha wait "sensor.${E}_phase=unavailable" --timeout 25
 echo "figure: device stopped to unavailable: $(($(ms_now) - t0)) ms (the bridge asks every 10 s, waits 5 s)"
 kill -CONT "$device_pid" "$tmux_pid"
-check "the device continued (SIGCONT): available again" ha wait "sensor.${E}_phase=idle" --timeout 15
+expect "the device continued (SIGCONT): available again" ha wait "sensor.${E}_phase=idle" --timeout 15
 grep -q "has not answered 'status' for 5s" "$work/bridge.log" &&
   pass "the bridge's log says the device did not answer" || fail "the bridge's log: $(tail -n 3 "$work/bridge.log")"
 
 # --- a restart of Home Assistant ---------------------------------------------------------------
-check "Home Assistant stops on SIGTERM" hass_stop
+expect "Home Assistant stops on SIGTERM" hass_stop
 hass_start
-check "Home Assistant restarted" ha wait-api
-check "after the restart: the entities available again" ha wait "sensor.${E}_phase=idle" "button.${E}_start!=unavailable" --timeout 60
+expect "Home Assistant restarted" ha wait-api
+expect "after the restart: the entities available again" ha wait "sensor.${E}_phase=idle" "button.${E}_start!=unavailable" --timeout 60
 ha snapshot pomodoro_desk >"$work/snapshot-restart.json"
 if [[ "$(json "sorted(j['entities'])" <"$work/snapshot-restart.json")" == "$(json "sorted(j['entities'])" <"$work/snapshot-desk1.json")" &&
   "$(json "len(j['devices'])" <"$work/snapshot-restart.json")" == 1 ]]; then

@@ -36,34 +36,16 @@ set -uo pipefail
 HA_VERSION=2026.2.3
 SUITE=trixie
 readonly READY_MARK=.pomodoro-homeassistant-ready
-readonly PROG=homeassistant/run.sh
+PROG=homeassistant/run.sh
+SAY_FD=2
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 # shellcheck source=deploy/lib/common.sh
 source "$repo/deploy/lib/common.sh"
 
-say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() {
-  say "error: $*"
-  exit 1
-}
 
-passed=0
-failed=0
-pass() {
-  echo "PASS $*"
-  passed=$((passed + 1))
-}
-fail() {
-  echo "FAIL $*"
-  failed=$((failed + 1))
-}
-# check NAME COMMAND...: PASS when COMMAND succeeds, else FAIL with its output.
-check() {
-  local name=$1 out
-  shift
-  if out=$("$@" 2>&1); then pass "$name"; else fail "$name: $(tail -n 5 <<<"$out")"; fi
-}
+# shellcheck source=deploy/lib/test-lib.sh
+source "$repo/deploy/lib/test-lib.sh"
 
 # --- the test itself, in its own network namespace (run.sh --inner) ---------------------------
 if [[ "${1:-}" == --inner ]]; then
@@ -82,7 +64,7 @@ while (($#)); do
   --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
   --ha-version) HA_VERSION="${2:?--ha-version needs a version}" && shift 2 ;;
   --suite) SUITE="${2:?--suite needs a Debian suite}" && shift 2 ;;
-  -h | --help) usage_from_header "$0" && exit 0 ;;
+  -h | --help) usage && exit 0 ;;
   *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -110,7 +92,7 @@ root_folder homeassistant
 cleanup() {
   say "stages: ${stages[*]}"
   root_cleanup
-  echo "$passed passed, $failed failed"
+  test_done || true
 }
 trap 'status=1; exit 1' INT TERM
 trap cleanup EXIT
@@ -174,9 +156,8 @@ rm -rf --one-file-system "$root/ha"
 mkdir -p "$root/ha"
 inner_log="$root/inner.log"
 ROOT="$root" BINARY="$binary" REPO="$repo" unshare --net -- bash "$0" --inner | tee "$inner_log"
-passed=$((passed + $(grep -c '^PASS ' "$inner_log")))
-failed=$((failed + $(grep -c '^FAIL ' "$inner_log")))
+count_results "$inner_log"
 if ! grep -q '^inner: done' "$inner_log"; then fail "the test stopped before its end"; fi
 stage "done"
 stages[-1]="total: $SECONDS s"
-exit $((failed > 0 || status != 0))
+exit $((FAILED > 0 || status != 0))

@@ -35,16 +35,11 @@ readonly SUITE=trixie
 readonly KERNEL_SERIES=6.12
 readonly DEVICE_PACKAGES=systemd-sysv,udev,kmod,libgpiod3,gpiod,libi2c0,i2c-tools,e2fsprogs
 readonly READY_MARK=.systest-devroot-ready
-readonly PROG=system-test
+PROG=system
+SAY_FD=2
 # shellcheck source=deploy/lib/common.sh
 source "$REPO/deploy/lib/common.sh"
 
-say() { printf 'system: %s\n' "$*" >&2; }
-die() {
-  printf 'system: error: %s\n' "$*" >&2
-  exit 1
-}
-usage() { usage_from_header "${BASH_SOURCE[0]}"; }
 
 build_root=""
 debs=""
@@ -59,7 +54,7 @@ while (($#)); do
   --work) work=${2:?--work needs a folder} && shift 2 ;;
   --keep) keep_work=1 && shift ;;
   -h | --help) usage && exit 0 ;;
-  *) usage >&2 && exit 64 ;;
+  *) usage_error ;;
   esac
 done
 [[ "$cuts" =~ ^[0-9]+$ && "$cuts" -ge 1 ]] || die "--cuts needs a number of 1 or more"
@@ -71,6 +66,8 @@ root=""
 keep=1
 # shellcheck source=deploy/lib/debian-root.sh
 source "$REPO/deploy/lib/debian-root.sh"
+# shellcheck source=deploy/lib/test-lib.sh
+source "$REPO/deploy/lib/test-lib.sh"
 # shellcheck source=deploy/lib/upgrade-deb.sh
 source "$REPO/deploy/lib/upgrade-deb.sh"
 HIL_DIR=$REPO/Tests/hil
@@ -85,8 +82,6 @@ else
 fi
 chmod 755 "$work"
 devroot=$work/devroot
-PASSED=0
-FAILED=0
 REPORTED=0
 QEMU_PID=""
 
@@ -112,8 +107,8 @@ cleanup() {
     rm -rf --one-file-system "$work"
   fi
   if ((!REPORTED)); then
-    echo "FAIL system-setup: the test stopped before its checks ran (exit $rc; see above)"
-    echo "$PASSED passed, $((FAILED + 1)) failed"
+    fail system-setup "the test stopped before its checks ran (exit $rc; see above)"
+    test_done || true
     rc=1
   fi
   exit "$rc"
@@ -136,14 +131,6 @@ stage() { # stage NAME: closes the previous stage's clock
   [[ "$1" == end ]] || say "$1"
 }
 
-pass() {
-  echo "PASS $1"
-  PASSED=$((PASSED + 1))
-}
-fail() {
-  echo "FAIL $1: $2"
-  FAILED=$((FAILED + 1))
-}
 
 # --- 0. host tools ------------------------------------------------------------------------------
 missing=()
@@ -189,18 +176,9 @@ else
   stage "debootstrap $SUITE (minbase + $DEVICE_PACKAGES)"
   rm -rf --one-file-system "$devroot"
   mkdir -p "$devroot"
-  debootstrap_once() {
-    # shellcheck disable=SC2086 # an empty DEBIAN_MIRROR is no argument at all
-    debootstrap --variant=minbase --include="$DEVICE_PACKAGES" "$SUITE" "$devroot" ${DEBIAN_MIRROR:-} \
-      >"$work/debootstrap.log" 2>&1 && return 0
-    tail -n 5 "$work/debootstrap.log" >&2
-    return 1
-  }
-  wipe_devroot() { find "$devroot" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system {} +; }
-  apt_retry --between wipe_devroot debootstrap_once ||
-    die "debootstrap of the device root failed (see $work/debootstrap.log)"
-  stage "trixie's kernel (linux-image-amd64, INITRD=No: the test's own initramfs mounts the root)"
   root=$devroot
+  debootstrap_root --include "$DEVICE_PACKAGES" "$SUITE" "${DEBIAN_MIRROR:-}"
+  stage "trixie's kernel (linux-image-amd64, INITRD=No: the test's own initramfs mounts the root)"
   root_mounts
   apt_in_root -qq update
   apt_retry in_root env INITRD=No apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false \
@@ -272,7 +250,7 @@ else
 fi
 # The test's own files: never part of the package.
 install -d "$devroot/usr/local/lib/systest/hil"
-install -m 644 "$HIL_DIR"/guest/lib/{report,sim,trace,display}.sh "$devroot/usr/local/lib/systest/hil/"
+install -m 644 "$HIL_DIR"/guest/lib/{report,sim,trace,display}.sh "$REPO/deploy/lib/test-lib.sh" "$devroot/usr/local/lib/systest/hil/"
 install -m 644 "$SYS_DIR"/guest/{lib,part-main,part-cut,part-final}.sh "$devroot/usr/local/lib/systest/"
 install -m 755 "$SYS_DIR"/guest/{main,sim-up,sim-down,sandbox-probe}.sh "$devroot/usr/local/lib/systest/"
 for helper in bounce level; do
@@ -418,11 +396,9 @@ cut_power() {
 
 # guest_results: the guest's PASS/FAIL lines of this boot, counted.
 guest_results() {
-  local line
-  while IFS= read -r line; do
-    echo "$line"
-    case "$line" in PASS\ *) PASSED=$((PASSED + 1)) ;; FAIL\ *) FAILED=$((FAILED + 1)) ;; esac
-  done < <(cut -d' ' -f2- "$stamped" | grep -E '^(PASS|FAIL) ' || true)
+  { cut -d' ' -f2- "$stamped" | grep -E '^(PASS|FAIL) ' || true; } >"$work/results.txt"
+  cat "$work/results.txt"
+  count_results "$work/results.txt"
 }
 
 # guest_says PATTERN: the text of the last `systest: ...` console line matching PATTERN.
@@ -583,5 +559,4 @@ say "figures: boot to multi-user ${boot_main:-?} s (guest uptime, first boot); c
   "cuts $cuts, sessions completed in history ${total_sessions:-?}, seconds lost per cut (ms) ${cut_ms[*]:-none}," \
   "worst ${worst_lost:-n/a} ms; upgrade in the guest: apt-get install ${upgrade_apt_ms:-?} ms, timer lost ${upgrade_lost_ms:-?} ms;" \
   "total $((SECONDS - t_start)) s"
-echo "$PASSED passed, $FAILED failed"
-((FAILED == 0))
+test_done

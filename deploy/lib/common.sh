@@ -1,8 +1,34 @@
 # shellcheck shell=bash
 # deploy/lib/common.sh: what the scripts under .ci, deploy and Tests share. Sourced, not run.
+#   say MESSAGE..., die MESSAGE...   (prefixed with PROG; SAY_FD=2 sends say to stderr)
+#   usage, usage_error [MESSAGE]     (--help's text, and a wrong command line's exit 64)
+#   build_depends [--no-packaging], build_depends_names [--no-packaging]
 #   apt_retry [--tries N] [--between COMMAND] COMMAND...
 #   usage_from_header FILE
 #   release_version SOURCE, set_release_version SOURCE VERSION
+
+# PROG: the name messages start with; the sourcing script may set it first (default: its file's
+# name without .sh). SAY_FD: where say writes (1, or 2 where stdout carries results).
+PROG=${PROG:-$(basename "$0" .sh)}
+
+say() { printf '%s: %s\n' "$PROG" "$*" >&"${SAY_FD:-1}"; }
+
+# die MESSAGE: the error on stderr, then exit 1 (the caller's EXIT trap cleans up).
+die() {
+  printf '%s: error: %s\n' "$PROG" "$*" >&2
+  exit 1
+}
+
+# usage: the running script's usage (usage_from_header of $0), for --help.
+usage() { usage_from_header "$0"; }
+
+# usage_error [MESSAGE]: MESSAGE and the usage on stderr, then exit 64 (EX_USAGE).
+# shellcheck disable=SC2120 # MESSAGE is optional
+usage_error() {
+  [[ $# -eq 0 ]] || printf '%s: %s\n' "$PROG" "$*" >&2
+  usage >&2
+  exit 64
+}
 
 # apt_retry [--tries N] [--between COMMAND] COMMAND...: runs COMMAND (an apt-get command line,
 # with whatever runs it: `apt-get update`, `in_root apt-get ...`, `as_root env ... apt-get ...`)
@@ -45,6 +71,30 @@ usage_from_header() {
     END { for (i = 1; i <= n; i++) print lines[i] }
   ' "$1"
 }
+
+# build_depends [--no-packaging]: what building the package needs, from deploy/debian/control's
+# Build-Depends (the one list; never typed again elsewhere), as one line for `apt-get satisfy`:
+# `debhelper-compat (= 13), ..., swiftlang (>= 6.0), libgpiod-dev (>= 2), ...`.
+# --no-packaging leaves out the packaging tools (debhelper-compat, dh-sequence-*): what a plain
+# `swift build` of the device needs.
+build_depends() {
+  awk -v plain="${1:-}" '
+    /^[^ \t]/ { on = 0 }
+    /^Build-Depends:/ { on = 1; sub(/^Build-Depends:[ \t]*/, "") }
+    on {
+      n = split($0, rel, ",")
+      for (i = 1; i <= n; i++) {
+        r = rel[i]; gsub(/^[ \t]+|[ \t]+$/, "", r)
+        if (r == "" || (plain == "--no-packaging" && r ~ /^(debhelper-compat|dh-sequence-)/)) continue
+        out = out (out == "" ? "" : ", ") r
+      }
+    }
+    END { print out }
+  ' "$(dirname "${BASH_SOURCE[0]}")/../debian/control"
+}
+
+# build_depends_names [--no-packaging]: the same, package names only (no versions), one a line.
+build_depends_names() { build_depends "$@" | tr ',' '\n' | sed -E 's/^ +//; s/ *\(.*//'; }
 
 # The release's version, written once in Swift (`pomodoro --version`, the packages, Home
 # Assistant's sw_version): RELEASE_FILE below a source tree.

@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2034,SC2154 # sourced: `status` is the caller's, `keep` and `root` too
-# deploy/lib/debian-root.sh: what check-trixie.sh, build-deb.sh and build-arm64.sh share about building in a
-# Debian root made with debootstrap: the root folder, its mounts and their cleanup on every
-# exit path, running commands and apt in it, and copying the source in. Sourced, not run.
+# deploy/lib/debian-root.sh: what every script that makes a Debian root shares: debootstrap, the
+# root folder, its mounts and their cleanup on every exit path, running commands and apt in it,
+# and copying the source in. Sourced, not run.
 #
-# The sourcing script sources deploy/lib/common.sh first, defines say and die (its own message prefix) and sets: root (a folder or
-# empty), keep (0/1), READY_MARK (a file name marking a finished root), PROG (its name).
+# The sourcing script sources deploy/lib/common.sh first (say, die, PROG) and sets: root (a
+# folder or empty), keep (0/1), READY_MARK (a file name marking a finished root).
 
 # Debian's swiftlang links only swift-build, swift-run and swiftc into /usr/bin (no swift-test,
 # and /usr/bin/swift only if debconf said so); swift-build then fails with "could not find CLI
@@ -120,9 +120,15 @@ build() { # build COMMAND...: runs in the copied package, in the root
   in_root /bin/sh -c 'cd /src/pomodoro && exec "$@"' sh "$@"
 }
 
-# debootstrap_root SUITE [MIRROR]: a minbase Debian SUITE in $root, three tries, unless a
-# finished one is there already (debootstrap leaves its own folder until it has finished).
+# debootstrap_root [--include PACKAGES] SUITE [MIRROR]: a minbase Debian SUITE in $root (with
+# PACKAGES, comma-separated), three tries, unless a finished one is there already (debootstrap
+# leaves its own folder until it has finished). The one place that runs debootstrap.
 debootstrap_root() {
+  local include=""
+  if [[ "$1" == --include ]]; then
+    include=--include=$2
+    shift 2
+  fi
   local suite=$1 mirror=${2:-}
   if [[ -f "$root/etc/debian_version" && ! -d "$root/debootstrap" ]]; then
     say "reusing the Debian root in $root"
@@ -130,8 +136,8 @@ debootstrap_root() {
   fi
   # shellcheck disable=SC2317 # called through apt_retry
   debootstrap_once() {
-    # shellcheck disable=SC2086 # an empty mirror is no argument at all
-    debootstrap --variant=minbase "$suite" "$root" $mirror >"$root.debootstrap.log" 2>&1 && return 0
+    # shellcheck disable=SC2086 # an empty include or mirror is no argument at all
+    debootstrap --variant=minbase $include "$suite" "$root" $mirror >"$root.debootstrap.log" 2>&1 && return 0
     say "debootstrap failed; last lines of $root.debootstrap.log:"
     tail -n 5 "$root.debootstrap.log" >&2 || true
     return 1

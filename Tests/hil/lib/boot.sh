@@ -26,16 +26,14 @@ boot_guest() {
   GUEST_UP_SECONDS=$(sed -n 's/.*hil: guest up after \([0-9.]*\) s$/\1/p' "$WORK/console.txt")
 }
 
-# guest_results: prints the guest's PASS/FAIL lines; sets PASSED and FAILED, counting a guest
+# guest_results: prints the guest's PASS/FAIL lines and counts them (test-lib's count_results), a guest
 # that did not report as one failure.
 guest_results() {
   grep -E '^(PASS|FAIL) ' "$WORK/console.txt" || true
-  PASSED=$(grep -c '^PASS ' "$WORK/console.txt" || true)
-  FAILED=$(grep -c '^FAIL ' "$WORK/console.txt" || true)
-  if ! grep -qE '^hil: [0-9]+ passed, [0-9]+ failed$' "$WORK/console.txt"; then
-    echo "FAIL guest-report: the guest printed no summary; its console (last 40 lines):"
+  count_results "$WORK/console.txt"
+  if ! grep -qE '^hil: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$WORK/console.txt"; then
+    fail guest-report "the guest printed no summary; its console (last 40 lines):"
     tail -n 40 "$WORK/console.txt" | sed 's/^/  | /'
-    FAILED=$((FAILED + 1))
   fi
   if [ "$FAILED" -gt 0 ] && grep -q '^hil: device log:' "$WORK/console.txt"; then
     echo "hil: the device's log in the guest:"

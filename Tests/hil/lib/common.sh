@@ -1,14 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # variables set here are read by run.sh
 # Shared helpers for the host side of the QEMU hardware-in-the-loop test (sourced by run.sh).
 
-# say MESSAGE: progress on stderr, prefixed so it is told apart from the guest's lines.
-say() { printf 'hil: %s\n' "$*" >&2; }
 
-# die MESSAGE: a fatal host-side error; run.sh's EXIT trap cleans up and prints the summary.
-die() {
-  printf 'hil: error: %s\n' "$*" >&2
-  exit 1
-}
 
 # now_s: wall-clock seconds with fractions, for the figures.
 now_s() { date +%s.%N; }
@@ -28,6 +21,8 @@ as_root() {
 }
 
 # The repository's shared helpers (apt_retry, usage_from_header).
+PROG=hil    # say and die (common.sh): `hil: ...` on stderr, apart from the guest's lines
+SAY_FD=2
 # shellcheck source=deploy/lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../../deploy/lib/common.sh"
 

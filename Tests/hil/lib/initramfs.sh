@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # variables set here are read by run.sh
 # Assembles the guest's initramfs (sourced by run.sh): busybox, the GPIO and I2C tools, the
 # device binary, every shared library they load (ldd) with the dynamic loader, the kernel
-# modules in load order, the /init script and the scenario.
+# modules in load order, the /init script and the scenario, and deploy/lib/test-lib.sh.
 # Needs: common.sh, packages.sh ($WORK/kernel, KVER), gpio-sim-module.sh. Sets INITRAMFS.
 
 # The guest's real GPIO and I2C tools, called by full path under /opt/tools (busybox has
@@ -69,6 +69,7 @@ build_initramfs() {
   install -m 755 "$HIL_DIR/guest/init" "$root/init"
   cp -r "$HIL_DIR/guest/." "$root/hil/"
   rm -f "$root/hil/init"
+  install -m 644 "$REPO_ROOT/deploy/lib/test-lib.sh" "$root/hil/lib/test-lib.sh"
   INITRAMFS="$WORK/initramfs.cpio"
   (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) >"$INITRAMFS"
   HIL_INITRAMFS_BYTES=$(stat -c %s "$INITRAMFS")

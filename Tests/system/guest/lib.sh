@@ -1,10 +1,12 @@
 # shellcheck shell=dash disable=SC2034 # sourced: the offsets and names are read by the scripts that source it
 # What the system test's guest scripts share (sourced; the guest's /bin/sh is dash). Tests/hil's
-# guest libraries come along under /usr/local/lib/systest/hil: report.sh (pass, fail, check,
-# wait_for), sim.sh (sim_create, pin_pull, press, turn), trace.sh and display.sh (the
-# smbus_write trace and the SSD1306 checks). Output goes to the serial console, where the host
+# guest libraries come along under /usr/local/lib/systest/hil with deploy/lib/test-lib.sh (pass,
+# fail, check, test_done): report.sh (wait_for), sim.sh (sim_create, pin_pull, press, turn),
+# trace.sh and display.sh (the smbus_write trace and the SSD1306 checks). Output goes to the serial console, where the host
 # reads the `PASS name` / `FAIL name: why` and `systest: ...` lines.
 SYSTEST=/usr/local/lib/systest
+# shellcheck source=deploy/lib/test-lib.sh
+. $SYSTEST/hil/test-lib.sh
 # shellcheck source=Tests/hil/guest/lib/report.sh
 . $SYSTEST/hil/report.sh
 # shellcheck source=Tests/hil/guest/lib/sim.sh

@@ -21,4 +21,4 @@ main | cut | final)
   ;;
 *) fail systest-part "unknown systest=$part on the kernel command line" ;;
 esac
-say "part $part done: $PASSED passed, $FAILED failed"
+say "part $part done: $(test_done)"

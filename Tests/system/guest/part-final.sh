@@ -41,6 +41,6 @@ done
 check purge-removes "dpkg status '$(dpkg_status)' (expected none); still there:$left" \
   [ "$(dpkg_status):$left" = ":" ]
 check purge-keeps-user "no user pomodoro after purge (README: the users stay)" sh -c 'getent passwd pomodoro >/dev/null'
-say "part final done: $PASSED passed, $FAILED failed"
+say "part final done: $(test_done)"
 systemctl poweroff
 sleep 600

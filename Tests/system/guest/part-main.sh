@@ -328,6 +328,6 @@ say "history at power-off: $(history_summary)"
 touch /run/systest/shutdown-mark
 trace_clear
 say "systemctl poweroff while ringing ($(prop StatusText))"
-say "part main done: $PASSED passed, $FAILED failed"
+say "part main done: $(test_done)"
 systemctl poweroff
 sleep 600

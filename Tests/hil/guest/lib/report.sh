@@ -1,32 +1,12 @@
 # shellcheck shell=dash
-# Results of the guest's checks: one `PASS name` or `FAIL name: why` line each, then the summary.
-PASSED=0
-FAILED=0
-
-# pass NAME
-pass() {
-  echo "PASS $1"
-  PASSED=$((PASSED + 1))
-}
-
-# fail NAME WHY
-fail() {
-  echo "FAIL $1: $2"
-  FAILED=$((FAILED + 1))
-}
-
-# check NAME WHY CMD...: pass NAME if CMD succeeds, else fail NAME with WHY.
-check() {
-  name=$1
-  why=$2
-  shift 2
-  if "$@"; then pass "$name"; else fail "$name" "$why"; fi
-}
+# The guest's summary, and the waits and module loading its checks share.
+# The checks and the closing count come from deploy/lib/test-lib.sh (pass, fail, check,
+# test_done), sourced before this file (in the guest: /hil/lib/test-lib.sh).
 
 # report_summary: the line the host waits for (guest uptime is the boot-to-result figure).
 report_summary() {
   echo "hil: guest done after $(cut -d' ' -f1 /proc/uptime) s"
-  echo "hil: $PASSED passed, $FAILED failed"
+  test_done hil
 }
 
 # wait_for SECONDS CMD...: retries CMD every 50 ms until it succeeds (0) or time runs out (1).
