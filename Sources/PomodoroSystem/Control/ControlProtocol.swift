@@ -209,6 +209,23 @@ public enum ControlProtocol {
     FlatJSON.encode([("ok", .bool(false)), ("error", .string(message))])
   }
 
+  /// A reply that carries a list (the history's records, the config's keys) sends each entry
+  /// first, a line of its own: a flat object whose first key is "item", naming what it is
+  /// (`{"item":"config","key":"focus",...}`); the reply line (`{"ok":...}`) ends the list.
+  /// Watch lines (`{"event":...}`) may come between them.
+  public static func itemLine(_ kind: String, _ fields: [(String, JSONValue)]) -> String {
+    FlatJSON.encode([("item", .string(kind))] + fields)
+  }
+
+  /// An item line taken apart: what it is and its fields (without "item"); nil for any other line.
+  public static func decodeItem(_ line: String) -> (kind: String, fields: [String: JSONValue])? {
+    guard line.hasPrefix("{\"item\""), var flat = FlatJSON.decode(line), let kind = flat["item"]?.string else {
+      return nil
+    }
+    flat["item"] = nil
+    return (kind, flat)
+  }
+
   /// A watcher's line on every state change.
   public static func watchLine(_ fields: [(String, JSONValue)]) -> String {
     FlatJSON.encode([("event", .string("state"))] + fields)
