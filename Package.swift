@@ -135,7 +135,13 @@ let package = Package(
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
     // through the shared DeviceLink.
-    .target(name: "PomodoroWeb", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroWeb"]),
+    // The page's files (Page/) are compiled in as byte arrays (docs/internals.md, "The web page").
+    .target(
+      name: "PomodoroWeb", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "CPomodoroWeb"],
+      resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
+        .embedInCode("Page/\($0)")
+      }
+    ),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
@@ -240,7 +246,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PomodoroWebTests",
-      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroTestFixtures"]
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroTestFixtures",
+      ]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",

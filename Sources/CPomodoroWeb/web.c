@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifdef POMODORO_HAVE_MICROHTTPD
 #include <arpa/inet.h>
@@ -170,8 +171,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   char client[64];
   client_text(c, client, sizeof client);
   pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
-                              u->body, u->length, u->too_large, c};
-  pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0};
+                              u->body, u->length, u->too_large, c, header(c, "If-None-Match")};
+  pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0, NULL, 0};
   int id = ++w->next_id;
   w->handler(w->context, &request, &response, id);
   struct MHD_Response *r = NULL;
@@ -213,7 +214,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!r) return MHD_NO;
   }
   lib.add_response_header(r, "Content-Type", response.stream ? "text/event-stream" : response.content_type);
-  lib.add_response_header(r, "Cache-Control", response.stream ? "no-cache" : "no-store");
+  int cache_control = 0;
+  for (size_t i = 0; i < response.header_count; i++) {
+    lib.add_response_header(r, response.headers[2 * i], response.headers[2 * i + 1]);
+    if (!strcasecmp(response.headers[2 * i], "Cache-Control")) cache_control = 1;
+  }
+  if (!cache_control) lib.add_response_header(r, "Cache-Control", response.stream ? "no-cache" : "no-store");
   lib.add_response_header(r, "X-Content-Type-Options", "nosniff");
   lib.add_response_header(r, "X-Frame-Options", "DENY");
   lib.add_response_header(r, "Referrer-Policy", "no-referrer");

@@ -16,6 +16,8 @@ public struct HTTPRequest: Sendable {
   public var bodyTooLarge: Bool
   /// The query's arguments the handler asked for.
   public var query: [String: String]
+  /// The If-None-Match header: the ETag of the copy the client has.
+  public var ifNoneMatch: String? = nil
 }
 
 /// What the handler answers: a body, or an event stream the server keeps open.
@@ -27,16 +29,19 @@ public struct HTTPResponse: Sendable {
   /// Open an event stream (text/event-stream) that starts with `body`; its id is handed to
   /// `onStream`.
   public var stream: Bool
+  /// More headers, in order (a Cache-Control among them replaces the server's `no-store`).
+  public var headers: [(String, String)]
 
   public init(
     status: Int, contentType: String = "application/json", body: [UInt8] = [], setCookie: String? = nil,
-    stream: Bool = false
+    stream: Bool = false, headers: [(String, String)] = []
   ) {
     self.status = status
     self.contentType = contentType
     self.body = body
     self.setCookie = setCookie
     self.stream = stream
+    self.headers = headers
   }
 
   /// `{"error": reason}` with `status`: a reason a person can read.
@@ -154,7 +159,7 @@ public final class HTTPServer: LoopSource {
     let req = HTTPRequest(
       method: optional(r.method) ?? "", path: optional(r.path) ?? "", host: optional(r.host),
       origin: optional(r.origin), cookie: optional(r.cookie), client: optional(r.client) ?? "", body: body,
-      bodyTooLarge: r.body_too_large != 0, query: query)
+      bodyTooLarge: r.body_too_large != 0, query: query, ifNoneMatch: optional(r.if_none_match))
     let answer = handler(req)
     // The shim copies the body and header texts before the call returns; the box holds them
     // until the next request.
@@ -164,6 +169,11 @@ public final class HTTPServer: LoopSource {
     box.cookie = answer.setCookie.map { strdup($0) } ?? nil
     response.pointee.content_type = UnsafePointer(box.contentType)
     response.pointee.set_cookie = UnsafePointer(box.cookie)
+    box.headers = answer.headers.flatMap { [strdup($0.0), strdup($0.1)] }
+    box.headerArray = .allocate(capacity: max(1, box.headers.count))
+    for (i, text) in box.headers.enumerated() { box.headerArray?[i] = UnsafePointer(text) }
+    response.pointee.headers = UnsafePointer(box.headerArray)
+    response.pointee.header_count = answer.headers.count
     box.body = malloc(max(1, answer.body.count))?.assumingMemoryBound(to: CChar.self)
     if let target = box.body {
       answer.body.withUnsafeBytes { if let base = $0.baseAddress { memcpy(target, base, $0.count) } }
@@ -186,10 +196,19 @@ final class HandlerBox {
   var cookie: UnsafeMutablePointer<CChar>? {
     willSet { free(cookie) }
   }
+  /// The extra headers' names and values, and the array of them the C side reads.
+  var headers: [UnsafeMutablePointer<CChar>?] = [] {
+    willSet { for h in headers { free(h) } }
+  }
+  var headerArray: UnsafeMutablePointer<UnsafePointer<CChar>?>? {
+    willSet { headerArray?.deallocate() }
+  }
   deinit {
     free(body)
     free(contentType)
     free(cookie)
+    for h in headers { free(h) }
+    headerArray?.deallocate()
   }
 }
 

@@ -105,7 +105,7 @@ public final class WebDesk: LoopSource {
         status: 200, contentType: "text/event-stream", body: Array((first ?? Self.event("offline", "{}")).utf8),
         stream: true)
     default:
-      return .error(404, "no such page: \(request.path)")
+      return PageAssets.response(for: request) ?? .error(404, "no such page: \(request.path)")
     }
   }
 

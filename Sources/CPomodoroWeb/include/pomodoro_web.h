@@ -27,6 +27,8 @@ typedef struct {
   int body_too_large;
   /// For pomo_web_query.
   void *connection;
+  /// The If-None-Match header (a cached page's ETag), or NULL.
+  const char *if_none_match;
 } pomo_web_request;
 
 /// What the handler answers: a status and a body (copied by the shim), or, with `stream` set, an
@@ -40,6 +42,10 @@ typedef struct {
   /// A Set-Cookie header, or NULL.
   const char *set_cookie;
   int stream;
+  /// More headers: `header_count` pairs, name then value (copied by libmicrohttpd). A
+  /// Cache-Control among them replaces the shim's own.
+  const char *const *headers;
+  size_t header_count;
 } pomo_web_response;
 
 /// Called for every complete request inside pomo_web_run; `stream_id` is the id the response's
