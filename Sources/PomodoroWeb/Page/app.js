@@ -26,6 +26,7 @@ let retries = 0;
 let dialed = null; // seconds chosen on the page's dial, not yet sent
 let dialTimer = 0;
 let history = null;
+let streamed = 0; // states the stream has brought
 
 // --- time ------------------------------------------------------------------------------------
 const two = (v) => String(v).padStart(2, '0');
@@ -283,6 +284,7 @@ function dispatch(block) {
   }
   if (event === 'state') {
     try {
+      streamed++;
       apply(JSON.parse(data.join('\n')));
     } catch (e) {
       say(`The desk sent a state this page cannot read: ${e.message}`);
@@ -316,10 +318,13 @@ function say(text) {
 }
 
 async function command(body) {
+  const before = streamed;
   const r = await api('/api/command', body);
   if (r.ok) {
     say('');
-    if (r.json.state) apply(r.json.state);
+    // The reply's state, unless the stream has spoken since: replies on their own connections
+    // may arrive out of order (a set's after the start that followed it), the stream's may not.
+    if (r.json.state && (streamed === before || !online)) apply(r.json.state);
     return;
   }
   if (r.status === 401) {

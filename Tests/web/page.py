@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Tests/web/page.py: the page in headless Chromium against a running desk (the simulator with its
+control socket) and its server. Run by Tests/web/run.sh, which starts both; prints `PASS name` /
+`FAIL name: why` lines and `figure: ...` lines (run.sh counts them with deploy/lib/test-lib.sh).
+
+Usage: page.py --url URL --work DIR --ctl 'COMMAND' --tmux SOCKET --device-start 'COMMAND'
+               --pair 'COMMAND' [--phone-png FILE]"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Browser  # noqa: E402
+
+args = None
+failures = 0
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def check(name, ok, why=""):
+    global failures
+    if ok:
+        say(f"PASS {name}")
+    else:
+        failures += 1
+        say(f"FAIL {name}: {why}" if why else f"FAIL {name}")
+    return ok
+
+
+def ctl(*words):
+    out = subprocess.run(shlex.split(args.ctl) + list(words), capture_output=True, text=True, timeout=10)
+    return out.stdout.strip() or out.stderr.strip()
+
+
+def device():
+    """The device's state as `ctl status --json` gives it, or {}."""
+    try:
+        return json.loads(ctl("status", "--json"))["state"]
+    except (ValueError, KeyError):
+        return {}
+
+
+def until(test, timeout, every=0.01):
+    """Milliseconds until test() held, or None after `timeout` seconds."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if test():
+            return round((time.monotonic() - t0) * 1000)
+        time.sleep(every)
+    return None
+
+
+def seconds(text):
+    """'12:34' or '1:02:03' -> seconds, or None."""
+    if not text or not re.fullmatch(r"\d+(:\d\d){1,2}", text):
+        return None
+    total = 0
+    for part in text.split(":"):
+        total = total * 60 + int(part)
+    return total
+
+
+def main():
+    global args
+    ap = argparse.ArgumentParser()
+    for a in ("--url", "--work", "--ctl", "--tmux", "--device-start", "--pair"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--phone-png")
+    args = ap.parse_args()
+    base = args.url.rstrip("/")
+    os.makedirs(os.path.join(args.work, "chromium"), exist_ok=True)
+
+    # --- the page's bytes ------------------------------------------------------------------------
+    sizes = {}
+    for path in ("/", "/app.css", "/app.js", "/manifest.webmanifest"):
+        with urllib.request.urlopen(base + path, timeout=5) as r:
+            sizes[path] = len(r.read())
+    total = sum(sizes.values())
+    say(f"figure: the page's bytes: {total} ({', '.join(f'{p} {n}' for p, n in sizes.items())})")
+    check(f"the page is at most 40 KB ({total} bytes)", total <= 40 * 1024)
+
+    with Browser(os.path.join(args.work, "chromium")) as b:
+        phone = b.new_page(412, 892, mobile=True)
+        ev = phone.eval
+        text = lambda sel: ev(f"document.querySelector({json.dumps(sel)}).textContent")  # noqa: E731
+        shown = lambda sel: ev(f"(e => !!e && !e.hidden && !!e.offsetParent)(document.querySelector({json.dumps(sel)}))")  # noqa: E731
+
+        phone.goto(base + "/")
+        live = phone.wait("document.querySelector('#link').textContent === 'live'", 10)
+        check("the phone's page loads and is live", live, f"the link says {text('#link') if live is not None else '?'}")
+        fcp = phone.wait("(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime", 5)
+        nav = ev("JSON.stringify(performance.getEntriesByType('navigation')[0].toJSON())")
+        nav = json.loads(nav) if nav else {}
+        say(f"figure: first contentful paint {round(fcp or -1)} ms, DOMContentLoaded {round(nav.get('domContentLoadedEventEnd', -1))} ms, "
+            f"load {round(nav.get('loadEventEnd', -1))} ms (headless chromium, 412x892, 127.0.0.1)")
+        check("first contentful paint measured", fcp)
+
+        # --- unpaired: the state, no buttons; a command is refused with its reason -----------------
+        check("unpaired: the desk's time is shown", seconds(text("#time")) is not None, text("#time"))
+        check("unpaired: Pair instead of the buttons", shown("#pair-show") and not shown("#start"))
+        phone.expected_errors += [("/api/command", 401), ("/api/pair", 403)]
+        refused = ev("fetch('/api/command', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                     "body: '{\"cmd\":\"toggle\"}'}).then(async r => [r.status, (await r.json()).error])")
+        check("unpaired: a command is refused (401 with a reason)", refused and refused[0] == 401 and refused[1],
+              str(refused))
+        check("unpaired: the device did not start", device().get("phase") == "idle", str(device()))
+
+        # --- pairing by the code the desk shows -----------------------------------------------------
+        phone.click("#pair-show")
+        check("pairing: the page asks for the code", phone.wait("!document.querySelector('#pair-form').hidden", 3))
+        code_out = subprocess.run(args.pair, shell=True, capture_output=True, text=True, timeout=10)
+        codes = re.findall(r"\b\d{6}\b", code_out.stdout)
+        if check("pairing: the desk's code is there (pomodoro web pair)", codes, code_out.stdout + code_out.stderr):
+            wrong = ("1" if codes[-1][0] != "1" else "2") + codes[-1][1:]
+            phone.type("#pair-code", wrong)
+            phone.click("#pair-send")
+            said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
+            check("pairing: a wrong code is refused and the reason shown", said and not shown("#start"), str(said))
+            # A fresh code (a wrong one may end the old), then the right one.
+            ev("fetch('/api/pair', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'})")
+            time.sleep(0.3)
+            codes = re.findall(r"\b\d{6}\b", subprocess.run(args.pair, shell=True, capture_output=True, text=True,
+                                                            timeout=10).stdout)
+            ev("document.querySelector('#pair-code').value = ''")
+            phone.type("#pair-code", codes[-1] if codes else "")
+            phone.click("#pair-send")
+        check("pairing: with the code the buttons appear", phone.wait("!document.querySelector('#controls').hidden", 3))
+
+        # --- idle: the picker and the labels ----------------------------------------------------
+        ctl("set", "focus", "25m")
+        phone.wait("document.querySelector('#time').textContent === '25:00'", 3)
+        check("idle: the title is the panel's (Focus 1/4)", text("#title") == "Focus 1/4", text("#title"))
+        check("idle: the button says Start", text("#start") == "Start", text("#start"))
+        check("idle: no Cancel, no +5 min; the picker shown", not shown("#cancel") and not shown("#extend")
+              and shown("#picker"))
+        phone.click("#dial button[data-step='60']")
+        check("the picker's +1: the device's duration 26:00",
+              until(lambda: device().get("total_ms") == 1560000, 3) is not None, str(device()))
+        phone.click("#modes button[data-mode='soft']")
+        check("the picker's Soft: the device's mode", until(lambda: device().get("mode") == "soft", 3) is not None)
+        check("egg idle title", phone.wait("document.querySelector('#title').textContent === 'How do you like your eggs?'", 2),
+              text("#title"))
+        phone.click("#skip")
+        check("Skip in the picker: the next egg (medium)", until(lambda: device().get("mode") == "medium", 3) is not None,
+              str(device()))
+        phone.click("#modes button[data-mode='focus']")
+        until(lambda: device().get("mode") == "focus", 3)
+        ctl("set", "focus", "25m")
+
+        # --- start from the page, seen on the device --------------------------------------------
+        phone.wait("document.querySelector('#time').textContent === '25:00'", 3)
+        phone.click("#start")
+        ms = until(lambda: device().get("phase") == "running", 2)
+        check(f"a click on Start is seen on the device (ctl status) in {ms} ms", ms is not None and ms <= 1000,
+              str(device()))
+        check("running: the button says Pause", phone.wait("document.querySelector('#start').textContent === 'Pause'", 1),
+              text("#start") + " " + ev("JSON.stringify([state, online, heard, performance.now()])"))
+        check("running: Cancel and +5 min shown", shown("#cancel") and shown("#extend") and not shown("#picker"))
+        check("running: the tomato spins", ev("getComputedStyle(document.querySelector('#icon')).animationName") == "spin")
+        t1 = seconds(text("#time"))
+        time.sleep(2.3)
+        t2 = seconds(text("#time"))
+        check(f"running: the page counts down between updates ({t1} -> {t2})", t1 and t2 and 1 <= t1 - t2 <= 3)
+        phone.click("#extend")
+        check("+5 min: the device's total grows by 5 minutes",
+              until(lambda: device().get("total_ms") == 1800000, 2) is not None, str(device()))
+        phone.wait("document.querySelector('#start').textContent === 'Pause'", 1)
+        if args.phone_png:
+            time.sleep(0.3)
+            phone.screenshot(args.phone_png)
+        phone.screenshot(os.path.join(args.work, "phone.png"))
+
+        # --- the device's own button, seen on the page ----------------------------------------
+        t0 = time.monotonic()
+        subprocess.run(["tmux", "-L", args.tmux, "send-keys", "Space"], check=True)
+        seen = phone.wait("document.querySelector('#start').textContent === 'Resume'", 2, every=0.005)
+        ms = round((time.monotonic() - t0) * 1000)
+        check(f"the device's button (Space) is seen on the page in {ms} ms", seen and ms <= 1000, text("#start"))
+        say(f"figure: the device's button to the page: {ms} ms")
+        check("paused: the pause icon, Cancel still there",
+              ev("document.querySelector('#icon use').getAttribute('href')") == "#i-pause" and shown("#cancel"))
+        p1 = text("#time")
+        time.sleep(1.2)
+        check("paused: the time stands still", text("#time") == p1, f"{p1} -> {text('#time')}")
+        phone.click("#start")
+        check("Resume from the page", until(lambda: device().get("phase") == "running", 2) is not None)
+        phone.click("#cancel")
+        check("Cancel from the page: the device idle", until(lambda: device().get("phase") == "idle", 2) is not None)
+        check("idle again: Start, Cancel gone", phone.wait(
+            "document.querySelector('#start').textContent === 'Start' && document.querySelector('#cancel').hidden", 2))
+
+        # --- an egg rings, its title flashing ----------------------------------------------------
+        ctl("set", "soft", "5s")
+        phone.wait("document.querySelector('#time').textContent === '00:05'", 3)
+        phone.click("#start")
+        check("egg running title", phone.wait(
+            "document.querySelector('#title').textContent === 'So you like it Soft huh?'", 2), text("#title"))
+        rang = phone.wait("document.querySelector('#start').textContent === 'Stop'", 9)
+        check("the egg rings: the button says Stop, no Cancel", rang and not shown("#cancel"), text("#start"))
+        check("ringing egg title", text("#title") == "Alright, don't choke on them!", text("#title"))
+        looks = set()
+        for _ in range(8):
+            looks.add(ev("getComputedStyle(document.querySelector('#title')).backgroundColor"))
+            time.sleep(0.15)
+        check("ringing: the title flashes", ev("getComputedStyle(document.querySelector('#title')).animationName") == "flash"
+              and len(looks) >= 2, str(looks))
+        phone.click("#start")
+        check("Stop from the page: the alarm stops", until(lambda: device().get("phase") == "idle", 2) is not None)
+
+        # --- flow counts up --------------------------------------------------------------------
+        ctl("set", "flow")
+        phone.wait("document.querySelector('#title').textContent === 'Flow'", 3)
+        phone.click("#start")
+        until(lambda: device().get("phase") == "running", 2)
+        phone.wait("document.querySelector('#start').textContent === 'Pause'", 2)
+        f1 = seconds(text("#time"))
+        time.sleep(2.3)
+        f2 = seconds(text("#time"))
+        check(f"flow: the page counts up ({f1} -> {f2})", f1 is not None and f2 is not None and 1 <= f2 - f1 <= 3)
+        check("flow: the cancel button says End", text("#cancel") == "End" and shown("#cancel"), text("#cancel"))
+        phone.click("#cancel")
+        until(lambda: device().get("phase") == "idle", 2)
+        ctl("set", "focus", "25m")
+
+        # --- the week, the streaks, the settings ---------------------------------------------
+        days = ev("document.querySelectorAll('#days li:not(.muted)').length")
+        check(f"the last 7 days listed ({days} days)", days and days >= 1, text("#days"))
+        check("the stats picture is shown", phone.wait(
+            "(i => !i.hidden && i.complete && i.naturalWidth > 0)(document.querySelector('#stats'))", 3),
+            text("#stats-error"))
+        rows = ev("document.querySelectorAll('#settings .setting').length")
+        check(f"the settings listed ({rows})", rows and rows > 0, text("#settings"))
+        if rows:
+            ev("document.querySelector('#set-focus').value = '30m'")
+            phone.click("#set-focus ~ button")
+            check("a setting saved from the page", phone.wait(
+                "document.querySelector('#message').textContent === 'focus = 30m'", 3), text("#message"))
+            phone.click("#set-focus ~ button + button")
+            phone.wait("document.querySelector('#set-focus').value === '25m'", 3)
+
+        # --- layout: nothing wider than the screen; the main button under the thumb ------------
+        check("phone: nothing wider than the screen", ev("document.documentElement.scrollWidth <= innerWidth"))
+        box = ev("(r => [r.top, r.bottom, r.height])(document.querySelector('#start').getBoundingClientRect())")
+        ev("scrollTo(0, 0)")
+        box = ev("(r => [r.top, r.bottom, r.height])(document.querySelector('#start').getBoundingClientRect())")
+        check(f"phone: the start button is in the lower half and {round(box[2])} px tall",
+              box[0] > 892 / 2 and box[1] <= 892 and box[2] >= 48, str(box))
+
+        desktop = b.new_page(1280, 800)
+        desktop.goto(base + "/")
+        desktop.wait("document.querySelector('#link').textContent === 'live'", 10)
+        time.sleep(0.5)
+        desktop.screenshot(os.path.join(args.work, "desktop.png"))
+        check("desktop: nothing wider than the window", desktop.eval("document.documentElement.scrollWidth <= innerWidth"))
+        dark = b.new_page(412, 892, mobile=True, dark=True)
+        dark.goto(base + "/")
+        dark.wait("document.querySelector('#link').textContent === 'live'", 10)
+        bg = dark.eval("getComputedStyle(document.body).backgroundColor")
+        check(f"dark mode follows the phone ({bg})", bg == "rgb(21, 22, 24)", bg)
+        dark.screenshot(os.path.join(args.work, "phone-dark.png"))
+
+        # --- the device restarts: Offline, then live again ------------------------------------
+        subprocess.run(["tmux", "-L", args.tmux, "kill-server"], check=False)
+        t0 = time.monotonic()
+        off = phone.wait("document.querySelector('#time').textContent === 'Offline'", 15)
+        check(f"the device stopped: the page says Offline in {round((time.monotonic() - t0) * 1000)} ms", off,
+              text("#time"))
+        check("offline: the buttons cannot be pressed", ev("document.querySelector('#start').disabled"))
+        subprocess.run(args.device_start, shell=True, check=True)
+        t0 = time.monotonic()
+        back = phone.wait("document.querySelector('#link').textContent === 'live' && "
+                          "/^\\d/.test(document.querySelector('#time').textContent)", 20)
+        ms = round((time.monotonic() - t0) * 1000)
+        check(f"the device restarted: the page is live again in {ms} ms", back, text("#time"))
+        say(f"figure: device back to the page live again: {ms} ms")
+
+        # --- nothing from anywhere else; no errors ----------------------------------------------
+        pages = (phone, desktop, dark)
+        others = sorted({u for p in pages for u in p.requests
+                         if not (u.startswith(base + "/") or u == base or u.startswith("data:") or u == "about:blank")})
+        check(f"no request to another host ({sum(len(p.requests) for p in pages)} requests)", not others,
+              " ".join(others))
+        errors = [e for p in pages for e in p.console]
+        check("no console errors", not errors, "; ".join(errors[:5]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

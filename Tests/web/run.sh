@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Tests/web/run.sh: the web page in a real browser. The interactive simulator (under tmux, for its
+# terminal) with its control socket, `pomodoro web` on 127.0.0.1 on a free port, and Debian's
+# chromium, headless, driven over the DevTools protocol on a pipe by page.py (Python's standard
+# library only). Checks, at a phone's 412x892 and a desktop's 1280x800:
+#   - the page's bytes (at most 40 KB) and its first contentful paint (figures)
+#   - unpaired: the state shown, no buttons, a command refused with its reason; pairing by the
+#     code `pomodoro web pair` prints (a wrong one refused, its reason shown)
+#   - a click on Start seen on the device (ctl status) within 1 s; the device's own button
+#     (tmux send-keys Space) seen on the page within 1 s
+#   - the labels following each phase (Start, Pause, Resume, Stop), Cancel only with a timer,
+#     End in a flow; the picker (mode, +1 min) and Skip, +5 min; the countdown counted on the page
+#     between updates, a flow counted up, a paused time standing still
+#   - an egg ringing with its flashing title; the spinning tomato
+#   - the week, the stats picture, the settings (one saved and reset)
+#   - the device restarted: Offline, then live again
+#   - no request to another host, no console error; dark mode; nothing wider than the screen
+# Screenshots in the work folder (phone.png, phone-dark.png, desktop.png); with --docs the phone's
+# also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed, M failed`.
+#
+# Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--docs] [--stub]
+#   --binary FILE  the pomodoro to test (default .build/debug/pomodoro, built when missing)
+#   --work DIR     keep the work folder (logs, screenshots) in DIR (default: a temporary one)
+#   --docs         write the phone's screenshot to docs/images/web-phone.png
+#   --stub         serve with Tests/web/stub.py (the API in Python over the control socket) instead
+#                  of `pomodoro web`; taken by itself when the binary has no `web` command
+set -uo pipefail
+
+PROG=web/run.sh
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=deploy/lib/common.sh
+source "$repo/deploy/lib/common.sh"
+# shellcheck source=deploy/lib/test-lib.sh
+source "$repo/deploy/lib/test-lib.sh"
+
+binary=""
+work=""
+docs=0
+stub=0
+while (($#)); do
+  case "$1" in
+  --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
+  --work) work="${2:?--work needs a folder}" && shift 2 ;;
+  --docs) docs=1 && shift ;;
+  --stub) stub=1 && shift ;;
+  -h | --help) usage && exit 0 ;;
+  *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+
+for tool in chromium tmux python3 curl; do
+  command -v "$tool" >/dev/null || die "$tool is missing: apt-get install chromium tmux python3 curl"
+done
+if [[ -z "$binary" ]]; then
+  binary="$repo/.build/debug/pomodoro"
+  if [[ ! -x "$binary" ]]; then
+    (cd "$repo" && swift build --product pomodoro) >&2 || die "swift build failed"
+  fi
+fi
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+if [[ -z "$work" ]]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-web.XXXXXX")
+  keep=0
+else
+  mkdir -p "$work" && work="$(cd "$work" && pwd)"
+  keep=1
+fi
+rm -rf "${work:?}/chromium" "$work/state" "$work/web-state"
+mkdir -p "$work/state" "$work/web-state"
+
+tmux_sock="pomodoro-web-$$"
+pids=()
+# shellcheck disable=SC2317 # the EXIT trap
+finish() {
+  local p
+  tmux -L "$tmux_sock" kill-server 2>/dev/null
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  ((keep)) || rm -rf "$work"
+}
+trap finish EXIT
+
+# A free port on 127.0.0.1 (the kernel's choice; nothing else here may be on 8080).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+url="http://127.0.0.1:$port"
+sock="$work/control.sock"
+printf 'control_socket = %s\nstate_dir = %s\n' "$sock" "$work/state" >"$work/device.conf"
+device_start="tmux -L $tmux_sock -f /dev/null new-session -d -x 100 -y 40 \
+\"exec '$binary' simulate --no-bell --config '$work/device.conf' --control '$sock' 2>>'$work/simulator.log'\""
+ctl=("$binary" ctl --socket "$sock")
+
+say "the simulator, its control socket $sock"
+bash -c "$device_start" || die "tmux could not start the simulator"
+for _ in $(seq 100); do "${ctl[@]}" status >/dev/null 2>&1 && break; sleep 0.1; done
+check "the simulator answers on its control socket" "$(tail -n 5 "$work/simulator.log")" "${ctl[@]}" status
+
+if ((stub == 0)) && ! "$binary" help web >/dev/null 2>&1; then
+  say "this pomodoro has no 'web' command yet: serving with Tests/web/stub.py"
+  stub=1
+fi
+if ((stub)); then
+  python3 "$here/stub.py" --socket "$sock" --port "$port" --page "$repo/Sources/PomodoroWeb/Page" \
+    --pair-file "$work/pair-code" >"$work/server.log" 2>&1 &
+  pids+=($!)
+  pair="cat '$work/pair-code'"
+  server="Tests/web/stub.py (the API over the control socket; the page's files from Sources)"
+else
+  printf 'control_socket = %s\nweb_port = %d\nweb_bind = 127.0.0.1\nweb_view = open\n' "$sock" "$port" >"$work/web.conf"
+  STATE_DIRECTORY="$work/web-state" "$binary" web --config "$work/web.conf" >"$work/server.log" 2>&1 &
+  pids+=($!)
+  pair="STATE_DIRECTORY='$work/web-state' '$binary' web pair --config '$work/web.conf'"
+  server="pomodoro web"
+fi
+for _ in $(seq 100); do curl -fsS -o /dev/null "$url/" 2>/dev/null && break; sleep 0.1; done
+check "$server answers on $url" "$(tail -n 5 "$work/server.log")" curl -fsS -o /dev/null "$url/"
+if ((!stub)); then
+  headers=$(curl -fsS -D - -o /dev/null "$url/")
+  csp="default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+  check "the page's headers: CSP, nosniff, no-referrer, no-cache with an ETag" "$headers" \
+    grep -qiF "content-security-policy: $csp" <<<"$headers"
+  etag=$(sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p' <<<"$headers")
+  check "a copy with the page's ETag is answered 304" "ETag '$etag'" \
+    test "$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/")" = 304
+fi
+
+phone_png=()
+if ((docs)); then
+  mkdir -p "$repo/docs/images"
+  phone_png=(--phone-png "$repo/docs/images/web-phone.png")
+fi
+python3 -B "$here/page.py" --url "$url" --work "$work" --ctl "${ctl[*]@Q}" --tmux "$tmux_sock" \
+  --device-start "$device_start" --pair "$pair" "${phone_png[@]}" 2>"$work/page.err" | tee "$work/page.log"
+count_results "$work/page.log"
+if ! grep -q '^PASS no console errors' "$work/page.log" && ! grep -q '^FAIL no console errors' "$work/page.log"; then
+  fail "page.py stopped before its end" "$(tail -n 20 "$work/page.err")"
+fi
+say "screenshots: $work/phone.png, $work/phone-dark.png, $work/desktop.png$( ((keep)) || echo ' (deleted: --work DIR keeps them)')"
+test_done
