@@ -77,6 +77,8 @@ var webLinks: [LinkerSetting] = []
 if hasMicrohttpd {
   webDefines.append(.define("POMODORO_HAVE_MICROHTTPD"))
   webLinks.append(.linkedLibrary("dl"))
+  // libcrypt (Debian's libcrypt1, always installed) hashes the pairings it keeps.
+  webLinks.append(.linkedLibrary("crypt"))
 }
 
 // The modules every scenario, soak and golden test runs through on each frame (the engine, the
@@ -154,13 +156,13 @@ let package = Package(
       ],
       swiftSettings: hot
     ),
-    // The command line: run, probe, simulate, snapshot, history, stats, ctl, mqtt.
+    // The command line: run, probe, simulate, snapshot, history, stats, ctl, mqtt, web.
     .target(
       name: "PomodoroCommandLine",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroSimulator",
-        "PomodoroStats", "PomodoroMQTT",
+        "PomodoroStats", "PomodoroMQTT", "PomodoroWeb",
       ]
     ),
     // What tests and the bench share and the device never ships: the soak (a virtual month of

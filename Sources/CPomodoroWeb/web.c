@@ -7,6 +7,7 @@
 
 #ifdef POMODORO_HAVE_MICROHTTPD
 #include <arpa/inet.h>
+#include <crypt.h>
 #include <dlfcn.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -66,8 +67,18 @@ struct stream {
   size_t sent;
 };
 
+// A request whose answer comes later (from the device): its connection is suspended until
+// pomo_web_answer resumes it.
+struct deferred {
+  int id;
+  struct MHD_Connection *connection;
+  struct upload *upload;
+};
+
 struct pomo_web {
   struct MHD_Daemon *daemon;
+  struct deferred *deferred;
+  int max_deferred;
   pomo_web_handler handler;
   void *context;
   int max_body;
@@ -82,7 +93,23 @@ struct upload {
   char *body;
   size_t length;
   int too_large;
+  // A deferred request: its id while it waits, then its answer (copied) once given.
+  int deferred_id;
+  int answered;
+  int status;
+  char *content_type;
+  char *answer;
+  size_t answer_length;
+  char *set_cookie;
 };
+
+static void upload_free(struct upload *u) {
+  free(u->body);
+  free(u->content_type);
+  free(u->answer);
+  free(u->set_cookie);
+  free(u);
+}
 
 static struct stream *find_stream(pomo_web *w, int id) {
   for (int i = 0; i < w->max_streams; i++)
@@ -116,15 +143,40 @@ static void stream_free(void *cls) {
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
-  (void)cls;
   (void)c;
   (void)why;
+  pomo_web *w = cls;
   struct upload *u = *con_cls;
   if (u) {
-    free(u->body);
-    free(u);
+    for (int i = 0; i < w->max_deferred; i++)
+      if (w->deferred[i].upload == u) memset(&w->deferred[i], 0, sizeof w->deferred[i]);
+    upload_free(u);
     *con_cls = NULL;
   }
+}
+
+// Queues `response` (not a stream) on `c`.
+static enum MHD_Result queue_plain(struct MHD_Connection *c, const pomo_web_response *response) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  struct MHD_Response *r =
+      lib.create_response_from_buffer(response->body_length, (void *)response->body, MHD_RESPMEM_MUST_COPY);
+#pragma GCC diagnostic pop
+  if (!r) return MHD_NO;
+  lib.add_response_header(r, "Content-Type", response->content_type);
+  int cache_control = 0;
+  for (size_t i = 0; i < response->header_count; i++) {
+    lib.add_response_header(r, response->headers[2 * i], response->headers[2 * i + 1]);
+    if (!strcasecmp(response->headers[2 * i], "Cache-Control")) cache_control = 1;
+  }
+  if (!cache_control) lib.add_response_header(r, "Cache-Control", "no-store");
+  lib.add_response_header(r, "X-Content-Type-Options", "nosniff");
+  lib.add_response_header(r, "X-Frame-Options", "DENY");
+  lib.add_response_header(r, "Referrer-Policy", "no-referrer");
+  if (response->set_cookie) lib.add_response_header(r, "Set-Cookie", response->set_cookie);
+  enum MHD_Result ok = lib.queue_response(c, (unsigned int)response->status, r);
+  lib.destroy_response(r);
+  return ok;
 }
 
 static const char *header(struct MHD_Connection *c, const char *name) {
@@ -158,6 +210,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     *con_cls = u;
     return MHD_YES;
   }
+  if (u->answered) {
+    // Resumed with its answer.
+    pomo_web_response answer = {u->status, u->content_type, u->answer, u->answer_length, u->set_cookie, 0, 0};
+    return queue_plain(c, &answer);
+  }
+  if (u->deferred_id) return MHD_YES;  // resumed without an answer: it waits on
   if (*upload_size) {
     size_t room = (size_t)w->max_body - u->length;
     size_t take = *upload_size < room ? *upload_size : room;
@@ -172,9 +230,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   client_text(c, client, sizeof client);
   pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
                               u->body, u->length, u->too_large, c, header(c, "If-None-Match")};
-  pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0, NULL, 0};
+  pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0, 0};
   int id = ++w->next_id;
   w->handler(w->context, &request, &response, id);
+  if (response.deferred) {
+    for (int i = 0; i < w->max_deferred; i++) {
+      if (w->deferred[i].id) continue;
+      w->deferred[i] = (struct deferred){id, c, u};
+      u->deferred_id = id;
+      lib.suspend_connection(c);
+      return MHD_YES;
+    }
+    static const char busy[] = "{\"error\":\"too many requests waiting for the desk; try again\"}";
+    response = (pomo_web_response){503, "application/json", busy, sizeof busy - 1, NULL, 0, 0};
+  }
   struct MHD_Response *r = NULL;
   struct stream *s = NULL;
   if (response.stream) {
@@ -206,24 +275,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
       response.stream = 0;
     }
   }
-  if (!r) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    r = lib.create_response_from_buffer(response.body_length, (void *)response.body, MHD_RESPMEM_MUST_COPY);
-#pragma GCC diagnostic pop
-    if (!r) return MHD_NO;
-  }
-  lib.add_response_header(r, "Content-Type", response.stream ? "text/event-stream" : response.content_type);
-  int cache_control = 0;
-  for (size_t i = 0; i < response.header_count; i++) {
-    lib.add_response_header(r, response.headers[2 * i], response.headers[2 * i + 1]);
-    if (!strcasecmp(response.headers[2 * i], "Cache-Control")) cache_control = 1;
-  }
-  if (!cache_control) lib.add_response_header(r, "Cache-Control", response.stream ? "no-cache" : "no-store");
+  if (!r) return queue_plain(c, &response);
+  lib.add_response_header(r, "Content-Type", "text/event-stream");
+  lib.add_response_header(r, "Cache-Control", "no-cache");
   lib.add_response_header(r, "X-Content-Type-Options", "nosniff");
   lib.add_response_header(r, "X-Frame-Options", "DENY");
   lib.add_response_header(r, "Referrer-Policy", "no-referrer");
-  if (response.set_cookie) lib.add_response_header(r, "Set-Cookie", response.set_cookie);
   enum MHD_Result ok = lib.queue_response(c, (unsigned int)response.status, r);
   lib.destroy_response(r);
   return ok;
@@ -240,7 +297,9 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
     return NULL;
   }
   pomo_web *w = calloc(1, sizeof *w);
-  if (!w || !(w->streams = calloc((size_t)max_streams, sizeof *w->streams))) {
+  if (!w || !(w->streams = calloc((size_t)max_streams, sizeof *w->streams)) ||
+      !(w->deferred = calloc((size_t)max_connections, sizeof *w->deferred))) {
+    if (w) free(w->streams);
     free(w);
     snprintf(error, error_size, "out of memory");
     return NULL;
@@ -249,6 +308,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
   w->context = context;
   w->max_body = max_body;
   w->max_streams = max_streams;
+  w->max_deferred = max_connections;
   unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
   struct sockaddr_in v4;
   struct sockaddr_in6 v6;
@@ -287,6 +347,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
     snprintf(error, error_size, "cannot listen on %s port %d (in use, or not an address of this machine?)",
              address && *address ? address : "every interface", port);
     free(w->streams);
+    free(w->deferred);
     free(w);
     return NULL;
   }
@@ -359,13 +420,49 @@ int pomo_web_streams(pomo_web *w, int *oldest) {
   return n;
 }
 
+int pomo_web_hash(const char *secret, char *out, size_t out_size) {
+  // SHA-256-crypt (libcrypt) with a fixed salt: the secrets hashed are random (a 256-bit
+  // token, a code good for 2 minutes), so a salt per entry would add nothing; the same secret
+  // always gives the same hash, which is how a cookie is looked up.
+  struct crypt_data *data = calloc(1, sizeof *data);
+  if (!data) return -1;
+  const char *hash = crypt_r(secret, "$5$rounds=1000$pomodoroweb$", data);
+  int ok = hash && hash[0] == '$' && strlen(hash) < out_size;
+  if (ok) strcpy(out, hash);
+  free(data);
+  return ok ? 0 : -1;
+}
+
+int pomo_web_answer(pomo_web *w, int id, const pomo_web_response *response) {
+  for (int i = 0; i < w->max_deferred; i++) {
+    struct deferred *d = &w->deferred[i];
+    if (d->id != id) continue;
+    struct upload *u = d->upload;
+    u->status = response->status;
+    u->content_type = strdup(response->content_type ? response->content_type : "application/json");
+    u->answer = malloc(response->body_length ? response->body_length : 1);
+    if (u->answer && response->body_length) memcpy(u->answer, response->body, response->body_length);
+    u->answer_length = u->answer ? response->body_length : 0;
+    u->set_cookie = response->set_cookie ? strdup(response->set_cookie) : NULL;
+    u->answered = 1;
+    struct MHD_Connection *c = d->connection;
+    memset(d, 0, sizeof *d);
+    lib.resume_connection(c);
+    return 0;
+  }
+  return -1;
+}
+
 void pomo_web_stop(pomo_web *w) {
   if (!w) return;
   // A suspended connection must be resumed before the daemon stops.
   for (int i = 0; i < w->max_streams; i++)
     if (w->streams[i].used && w->streams[i].suspended) lib.resume_connection(w->streams[i].connection);
+  for (int i = 0; i < w->max_deferred; i++)
+    if (w->deferred[i].id) lib.resume_connection(w->deferred[i].connection);
   lib.stop_daemon(w->daemon);
   free(w->streams);
+  free(w->deferred);
   free(w);
 }
 
@@ -392,6 +489,14 @@ int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length) {
 }
 void pomo_web_stream_end(pomo_web *w, int id) { (void)w; (void)id; }
 int pomo_web_streams(pomo_web *w, int *oldest) { (void)w; *oldest = -1; return 0; }
+int pomo_web_hash(const char *secret, char *out, size_t out_size) {
+  (void)secret; (void)out; (void)out_size;
+  return -1;
+}
+int pomo_web_answer(pomo_web *w, int id, const pomo_web_response *response) {
+  (void)w; (void)id; (void)response;
+  return -1;
+}
 void pomo_web_stop(pomo_web *w) { (void)w; }
 
 #endif

@@ -2,6 +2,7 @@ import PomodoroCore
 import PomodoroMQTT
 import PomodoroSimulator
 import PomodoroSystem
+import PomodoroWeb
 
 /// One subcommand, declared once: the overview's line, `pomodoro help NAME`, the dispatch, the
 /// command block of README and docs/use.md and the man page's COMMANDS all come from it.
@@ -179,6 +180,30 @@ extension PomodoroCLI {
         (ExitCode.config, nil),
       ],
       run: MqttCommand.run),
+    Subcommand(
+      name: "web", usage: ["web [--config FILE]", "web pair [--config FILE]", "web forget [--config FILE]"],
+      summary: "The desk's page for phones on the LAN, paired by a code on its screen",
+      brief: "the page for phones on the LAN",
+      details: """
+        Serves the desk's page and its API over HTTP (GNU libmicrohttpd), a process of its own: it reaches
+        the device only through the control socket (control_socket; beside the simulator, the simulator's).
+        Anyone on the LAN sees the page (web_view = paired: paired browsers only); starting, pausing and
+        settings need a paired browser: Pair on the page shows a 6-digit code on the desk's screen for
+        \(DurationText.format(PairingGate.codeLifetime)), and the code typed there keeps that browser paired for a year.
+        Keys: \(ConfigKey.all.filter { $0.applies == .web }.map(\.name).joined(separator: ", ")), control_socket.
+        Pairings are kept hashed in $STATE_DIRECTORY (systemd's, /var/lib/pomodoro-web).
+
+          pair     Print a code that pairs one browser (for a desk whose display does not work); run it
+                   with sudo, as the service's state directory is its own.
+          forget   Revoke every pairing: each browser must pair again to act.
+        """,
+      codes: [
+        (ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil),
+        (ExitCode.unavailable, "libmicrohttpd missing, or the port cannot be had"),
+        (ExitCode.noPermission, "pair, forget: the state directory is not this user's (use sudo)"),
+        (ExitCode.config, nil),
+      ],
+      run: WebCommand.run),
   ]
 
   /// The signals that stop a script, with the codes they make: `130 SIGINT, 143 SIGTERM, ...`.

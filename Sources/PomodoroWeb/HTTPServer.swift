@@ -16,6 +16,8 @@ public struct HTTPRequest: Sendable {
   public var bodyTooLarge: Bool
   /// The query's arguments the handler asked for.
   public var query: [String: String]
+  /// The request's id: what `HTTPServer.answer` takes for a response given `.later`.
+  public var id: Int32 = 0
   /// The If-None-Match header: the ETag of the copy the client has.
   public var ifNoneMatch: String? = nil
 }
@@ -29,8 +31,18 @@ public struct HTTPResponse: Sendable {
   /// Open an event stream (text/event-stream) that starts with `body`; its id is handed to
   /// `onStream`.
   public var stream: Bool
-  /// More headers, in order (a Cache-Control among them replaces the server's `no-store`).
+  /// The answer comes later, through `HTTPServer.answer` with the request's id.
+  public var deferred = false
+  /// More headers, in order (a Cache-Control among them replaces the server's `no-store`); not
+  /// sent with a deferred answer.
   public var headers: [(String, String)]
+
+  /// The answer comes later: the connection waits (suspended, not polled) until then.
+  public static var later: HTTPResponse {
+    var r = HTTPResponse(status: 0)
+    r.deferred = true
+    return r
+  }
 
   public init(
     status: Int, contentType: String = "application/json", body: [UInt8] = [], setCookie: String? = nil,
@@ -127,6 +139,23 @@ public final class HTTPServer: LoopSource {
     } == 0
   }
 
+  /// Answers the request `id` whose handler said `.later`; false when it no longer waits.
+  @discardableResult
+  public func answer(_ id: Int32, _ response: HTTPResponse) -> Bool {
+    response.contentType.withCString { type in
+      withOptionalCString(response.setCookie) { cookie in
+        response.body.withUnsafeBufferPointer { b in
+          b.withMemoryRebound(to: CChar.self) { body in
+            var r = pomo_web_response(
+              status: Int32(response.status), content_type: type, body: body.baseAddress, body_length: body.count,
+              set_cookie: cookie, stream: 0, deferred: 0, headers: nil, header_count: 0)
+            return pomo_web_answer(server, id, &r) == 0
+          }
+        }
+      }
+    }
+  }
+
   /// Ends stream `id` once what it holds is sent.
   public func end(_ id: Int32) { pomo_web_stream_end(server, id) }
 
@@ -159,12 +188,13 @@ public final class HTTPServer: LoopSource {
     let req = HTTPRequest(
       method: optional(r.method) ?? "", path: optional(r.path) ?? "", host: optional(r.host),
       origin: optional(r.origin), cookie: optional(r.cookie), client: optional(r.client) ?? "", body: body,
-      bodyTooLarge: r.body_too_large != 0, query: query, ifNoneMatch: optional(r.if_none_match))
+      bodyTooLarge: r.body_too_large != 0, query: query, id: id, ifNoneMatch: optional(r.if_none_match))
     let answer = handler(req)
     // The shim copies the body and header texts before the call returns; the box holds them
     // until the next request.
     response.pointee.status = Int32(answer.status)
     response.pointee.stream = answer.stream ? 1 : 0
+    response.pointee.deferred = answer.deferred ? 1 : 0
     box.contentType = strdup(answer.contentType)
     box.cookie = answer.setCookie.map { strdup($0) } ?? nil
     response.pointee.content_type = UnsafePointer(box.contentType)
@@ -219,4 +249,10 @@ private func httpTrampoline(
   guard let context, let request, let response else { return }
   let box = Unmanaged<HandlerBox>.fromOpaque(context).takeUnretainedValue()
   box.server?.answer(request, response, id: id)
+}
+
+/// `body` with `text` as a C string, or with nil.
+func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+  guard let text else { return body(nil) }
+  return text.withCString { body($0) }
 }

@@ -1,73 +1,54 @@
 import PomodoroCore
 import PomodoroSystem
 
-/// The Host names a request may carry: the device's host name, `<name>.local`, its addresses and
-/// localhost. A page rebound to this device by DNS (its Origin then equals its Host) carries
-/// another name and is refused with 421, which an Origin check alone would let through.
-public struct AllowedHosts: Sendable {
-  public let names: Set<String>
-
-  public init(hostName: String, addresses: [String]) {
-    let name = hostName.lowercased()
-    names = Set([name, name + ".local", "localhost", "127.0.0.1", "::1"] + addresses.map { $0.lowercased() })
-  }
-
-  /// `host` without its port (and an IPv6 address without its brackets), lowercased.
-  static func bare(_ host: String) -> String {
-    var h = Substring(host.lowercased())
-    if h.hasPrefix("[") {
-      h = h.dropFirst()
-      if let close = h.firstIndex(of: "]") { h = h[..<close] }
-      return String(h)
-    }
-    if let colon = h.lastIndex(of: ":"), h.firstIndex(of: ":") == colon { h = h[..<colon] }
-    return String(h)
-  }
-
-  public func allows(host: String?) -> Bool { host.map { names.contains(Self.bare($0)) } ?? false }
-
-  /// An Origin header (`http://desk.local:8080`) of this device; nil (none sent) is allowed.
-  public func allows(origin: String?) -> Bool {
-    guard let origin else { return true }
-    for scheme in ["http://", "https://"] where origin.lowercased().hasPrefix(scheme) {
-      return allows(host: String(origin.dropFirst(scheme.count)))
-    }
-    return false
-  }
-}
-
-/// The read-only half of `pomodoro web`: the device's state through the shared `DeviceLink`,
-/// served over HTTP from the one poll loop: `GET /api/state` (the fields of `ctl status --json`)
-/// and `GET /events` (Server-Sent Events: the whole state on connect and on every change,
-/// `offline` while the desk cannot be reached, a comment every 15 s so that a stream whose client
-/// left is found out; at most `limits.streams`, the oldest ended for a new one). Every request
-/// is judged first by its Host (421) and Origin (403); no GET acts, and there are no CORS headers.
+/// `pomodoro web`'s server: the device through the shared `DeviceLink`, served over HTTP from
+/// the one poll loop. Every request is judged first by its Host (421: a page rebound by DNS
+/// carries another name) and Origin (403: another site's page), then by who asks: viewing is open
+/// (unless `web_view = paired`), every command and setting needs a paired browser, and
+/// `POST /api/pair` is the only POST without one. No GET acts; there are no CORS headers.
+/// `GET /events` streams the state (Server-Sent Events: the whole state on connect and on every
+/// change, `offline` while the desk cannot be reached, a comment every 15 s so that a stream whose
+/// client left is found out; at most `limits.streams`, the oldest ended for a new one). What the
+/// device answers later (a command, the history, the settings) is answered when it comes, or with
+/// 504 after the link's answer timeout.
 public final class WebDesk: LoopSource {
   public static let keepAlive = seconds(15)
 
   public let link: DeviceLink
   public let server: HTTPServer
   let hosts: AllowedHosts
+  let view: WebView
+  let pairings: Pairings
   let clock: MonotonicClock
+  let wall: () -> WallTime
   let log: Log
   /// The state as the device last said it, in the state's field order.
   public private(set) var state: String?
   var streams: [Int32] = []
   var nextKeepAlive: Instant
   let limiter: LogLimiter
+  var gate = PairingGate()
+  /// The lock last logged (a lock is logged once).
+  var lockSaid: Instant?
+  /// Requests waiting for the device: their ids and when they are given up.
+  var waiting: [Int32: Instant] = [:]
 
   public init(
-    link: DeviceLink, address: String?, port: Int, hosts: AllowedHosts, limits: HTTPServer.Limits = .init(),
-    clock: MonotonicClock, log: Log
+    link: DeviceLink, address: String?, port: Int, hosts: AllowedHosts, view: WebView = .open, pairings: Pairings,
+    limits: HTTPServer.Limits = .init(), clock: MonotonicClock, wall: @escaping () -> WallTime = WallTime.now,
+    log: Log
   ) throws {
     self.link = link
     self.hosts = hosts
+    self.view = view
+    self.pairings = pairings
     self.clock = clock
+    self.wall = wall
     self.log = log
     limiter = LogLimiter(log: log)
     nextKeepAlive = clock.now + Self.keepAlive
     var route: ((HTTPRequest) -> HTTPResponse)?
-    server = try HTTPServer(address: address, port: port, limits: limits, clock: clock) {
+    server = try HTTPServer(address: address, port: port, limits: limits, queryNames: ["days"], clock: clock) {
       route?($0) ?? .error(500, "")
     }
     route = { [unowned self] in respond($0) }
@@ -92,21 +73,29 @@ public final class WebDesk: LoopSource {
         what: "requests from other sites", at: clock.now)
       return .error(403, "requests from other sites are refused")
     }
-    guard request.method == "GET" || request.method == "HEAD" else {
-      return .error(405, "\(request.method) is not served here")
-    }
-    switch request.path {
-    case "/api/state":
-      guard link.available, let state else { return .error(503, "the desk cannot be reached now") }
-      return .json(state)
-    case "/events":
-      let first = link.available ? state.map { Self.event("state", $0) } : nil
-      return HTTPResponse(
-        status: 200, contentType: "text/event-stream", body: Array((first ?? Self.event("offline", "{}")).utf8),
-        stream: true)
-    default:
+    guard let methods = Self.routes[request.path] else {
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return .error(405, "\(request.method) is not served here")
+      }
       return PageAssets.response(for: request) ?? .error(404, "no such page: \(request.path)")
     }
+    guard let route = methods[request.method == "HEAD" ? "GET" : request.method] else {
+      return .error(
+        405, "\(request.path) takes \(methods.keys.sorted().joined(separator: " or ")), not \(request.method)")
+    }
+    if request.bodyTooLarge { return .error(413, "the request's body is over \(HTTPServer.Limits().body) bytes") }
+    switch route.who {
+    case .anyone: break
+    case .viewer:
+      if view == .paired && !pairings.paired(cookieHeader: request.cookie) {
+        return .error(401, "this desk shows itself to paired browsers only: Pair, and type the code its screen shows")
+      }
+    case .paired:
+      guard pairings.paired(cookieHeader: request.cookie) else {
+        return .error(401, "pair this browser first: Pair shows a code on the desk's screen to type here")
+      }
+    }
+    return route.answer(self)(request)
   }
 
   func opened(_ id: Int32) {
@@ -128,11 +117,35 @@ public final class WebDesk: LoopSource {
     streams = streams.filter { server.send($0, text) }
   }
 
-  // MARK: LoopSource: the keep-alive comments
+  /// Sends `line` to the device and answers `request` with what `answer` makes of the reply
+  /// (or 503 now, or 504 when the device is silent for the link's answer timeout).
+  func ask(
+    _ line: String, _ label: String, for request: HTTPRequest, _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
+  )
+    -> HTTPResponse
+  {
+    guard link.available else { return .error(503, "the desk cannot be reached now; try again in a moment") }
+    let id = request.id
+    let sent = link.send(line: line, label: label) { [weak self] reply in
+      guard let self, waiting.removeValue(forKey: id) != nil else { return }
+      server.answer(id, answer(reply))
+    }
+    switch sent {
+    case .sent:
+      waiting[id] = clock.now + link.answerTimeout
+      return .later
+    case .notConnected: return .error(503, "the desk cannot be reached now; try again in a moment")
+    case .full: return .error(503, "the desk is busy with other requests; try again in a moment")
+    }
+  }
+
+  // MARK: LoopSource: the keep-alive comments, the requests the device has not answered
 
   public var readDescriptors: [Int32] { [] }
   public var writeDescriptors: [Int32] { [] }
-  public var deadline: Instant? { [nextKeepAlive, limiter.nextDeadline].compactMap { $0 }.min() }
+  public var deadline: Instant? {
+    ([nextKeepAlive, limiter.nextDeadline].compactMap { $0 } + Array(waiting.values)).min()
+  }
 
   public func handle(_ wake: Wake) {
     let now = clock.now
@@ -140,6 +153,11 @@ public final class WebDesk: LoopSource {
     if now >= nextKeepAlive {
       nextKeepAlive = now + Self.keepAlive
       broadcast(": keep-alive\n\n")
+    }
+    for (id, until) in waiting where until <= now {
+      waiting[id] = nil
+      server.answer(
+        id, .error(504, "the desk did not answer within \(DurationText.format(link.answerTimeout)); is it running?"))
     }
   }
 }

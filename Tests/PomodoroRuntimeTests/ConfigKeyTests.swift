@@ -17,7 +17,7 @@ final class ConfigKeyTests: XCTestCase {
   /// the key's "other" value.
   static let candidates = [
     "false", "true", "2", "180", "128x32", "sh1106", "GPIO5", "0x3d", "7m", "9m", "300ms", "never", "off", "/tmp/other",
-    "desk-2", "9", "example.org", "focus flow",
+    "desk-2", "9", "example.org", "focus flow", "127.0.0.1", "paired",
   ]
 
   static func otherValue(_ key: ConfigKey) -> String? {
@@ -141,6 +141,11 @@ final class ConfigKeyTests: XCTestCase {
       case .bridge:
         XCTAssertEqual(changed, [])
         XCTAssertTrue(waiting.first?.contains("the MQTT bridge's alone") ?? false, "\(waiting)")
+      case .web:
+        XCTAssertEqual(changed, [])
+        XCTAssertTrue(waiting.first?.contains("the web page's server's (pomodoro web) alone") ?? false, "\(waiting)")
+        XCTAssertTrue(
+          waiting.first?.contains("(sudo systemctl restart pomodoro-web applies it)") ?? false, "\(waiting)")
       }
     }
   }

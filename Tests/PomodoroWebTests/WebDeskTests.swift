@@ -14,6 +14,7 @@ final class WebDeskTests: XCTestCase {
   var desk: WebDesk!
   let clock = SystemClock()
   var lines: [String] = []
+  var stateDirectory = ""
 
   override func setUpWithError() throws {
     guard HTTPServer.available else { throw XCTSkip("built without libmicrohttpd: sudo apt install libmicrohttpd-dev") }
@@ -22,15 +23,23 @@ final class WebDeskTests: XCTestCase {
     let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
     var limits = HTTPServer.Limits()
     limits.streams = 2
-    desk = try WebDesk(
-      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: ["192.0.2.7"]),
-      limits: limits, clock: clock, log: Log(sink: { self.lines.append($1) }))
+    stateDirectory = NSTemporaryDirectory() + "web-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+    desk = try makeDesk(link: link, limits: limits)
     serve(until: { self.desk.state != nil })
+  }
+
+  func makeDesk(link: DeviceLink, limits: HTTPServer.Limits, view: WebView = .open) throws -> WebDesk {
+    try WebDesk(
+      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: ["192.0.2.7"]),
+      view: view, pairings: Pairings(directory: stateDirectory), limits: limits, clock: clock,
+      log: Log(sink: { self.lines.append($1) }))
   }
 
   override func tearDown() {
     desk = nil
     fixture = nil
+    try? FileManager.default.removeItem(atPath: stateDirectory)
   }
 
   /// Runs the loop's sources (the device's socket, the server, the link, the desk) for up to
@@ -117,7 +126,9 @@ final class WebDeskTests: XCTestCase {
       "POST /api/state HTTP/1.1\r\nHost: desk\r\nContent-Type: application/json\r\nContent-Length: 16",
       body: "{\"cmd\":\"start\"}\n")
     XCTAssertEqual(status(post), 405, post)
-    XCTAssertEqual(status(try request("GET /api/command?cmd=start HTTP/1.1\r\nHost: desk")), 404)
+    for path in ["/api/command?cmd=start", "/api/pair?code=123456"] {
+      XCTAssertEqual(status(try request("GET \(path) HTTP/1.1\r\nHost: desk")), 405, path)
+    }
     serve { false }
     XCTAssertEqual(fixture.h.device.state.phase, .idle)
   }

@@ -125,6 +125,7 @@ class Page:
         self.b = browser
         self.target = target
         self.session = session
+        self.mobile = mobile
         self.requests = []  # every URL the page asked for
         self.console = []  # console errors, exceptions, error log entries
         # (path, status) of answers the test asks for (a refused command): the browser logs
@@ -193,8 +194,13 @@ class Page:
         if not box:
             return False
         x, y = box
-        for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        if self.mobile:
+            for kind in ("touchStart", "touchEnd"):
+                self.call("Input.dispatchTouchEvent", type=kind,
+                          touchPoints=[{"x": x, "y": y}] if kind == "touchStart" else [])
+        else:
+            for kind in ("mousePressed", "mouseReleased"):
+                self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
         return True
 
     def type(self, selector, text):

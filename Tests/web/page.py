@@ -121,10 +121,12 @@ def main():
         codes = re.findall(r"\b\d{6}\b", code_out.stdout)
         if check("pairing: the desk's code is there (pomodoro web pair)", codes, code_out.stdout + code_out.stderr):
             wrong = ("1" if codes[-1][0] != "1" else "2") + codes[-1][1:]
+            ev("say('')")
             phone.type("#pair-code", wrong)
             phone.click("#pair-send")
             said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
-            check("pairing: a wrong code is refused and the reason shown", said and not shown("#start"), str(said))
+            check("pairing: a wrong code is refused and the reason shown", said and "code" in said and not shown("#start"),
+                  str(said))
             # A fresh code (a wrong one may end the old), then the right one.
             ev("fetch('/api/pair', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'})")
             time.sleep(0.3)

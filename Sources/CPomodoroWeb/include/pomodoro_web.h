@@ -42,6 +42,9 @@ typedef struct {
   /// A Set-Cookie header, or NULL.
   const char *set_cookie;
   int stream;
+  /// 1: the answer comes later, through pomo_web_answer with the request's id; the connection
+  /// waits suspended (its content and status here are ignored).
+  int deferred;
   /// More headers: `header_count` pairs, name then value (copied by libmicrohttpd). A
   /// Cache-Control among them replaces the shim's own.
   const char *const *headers;
@@ -81,6 +84,12 @@ int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length);
 void pomo_web_stream_end(pomo_web *w, int id);
 /// Streams open now, and the oldest's id (or -1).
 int pomo_web_streams(pomo_web *w, int *oldest);
+/// Answers deferred request `id` (its response copied): 0, or -1 when it is not waiting (its
+/// client left, or it was answered).
+int pomo_web_answer(pomo_web *w, int id, const pomo_web_response *response);
+/// The hash kept for a pairing's token or a pairing code (libcrypt's SHA-256-crypt, a fixed
+/// salt): 0 with the hash in `out`, or -1.
+int pomo_web_hash(const char *secret, char *out, size_t out_size);
 /// Stops the daemon: closes every connection and the listening socket.
 void pomo_web_stop(pomo_web *w);
 

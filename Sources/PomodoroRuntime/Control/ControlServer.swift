@@ -321,6 +321,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
         } else {
           for event in events { device.perform(event) }
           if command == .watch { client.watching = true }
+          if case .pair(let code) = command { device.showPairing(code) }
           reply = ControlProtocol.okReply(
             StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
         }

@@ -39,6 +39,8 @@ public final class Device {
   var offSince: Instant?
   var activeAt: Instant
   public private(set) var look: DisplayCare.Look
+  /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
+  public private(set) var pairing = PairingPrompt()
   var storage: Storage? { recorder?.storage }
   /// History lines not yet in the history file (`SessionRecorder.pending`).
   public var pendingHistory: [String] { recorder?.pending ?? [] }
@@ -133,7 +135,7 @@ public final class Device {
       saveIfDue()
       return
     }
-    let frame = screen.render(state, now)
+    let frame = pairing.frame(at: now, height: config.height) ?? screen.render(state, now)
     let shifted = look.shift == .zero ? frame : frame.shifted(dx: look.shift.dx, dy: look.shift.dy)
     let bytes = display.show(shifted, at: now)
     if bytes > 0 { observer?.frameFlushed(bytes: bytes, shown: state.clockText(at: now), at: now) }
@@ -164,6 +166,7 @@ public final class Device {
     switch action {
     case .buttonDown(let button):
       pressHandled.remove(button)
+      pairing.withdraw()  // a press at the desk puts the timer's screen back
       // The click sounds from now (the press settled `debounce` ago, longer than a click),
       // never over the alarm.
       if config.click && player.pattern?.repeats != true { player.start(.click, at: clock.now) }
@@ -215,12 +218,23 @@ public final class Device {
     return state
   }
 
+  /// Shows a pairing code over the timer's screen (waking the panel), or withdraws it (nil).
+  public func showPairing(_ code: String?) {
+    if let code {
+      pairing.show(code, at: clock.now)
+      activeAt = max(activeAt, clock.now)
+    } else {
+      pairing.withdraw()
+    }
+  }
+
   /// When `step()` must run next if no input arrives: the engine's next wake, an animation
   /// frame, a button settling, the buzzer pattern's next change, a display retry, a scripted edge.
   public var nextDeadline: Instant? {
     let now = clock.now
     return [
-      Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil, mapper.nextDeadline,
+      Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil,
+      look.on ? pairing.nextFrame(after: now) : nil, mapper.nextDeadline,
       player.nextChange(after: now), display.nextRetry, inputsFailed ? nil : parts.inputs.nextEdgeTime,
       care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: shiftOrigin, now: now),
     ].compactMap { $0 }.min()

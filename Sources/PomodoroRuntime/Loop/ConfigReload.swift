@@ -50,10 +50,10 @@ public enum ConfigReload {
         waiting.append(
           "\(place): \(what); it takes effect when the device restarts (\(key.applies.command ?? "")); "
             + "until then it runs with the value it had")
-      case .bridge:
+      case .bridge, .web:
         key.copy(&next, fresh)
         waiting.append(
-          "\(place): \(what); it is the MQTT bridge's alone and changes nothing in the device "
+          "\(place): \(what); it is \(key.applies.owner ?? "another process's") alone and changes nothing in the device "
             + "(\(key.applies.command ?? "") applies it)")
       }
     }

@@ -11,6 +11,8 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
   case restartBoth = "restart-both"
   /// The MQTT bridge's alone: the device never reads it.
   case bridge
+  /// The web page's server's (`pomodoro web`) alone: the device never reads it.
+  case web
 
   /// The command that applies a change, nil when SIGHUP does.
   public var command: String? {
@@ -19,6 +21,7 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
     case .restart: return "sudo systemctl restart pomodoro"
     case .restartBoth: return "sudo systemctl restart pomodoro pomodoro-mqtt"
     case .bridge: return "sudo systemctl restart pomodoro-mqtt"
+    case .web: return "sudo systemctl restart pomodoro-web"
     }
   }
 
@@ -29,6 +32,16 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
     case .restart: return "restart"
     case .restartBoth: return "restart (device and bridge)"
     case .bridge: return "bridge restart"
+    case .web: return "web restart"
+    }
+  }
+
+  /// Whose key it is when the device does not read it: "the MQTT bridge's".
+  public var owner: String? {
+    switch self {
+    case .live, .restart, .restartBoth: return nil
+    case .bridge: return "the MQTT bridge's"
+    case .web: return "the web page's server's (pomodoro web)"
     }
   }
 }
@@ -94,6 +107,13 @@ public struct ConfigKey {
   /// `all` by name.
   nonisolated(unsafe) static let named: [String: ConfigKey] = Dictionary(
     all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+  /// Whether `text` is an IPv4 or IPv6 address (what `web_bind` takes).
+  static func isAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+  }
 
   static func makeAll() -> [ConfigKey] {
     typealias C = ConfigCodecs
@@ -213,6 +233,15 @@ public struct ConfigKey {
         "mqtt_cafile", \.mqttCafile,
         C.optional(C.text("an absolute path to the CA certificate (PEM) for TLS") { $0.hasPrefix("/") }), .bridge,
         "TLS to the broker, with this CA", example: "/etc/ssl/certs/ca-certificates.crt"),
+      ConfigKey(
+        "web_port", \.webPort, C.integer(1...65535, "a TCP port like 8080"), .web, "the web page's port"),
+      ConfigKey(
+        "web_bind", \.webBind,
+        C.optional(C.text("an IPv4 or IPv6 address of this machine, like 192.168.1.20") { Self.isAddress($0) }),
+        .web, "the one address the page listens on (default: every interface)", example: "127.0.0.1"),
+      ConfigKey(
+        "web_view", \.webView, C.choice(WebView.allCases.map { ($0.rawValue, $0) }, "open or paired"), .web,
+        "who sees the page: anyone on the LAN (open) or paired browsers only"),
     ]
     return keys
   }

@@ -48,11 +48,21 @@ public struct DeviceConfig: Equatable, Sendable {
   public var mqttPasswordFile: String?
   /// TLS to the broker when set.
   public var mqttCafile: String?
+  // The web page's server (`pomodoro web`)
+  public var webPort = 8080
+  /// nil: every interface.
+  public var webBind: String?
+  public var webView = WebView.open
 
   public init() {}
 
   /// The path `pomodoro run` reads when no --config is given.
   public static let defaultPath = "/etc/pomodoro/pomodoro.conf"
+}
+
+/// Who may look at the web page: anyone on the LAN, or paired browsers only (`web_view`).
+public enum WebView: String, CaseIterable, Sendable {
+  case open, paired
 }
 
 /// A mistake in a file a person wrote (a config, a script), named by file and line.

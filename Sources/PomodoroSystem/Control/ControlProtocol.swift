@@ -9,8 +9,11 @@ public enum ControlCommand: Equatable, Sendable {
   case extend(Nanoseconds)
   case set(mode: Mode?, duration: Nanoseconds?)
   case watch
+  /// Shows a pairing code on the desk's screen for 2 minutes (`pomodoro web` asks); nil takes it away.
+  case pair(code: String?)
 
-  /// One of each command, in the order help and errors list them.
+  /// One of each command a person or a script uses, in the order help and errors list them
+  /// (`pair` is `pomodoro web`'s, and not listed).
   static let each: [ControlCommand] = [
     .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
     .watch,
@@ -25,7 +28,7 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set: return false
+    case .extend, .set, .pair: return false
     default: return true
     }
   }
@@ -44,6 +47,7 @@ public enum ControlCommand: Equatable, Sendable {
     case .extend: return "extend"
     case .set: return "set"
     case .watch: return "watch"
+    case .pair: return "pair"
     }
   }
 
@@ -55,6 +59,7 @@ public enum ControlCommand: Equatable, Sendable {
     case .set(let mode, let duration):
       if let mode { pairs.append(("mode", .string(mode.rawValue))) }
       if let duration { pairs.append(("duration", .string(DurationText.format(duration)))) }
+    case .pair(let code?): pairs.append(("code", .string(code)))
     default: break
     }
     return FlatJSON.encode(pairs)
@@ -81,6 +86,11 @@ public enum ControlCommand: Equatable, Sendable {
       if let duration = object["duration"] {
         guard let d = duration.string else { return .failure(.init("\"duration\" must be a string like \"25m\"")) }
         words.append(d)
+      }
+    case "pair":
+      if let code = object["code"] {
+        guard let c = code.string else { return .failure(.init("\"code\" must be a string of 6 digits")) }
+        words.append(c)
       }
     default: break
     }
@@ -133,6 +143,14 @@ public enum ControlCommand: Equatable, Sendable {
         return .failure(.init("set needs a mode and/or a duration, like: set focus 50m"))
       }
       return .success(.set(mode: mode, duration: duration))
+    case "pair":
+      guard rest.count <= 1 else { return .failure(.init("pair takes one code of 6 digits, or none to take it away")) }
+      if let code = rest.first {
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+          return .failure(.init("pair: the code is 6 digits, like 123456, got '\(code)'"))
+        }
+      }
+      return .success(.pair(code: rest.first))
     default:
       return .failure(.init("unknown command '\(name)'; commands: \(names.joined(separator: ", "))"))
     }
@@ -168,7 +186,7 @@ public enum ControlProtocol {
     }
     let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"
     switch (command, phase) {
-    case (.status, _), (.watch, _): return .success([])
+    case (.status, _), (.watch, _), (.pair, _): return .success([])
     case (.start, .idle): return .success([.press(.start)])
     case (.start, .running): return no("already running")
     case (.start, .paused): return no("the timer is paused: resume it")

@@ -48,7 +48,26 @@ public final class DeviceLink: LoopSource {
   var backoff = Backoff(first: ms(250), last: seconds(5))
   /// Requests sent and not answered yet, oldest first (replies come in order). `own`: the link's
   /// (watch, status), whose refusal is not a refused command.
-  var pending: [(what: String, own: Bool)] = []
+  var pending: [Pending] = []
+
+  /// A request sent and not yet answered: what it was, whether this link sent it for itself, who
+  /// waits for its answer and the item lines that came before it.
+  struct Pending {
+    var what: String
+    var own: Bool
+    var reply: ((Answer) -> Void)?
+    var items: [[String: JSONValue]] = []
+  }
+
+  /// A request's answer: the reply (the state, or the refusal) and the item lines of a list
+  /// reply (`history`, `config`), at most `maxItems`.
+  public struct Answer {
+    public var result: Result<[String: JSONValue], ControlProtocol.Refusal>
+    public var items: [[String: JSONValue]]
+  }
+
+  /// The most item lines one answer keeps.
+  public static let maxItems = 20000
   /// When the oldest pending request went out, or the device last spoke since: the silence is
   /// counted from the later.
   var waitingSince: Instant?
@@ -82,6 +101,18 @@ public final class DeviceLink: LoopSource {
     return .sent
   }
 
+  /// Sends a request line (a command as JSON: `{"cmd":"history","days":7}`) whose answer
+  /// `reply` gets, item lines included; when the link is lost first, `reply` gets the refusal
+  /// "the desk cannot be reached". The caller bounds how long it waits.
+  public func send(line: String, label: String, reply: @escaping (Answer) -> Void) -> Sent {
+    guard fd >= 0 else { return .notConnected }
+    let bytes = Array((line + "\n").utf8)
+    guard output.count + bytes.count <= Self.maxQueued else { return .full(queued: output.count) }
+    request(bytes, label, own: false, reply: reply)
+    report()
+    return .sent
+  }
+
   /// Closes the connection (the process is leaving).
   public func close() {
     if fd >= 0 { systemClose(fd) }
@@ -110,10 +141,10 @@ public final class DeviceLink: LoopSource {
 
   // MARK: Inside
 
-  func request(_ line: [UInt8], _ what: String, own: Bool) {
+  func request(_ line: [UInt8], _ what: String, own: Bool, reply: ((Answer) -> Void)? = nil) {
     if pending.isEmpty { waitingSince = clock.now }
     output += line
-    pending.append((what, own))
+    pending.append(Pending(what: what, own: own, reply: reply))
     flush()
   }
 
@@ -162,7 +193,11 @@ public final class DeviceLink: LoopSource {
   func lost(_ why: String) {
     close()
     output = []
+    let waiting = pending
     pending = []
+    for p in waiting {
+      p.reply?(Answer(result: .failure(.init("the desk cannot be reached: \(why)")), items: []))
+    }
     waitingSince = nil
     silent = false
     heard = false
@@ -203,13 +238,23 @@ public final class DeviceLink: LoopSource {
         silent = false
         log.notice("the device at \(socketPath) answers again")
       }
-      // A reply (not a watch line) answers the oldest request.
+      // An item line belongs to the oldest request's answer; a reply (not a watch line) answers it.
+      if let item = ControlProtocol.decodeItem(line) {
+        if !pending.isEmpty && pending[0].items.count < Self.maxItems { pending[0].items.append(item.fields) }
+        continue
+      }
       let answered = line.hasPrefix("{\"ok\"") && !pending.isEmpty ? pending.removeFirst() : nil
       if pending.isEmpty { waitingSince = nil }
-      switch ControlProtocol.decodeReply(line) {
+      let decoded = ControlProtocol.decodeReply(line)
+      if let answered, let reply = answered.reply, let decoded {
+        reply(Answer(result: decoded, items: answered.items))
+      }
+      switch decoded {
       case .success(let fields)?:
         heard = true
         onState(fields)
+      case .failure? where answered?.reply != nil:
+        break  // told to the one who asked
       case .failure(let refusal)?:
         if let answered, !answered.own {
           onRefusal(answered.what, refusal)

@@ -27,6 +27,7 @@ let dialed = null; // seconds chosen on the page's dial, not yet sent
 let dialTimer = 0;
 let history = null;
 let streamed = 0; // states the stream has brought
+let polling = 0; // while offline: the state asked for every 2 s
 
 // --- time ------------------------------------------------------------------------------------
 const two = (v) => String(v).padStart(2, '0');
@@ -215,13 +216,19 @@ function apply(s) {
   state = s;
   at = heard = performance.now();
   online = true;
+  clearInterval(polling);
+  polling = 0;
   if (s.phase !== 'idle') dialed = null;
   render();
   // A session ended or rang: the week changed.
   if (before && before !== s.phase && (s.phase === 'ringing' || s.phase === 'idle')) loadWeek();
 }
 
+// Offline: the stream says so, or went quiet. The state is asked for every 2 s meanwhile, so the
+// page is live again as soon as the desk answers, whether or not the stream repeats a state
+// that did not change while the desk was away.
 function setOffline(off) {
+  if (off && !polling) polling = setInterval(loadState, 2000);
   if (off === !online) return;
   online = !off;
   render();

@@ -1,0 +1,227 @@
+import CPomodoroWeb
+import PomodoroCore
+import PomodoroSystem
+
+/// Who may act: the codes that pair a browser, and the lockout after wrong ones. Pure: every
+/// judgment takes the instant it is made at.
+public struct PairingGate: Sendable {
+  /// How long a code is good for.
+  public static let codeLifetime = minutes(2)
+  /// This many wrong codes within `window` lock pairing for `window`.
+  public static let attempts = 6
+  public static let window = minutes(1)
+
+  /// The code shown on the desk now, and until when.
+  public private(set) var code: (digits: String, until: Instant)?
+  var wrong: [Instant] = []
+  public private(set) var lockedUntil: Instant?
+
+  public init() {}
+
+  /// What a code typed on a page came to.
+  public enum Verdict: Equatable, Sendable {
+    case paired
+    case wrong
+    /// Too many wrong codes: refused until then (the code is not even compared).
+    case locked(until: Instant)
+  }
+
+  /// A new code, shown until `now + codeLifetime` (any earlier code is gone).
+  public mutating func issue(at now: Instant, digits: String = PairingGate.randomDigits()) -> String {
+    code = (digits, now + Self.codeLifetime)
+    return digits
+  }
+
+  /// The code on the desk now, if it is still good: asking again shows the same one, so that
+  /// nobody on the LAN can keep the owner's code changing.
+  public func live(at now: Instant) -> String? {
+    guard let code, now < code.until else { return nil }
+    return code.digits
+  }
+
+  /// The code is used or withdrawn.
+  public mutating func clear() { code = nil }
+
+  /// Judges `typed` against the desk's code and `alsoGood` (whether it is a code `pomodoro web
+  /// pair` printed, still good).
+  public mutating func check(_ typed: String, at now: Instant, alsoGood: (String) -> Bool = { _ in false }) -> Verdict {
+    if let until = lockedUntil, now < until { return .locked(until: until) }
+    lockedUntil = nil
+    wrong = wrong.filter { now - $0 < Self.window }
+    if let code, now < code.until, Self.same(typed, code.digits) {
+      self.code = nil
+      wrong = []
+      return .paired
+    }
+    if alsoGood(typed) {
+      wrong = []
+      return .paired
+    }
+    wrong.append(now)
+    if wrong.count >= Self.attempts {
+      wrong = []
+      lockedUntil = now + Self.window
+      return .locked(until: now + Self.window)
+    }
+    return .wrong
+  }
+
+  /// Compares in a time that does not depend on where the two differ.
+  static func same(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
+    guard x.count == y.count else { return false }
+    var difference: UInt8 = 0
+    for i in x.indices { difference |= x[i] ^ y[i] }
+    return difference == 0
+  }
+
+  /// Six digits from the system's random source.
+  public static func randomDigits() -> String {
+    let n = Int.random(in: 0..<1_000_000)
+    let text = String(n)
+    return String(repeating: "0", count: 6 - text.count) + text
+  }
+}
+
+/// The browsers paired with this desk, kept hashed in `<state>/pairings` (one line each: the
+/// hash of its cookie's token and when it was paired), and the code `pomodoro web pair` left in
+/// `<state>/pair-code`. The file is read again when it changes (`pomodoro web forget` empties it
+/// while the server runs).
+public final class Pairings {
+  public static let fileName = "pairings"
+  public static let codeFileName = "pair-code"
+  /// The most pairings kept: a new one past it replaces the oldest.
+  public static let limit = 64
+  public static let cookieName = "pomodoro_pairing"
+  public static let cookieLifetime = 365 * 24 * 3600
+  static let header =
+    "# Browsers paired with this desk by `pomodoro web` (hashed); `pomodoro web forget` removes them.\n"
+
+  public let directory: String
+  let fs: FileSystem
+  var entries: [(hash: String, at: String)] = []
+  var stamp: [Int64]?
+
+  public init(directory: String, fs: FileSystem = PosixFileSystem.shared) {
+    self.directory = directory
+    self.fs = fs
+  }
+
+  var path: String { directory + "/" + Self.fileName }
+
+  /// The hash kept for a secret (a token, a code).
+  public static func hash(_ secret: String) -> String? {
+    var out = [CChar](repeating: 0, count: 128)
+    return pomo_web_hash(secret, &out, out.count) == 0 ? text(ofCString: out) : nil
+  }
+
+  /// A new pairing: its token (for the cookie), its hash saved before it is handed out.
+  public func pair(at wall: WallTime) throws -> String {
+    reloadIfChanged()
+    var bytes = [UInt8](repeating: 0, count: 32)
+    for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
+    let token = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    guard let hash = Self.hash(token) else { throw SystemError("cannot hash a token (libcrypt)", errno: 0) }
+    entries.append((hash, wall.iso8601))
+    if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
+    try save()
+    return token
+  }
+
+  /// Whether a request's Cookie header carries a paired token.
+  public func paired(cookieHeader: String?) -> Bool {
+    guard let token = Self.token(in: cookieHeader), token.utf8.count == 64 else { return false }
+    reloadIfChanged()
+    guard let hash = Self.hash(token) else { return false }
+    return entries.contains { PairingGate.same($0.hash, hash) }
+  }
+
+  public var count: Int {
+    reloadIfChanged()
+    return entries.count
+  }
+
+  /// The cookie that pairs a browser: not for scripts, never sent by another site's page.
+  public static func setCookie(_ token: String) -> String {
+    "\(cookieName)=\(token); Path=/; Max-Age=\(cookieLifetime); HttpOnly; SameSite=Strict"
+  }
+
+  static func token(in header: String?) -> String? {
+    guard let header else { return nil }
+    for part in header.split(separator: ";") {
+      let pair = part.split(separator: "=", maxSplits: 1)
+      if pair.count == 2, TextLines.trimmed(String(pair[0])) == cookieName {
+        return String(TextLines.trimmed(String(pair[1])))
+      }
+    }
+    return nil
+  }
+
+  /// Every pairing revoked: the file emptied (its header kept).
+  public static func forget(directory: String, fs: FileSystem = PosixFileSystem.shared) throws -> Int {
+    let store = Pairings(directory: directory, fs: fs)
+    let before = store.count
+    store.entries = []
+    try store.save()
+    return before
+  }
+
+  func save() throws {
+    let text = Self.header + entries.map { "\($0.hash) \($0.at)\n" }.joined()
+    try Files.writeAtomically(path, Array(text.utf8), permissions: 0o600, in: fs)
+    stamp = Self.stamp(path)
+  }
+
+  func reloadIfChanged() {
+    let now = Self.stamp(path)
+    guard now != stamp else { return }
+    stamp = now
+    entries = []
+    guard let text = try? fs.readText(path) else { return }
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      let fields = line.split(separator: " ")
+      if fields.count == 2, fields[0].hasPrefix("$5$") { entries.append((String(fields[0]), String(fields[1]))) }
+    }
+    if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
+  }
+
+  /// The file's inode, size and change time: read again when any differs.
+  static func stamp(_ path: String) -> [Int64]? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return [Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]
+  }
+
+  // MARK: the code `pomodoro web pair` prints
+
+  /// Leaves a code good for `PairingGate.codeLifetime` from `now` (this boot's monotonic clock)
+  /// for the running server to accept, and returns it.
+  public static func leaveCode(directory: String, now: Instant, fs: FileSystem = PosixFileSystem.shared) throws
+    -> String
+  {
+    let digits = PairingGate.randomDigits()
+    guard let hash = hash(digits) else { throw SystemError("cannot hash a code (libcrypt)", errno: 0) }
+    let until = now + PairingGate.codeLifetime
+    let text = "\(hash) \(until.nanoseconds) \(bootID())\n"
+    try Files.writeAtomically(directory + "/" + codeFileName, Array(text.utf8), permissions: 0o600, in: fs)
+    return digits
+  }
+
+  /// The code `pomodoro web pair` left: its hash and until when it is good (nil when there is
+  /// none, it is from another boot, or it is damaged).
+  public func leftCode() -> (hash: String, until: Instant)? {
+    guard let text = try? fs.readText(directory + "/" + Self.codeFileName) else { return nil }
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    guard fields.count == 3, fields[0].hasPrefix("$5$"), let ns = Int64(fields[1]), String(fields[2]) == Self.bootID()
+    else { return nil }
+    return (String(fields[0]), Instant(nanoseconds: ns))
+  }
+
+  /// The code was used: it pairs no second browser.
+  public func removeLeftCode() { try? fs.remove(directory + "/" + Self.codeFileName) }
+
+  static func bootID() -> String {
+    (try? Files.readText("/proc/sys/kernel/random/boot_id")).map { String(TextLines.trimmed($0)) } ?? "unknown"
+  }
+}
