@@ -188,12 +188,20 @@ class Page:
     def click(self, selector):
         """A real click (the mouse pressed and released at the element's middle), or a tap on
         a mobile page; False when the element is not there or not visible."""
-        box = self.eval(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
-            if (!e || e.hidden || !e.offsetParent) return null; e.scrollIntoView({{block: 'center'}});
-            const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
-        if not box:
-            return False
-        x, y = box
+        # The element's middle, once it is what is there (a page still scrolling, or moving its
+        # layout, would have the tap land elsewhere).
+        for _ in range(40):
+            box = self.eval(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+                if (!e || e.hidden || !e.offsetParent) return null; e.scrollIntoView({{block: 'center'}});
+                const r = e.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                const there = document.elementFromPoint(x, y);
+                return [x, y, !!there && (there === e || e.contains(there))]; }})()""")
+            if not box:
+                return False
+            if box[2]:
+                break
+            time.sleep(0.05)
+        x, y = box[0], box[1]
         if self.mobile:
             for kind in ("touchStart", "touchEnd"):
                 self.call("Input.dispatchTouchEvent", type=kind,
@@ -206,6 +214,12 @@ class Page:
     def type(self, selector, text):
         self.eval(f"document.querySelector({json.dumps(selector)}).focus()")
         self.call("Input.insertText", text=text)
+
+    def enter(self):
+        """The Enter key (a phone keyboard's Go): submits the form of the focused field."""
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter", windowsVirtualKeyCode=13,
+                      nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]

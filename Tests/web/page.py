@@ -123,7 +123,7 @@ def main():
             wrong = ("1" if codes[-1][0] != "1" else "2") + codes[-1][1:]
             ev("say('')")
             phone.type("#pair-code", wrong)
-            phone.click("#pair-send")
+            phone.enter()
             said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
             check("pairing: a wrong code is refused and the reason shown", said and "code" in said and not shown("#start"),
                   str(said))
@@ -134,7 +134,7 @@ def main():
                                                             timeout=10).stdout)
             ev("document.querySelector('#pair-code').value = ''")
             phone.type("#pair-code", codes[-1] if codes else "")
-            phone.click("#pair-send")
+            phone.enter()
         check("pairing: with the code the buttons appear", phone.wait("!document.querySelector('#controls').hidden", 3))
 
         # --- idle: the picker and the labels ----------------------------------------------------
@@ -176,6 +176,7 @@ def main():
         check("+5 min: the device's total grows by 5 minutes",
               until(lambda: device().get("total_ms") == 1800000, 2) is not None, str(device()))
         phone.wait("document.querySelector('#start').textContent === 'Pause'", 1)
+        ev("scrollTo(0, 0)")
         if args.phone_png:
             time.sleep(0.3)
             phone.screenshot(args.phone_png)
@@ -277,7 +278,8 @@ def main():
         check(f"the device stopped: the page says Offline in {round((time.monotonic() - t0) * 1000)} ms", off,
               text("#time"))
         check("offline: the buttons cannot be pressed", ev("document.querySelector('#start').disabled"))
-        subprocess.run(args.device_start, shell=True, check=True)
+        # (tmux may still be ending the old server: a new one is tried for up to 5 s.)
+        until(lambda: subprocess.run(args.device_start, shell=True, capture_output=True).returncode == 0, 5, every=0.2)
         t0 = time.monotonic()
         back = phone.wait("document.querySelector('#link').textContent === 'live' && "
                           "/^\\d/.test(document.querySelector('#time').textContent)", 20)

@@ -128,7 +128,8 @@ function tick() {
     note = state.phase === 'idle' ? 'Counts up until you end it' : `Break ${shortClock(Math.round(e / 1000))} earned`;
   } else if (state.total_ms) {
     fill = state.phase === 'idle' ? 0 : 1 - c.ms / state.total_ms;
-    if (state.phase === 'running' && state.ends_at) {
+    // The end by this phone's clock (the desk's ends_at only comes with a synchronised clock).
+    if (state.phase === 'running') {
       const end = new Date(Date.now() + c.ms);
       note = `Ends at ${two(end.getHours())}:${two(end.getMinutes())}`;
     } else if (state.phase === 'paused') note = 'Paused';
