@@ -145,7 +145,11 @@ extension PomodoroCLI {
                                  (modes: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")): flow counts up,
                                  takes no duration, and cancel ends it)
           watch                  the state now and on every change, a line each, until the device stops
-        --json prints the device's JSON replies as they are.
+          config                 the settings ctl and the page change (\(ConfigKey.settableKeys.count) keys): each one's value and
+                                 where it comes from (default, FILE:LINE of the config file, or set)
+          config set KEY VALUE   set a key over the config file, at once and kept: config set focus 30m
+          config reset KEY       back to the config file's value (or the default): config reset focus
+        --json prints the device's JSON replies as they are (for config, its item lines).
         """,
       codes: [
         (ExitCode.ok, nil), (ExitCode.failure, "refused (the reason on stderr, \"too many clients\" among them)"),

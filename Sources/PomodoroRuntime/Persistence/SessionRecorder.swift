@@ -6,10 +6,13 @@ import PomodoroSystem
 public struct Storage {
   public var state: StateStore
   public var history: HistoryLog
+  /// The settings set with `pomodoro ctl config set` or the page.
+  public var settings: SettingsStore
 
   public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
     state = StateStore(directory: directory, fileSystem: fileSystem)
     history = HistoryLog(directory: directory, fileSystem: fileSystem)
+    settings = SettingsStore(directory: directory, fileSystem: fileSystem)
   }
 }
 

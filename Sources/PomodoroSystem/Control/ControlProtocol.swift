@@ -2,18 +2,26 @@ import PomodoroCore
 
 /// The control socket's protocol: one JSON object a line each way. Requests
 /// `{"cmd":"status"}` ... `{"cmd":"extend","by":"5m"}`, `{"cmd":"set","mode":"soft","duration":"6m"}`,
-/// `{"cmd":"watch"}`; replies `{"ok":true,"state":{...}}` or `{"ok":false,"error":"..."}`.
-/// Every command becomes the event a button (or the knob) would make; the engine judges it.
+/// `{"cmd":"watch"}`, `{"cmd":"config"}`, `{"cmd":"config_set","key":"focus","value":"30m"}`,
+/// `{"cmd":"config_reset","key":"focus"}`; replies `{"ok":true,"state":{...}}` or
+/// `{"ok":false,"error":"..."}`, the config's before their reply as item lines (`itemLine`).
+/// Every other command becomes the event a button (or the knob) would make; the engine judges it.
 public enum ControlCommand: Equatable, Sendable {
   case status, start, pause, resume, toggle, cancel, ack, skip
   case extend(Nanoseconds)
   case set(mode: Mode?, duration: Nanoseconds?)
   case watch
+  /// The settable keys: their values and where each comes from (`ConfigLayers`).
+  case config
+  /// A settable key set over the config file, kept in the state directory.
+  case configSet(key: String, value: String)
+  /// A key back to the config file's value (or the default).
+  case configReset(key: String)
 
   /// One of each command, in the order help and errors list them.
   static let each: [ControlCommand] = [
     .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
-    .watch,
+    .watch, .config, .configSet(key: "focus", value: "25m"), .configReset(key: "focus"),
   ]
 
   /// The command names, as requests and `pomodoro ctl` spell them.
@@ -25,7 +33,7 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set: return false
+    case .extend, .set, .config, .configSet, .configReset: return false
     default: return true
     }
   }
@@ -44,6 +52,17 @@ public enum ControlCommand: Equatable, Sendable {
     case .extend: return "extend"
     case .set: return "set"
     case .watch: return "watch"
+    case .config: return "config"
+    case .configSet: return "config_set"
+    case .configReset: return "config_reset"
+    }
+  }
+
+  /// Whether it is one of the config's commands (answered from the settings, not the engine).
+  public var isConfig: Bool {
+    switch self {
+    case .config, .configSet, .configReset: return true
+    default: return false
     }
   }
 
@@ -55,6 +74,8 @@ public enum ControlCommand: Equatable, Sendable {
     case .set(let mode, let duration):
       if let mode { pairs.append(("mode", .string(mode.rawValue))) }
       if let duration { pairs.append(("duration", .string(DurationText.format(duration)))) }
+    case .configSet(let key, let value): pairs += [("key", .string(key)), ("value", .string(value))]
+    case .configReset(let key): pairs.append(("key", .string(key)))
     default: break
     }
     return FlatJSON.encode(pairs)
@@ -82,6 +103,20 @@ public enum ControlCommand: Equatable, Sendable {
         guard let d = duration.string else { return .failure(.init("\"duration\" must be a string like \"25m\"")) }
         words.append(d)
       }
+    // A value may hold spaces (`modes`): taken as it is, not as words.
+    case "config_set":
+      guard let key = object["key"]?.string, let value = object["value"]?.string else {
+        return .failure(
+          .init(
+            "config_set needs \"key\" and \"value\", like {\"cmd\":\"config_set\",\"key\":\"focus\",\"value\":\"30m\"}")
+        )
+      }
+      return .success(.configSet(key: key, value: value))
+    case "config_reset":
+      guard let key = object["key"]?.string else {
+        return .failure(.init("config_reset needs \"key\", like {\"cmd\":\"config_reset\",\"key\":\"focus\"}"))
+      }
+      return .success(.configReset(key: key))
     default: break
     }
     return parse(words: words)
@@ -95,7 +130,8 @@ public enum ControlCommand: Equatable, Sendable {
       ? parse(json: String(trimmed)) : parse(words: trimmed.split(separator: " ").map(String.init))
   }
 
-  /// Parses words: `status`, `extend 5m`, `set focus 50m`, `set 10m`, `set soft`.
+  /// Parses words: `status`, `extend 5m`, `set focus 50m`, `set 10m`, `set soft`, `config`,
+  /// `config set modes focus short flow` (the value: the words after the key), `config reset focus`.
   public static func parse(words: [String]) -> Result<ControlCommand, ControlProtocol.Refusal> {
     guard let name = words.first else {
       return .failure(.init("no command; commands: \(names.joined(separator: ", "))"))
@@ -133,6 +169,25 @@ public enum ControlCommand: Equatable, Sendable {
         return .failure(.init("set needs a mode and/or a duration, like: set focus 50m"))
       }
       return .success(.set(mode: mode, duration: duration))
+    case "config", "config_set", "config_reset":
+      // `config set KEY VALUE` as `pomodoro ctl` takes it, or `config_set KEY VALUE` as the request names it.
+      let sub = name == "config" ? rest.first : String(name.dropFirst("config_".count))
+      let args = name == "config" ? Array(rest.dropFirst()) : rest
+      switch sub {
+      case nil: return .success(.config)
+      case "set":
+        guard args.count >= 2 else {
+          return .failure(.init("config: set takes a key and a value, like: config set focus 30m"))
+        }
+        return .success(.configSet(key: args[0], value: args.dropFirst().joined(separator: " ")))
+      case "reset":
+        guard args.count == 1 else { return .failure(.init("config: reset takes one key, like: config reset focus")) }
+        return .success(.configReset(key: args[0]))
+      default:
+        let word = TextLines.visible(sub ?? "")
+        return .failure(
+          .init("config: '\(word)' is neither set nor reset; config, config set KEY VALUE or config reset KEY"))
+      }
     default:
       return .failure(.init("unknown command '\(name)'; commands: \(names.joined(separator: ", "))"))
     }
@@ -168,7 +223,7 @@ public enum ControlProtocol {
     }
     let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"
     switch (command, phase) {
-    case (.status, _), (.watch, _): return .success([])
+    case (.status, _), (.watch, _), (.config, _), (.configSet, _), (.configReset, _): return .success([])
     case (.start, .idle): return .success([.press(.start)])
     case (.start, .running): return no("already running")
     case (.start, .paused): return no("the timer is paused: resume it")
