@@ -87,7 +87,7 @@ enum CtlCommand {
       return ExitCode.failure
     case .success(let state)?:
       if command.isConfig {
-        if !json { emit(configTable(items, header: command == .config)) }
+        if !json { for row in configTable(items, header: command == .config) { emit(row) } }
       } else {
         emit(json ? line : ControlProtocol.text(state))
       }
@@ -110,14 +110,14 @@ enum CtlCommand {
 
   /// The config's item lines as a table: a row a key (its value and where it comes from:
   /// `default`, `FILE:LINE`, or `set` by ctl config set or the page), under a header when `header`.
-  static func configTable(_ items: [[String: JSONValue]], header: Bool) -> String {
+  static func configTable(_ items: [[String: JSONValue]], header: Bool) -> [String] {
     let rows =
       (header ? [["KEY", "VALUE", "FROM"]] : [])
       + items.map { item in ["key", "value", "from"].map { item[$0]?.string ?? "?" } }
     let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
     return rows.map { row in
       (0..<2).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count + 2) }.joined() + row[2]
-    }.joined(separator: "\n")
+    }
   }
 
   /// The exit code and message for a connection that failed with `errno`.
