@@ -42,7 +42,9 @@ extension PomodoroCLI {
         SIGINT or SIGQUIT, which turn the buzzer off, save the state, switch the panel off, release the lines
         and exit 0. SIGHUP reads the config again: timer settings, click and OLED care apply at once, the timer
         carries on; a changed key read only at start is logged (FILE:LINE) with the restart that applies it,
-        and a bad config is logged and the running config kept (docs/settings.md lists every key).
+        and a bad config is logged and the running config kept (docs/settings.md lists every key). Settings
+        changed with pomodoro ctl config set (or the page) are kept in state_dir's settings.conf and win over
+        the file, at start and on SIGHUP; pomodoro ctl config reset KEY goes back to the file's value.
         Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and STATUS=. Logs go to stderr with
         journald priority prefixes.
         """,
