@@ -137,7 +137,9 @@ let package = Package(
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
     // through the shared DeviceLink.
-    .target(name: "PomodoroWeb", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroWeb"]),
+    .target(
+      name: "PomodoroWeb",
+      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb"]),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
@@ -242,7 +244,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PomodoroWebTests",
-      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroTestFixtures"]
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats", "PomodoroTestFixtures"]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",
