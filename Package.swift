@@ -139,7 +139,10 @@ let package = Package(
     // through the shared DeviceLink.
     // The page's files (Page/) are compiled in as byte arrays (docs/internals.md, "The web page").
     .target(
-      name: "PomodoroWeb", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "CPomodoroWeb"],
+      name: "PomodoroWeb",
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb",
+      ],
       resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
         .embedInCode("Page/\($0)")
       }
@@ -249,7 +252,8 @@ let package = Package(
     .testTarget(
       name: "PomodoroWebTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroTestFixtures",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats",
+        "PomodoroTestFixtures",
       ]
     ),
     .testTarget(

@@ -74,7 +74,14 @@ public enum PomodoroCLI {
   /// Reads the config at `path`; a missing file means the defaults (said once in the log).
   /// With `pins`, the config must fit that GPIO header (the simulator's).
   static func loadConfig(_ path: String?, defaultPath: String?, log: Log?, pins: PinSet? = nil) throws -> DeviceConfig {
-    guard let file = path ?? defaultPath else { return DeviceConfig() }
+    try loadConfigFile(path, defaultPath: defaultPath, log: log, pins: pins).config
+  }
+
+  /// `loadConfig`, with the line that sets each key (what `ctl config` says a value comes from).
+  static func loadConfigFile(_ path: String?, defaultPath: String?, log: Log?, pins: PinSet? = nil) throws -> (
+    config: DeviceConfig, lines: [String: Int]
+  ) {
+    guard let file = path ?? defaultPath else { return (DeviceConfig(), [:]) }
     let text: String?
     do {
       text = try Files.readText(file)
@@ -86,8 +93,8 @@ public enum PomodoroCLI {
         throw ConfigError(file: file, line: 0, message: "no such file; pass an existing config or leave --config out")
       }
       log?.notice("no config at \(file); using the defaults")
-      return DeviceConfig()
+      return (DeviceConfig(), [:])
     }
-    return try ConfigParser.parse(text, file: file, pins: pins)
+    return (try ConfigParser.parse(text, file: file, pins: pins), ConfigParser.lines(in: text))
   }
 }

@@ -43,7 +43,9 @@ extension PomodoroCLI {
         SIGINT or SIGQUIT, which turn the buzzer off, save the state, switch the panel off, release the lines
         and exit 0. SIGHUP reads the config again: timer settings, click and OLED care apply at once, the timer
         carries on; a changed key read only at start is logged (FILE:LINE) with the restart that applies it,
-        and a bad config is logged and the running config kept (docs/settings.md lists every key).
+        and a bad config is logged and the running config kept (docs/settings.md lists every key). Settings
+        changed with pomodoro ctl config set (or the page) are kept in state_dir's settings.conf and win over
+        the file, at start and on SIGHUP; pomodoro ctl config reset KEY goes back to the file's value.
         Under systemd (Type=notify) it reports READY=1, WATCHDOG=1 and STATUS=. Logs go to stderr with
         journald priority prefixes.
         """,
@@ -146,7 +148,11 @@ extension PomodoroCLI {
                                  (modes: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")): flow counts up,
                                  takes no duration, and cancel ends it)
           watch                  the state now and on every change, a line each, until the device stops
-        --json prints the device's JSON replies as they are.
+          config                 the settings ctl and the page change (\(ConfigKey.settableKeys.count) keys): each one's value and
+                                 where it comes from (default, FILE:LINE of the config file, or set)
+          config set KEY VALUE   set a key over the config file, at once and kept: config set focus 30m
+          config reset KEY       back to the config file's value (or the default): config reset focus
+        --json prints the device's JSON replies as they are (for config, its item lines).
         """,
       codes: [
         (ExitCode.ok, nil), (ExitCode.failure, "refused (the reason on stderr, \"too many clients\" among them)"),

@@ -44,7 +44,8 @@ enum CtlCommand {
   }
 
   /// Sends `command` on the connection `fd` to the device at `path` and prints its reply (and,
-  /// for watch, every state line after it); returns the exit code.
+  /// for watch, every state line after it; for the config's commands, the item lines before it,
+  /// as a table or, with `json`, as they came); returns the exit code.
   static func exchange(
     _ fd: Int32, path: String, command: ControlCommand, json: Bool, replyTimeout: Nanoseconds
   ) -> Int32 {
@@ -54,7 +55,16 @@ enum CtlCommand {
     // request then fails (EPIPE) while the refusal waits unread. So read before judging the write.
     var reader = LineReader(fd: fd)
     // The limit is for the whole reply: a peer that trickles a byte now and then cannot hold ctl.
-    guard let line = reader.next(until: SystemClock().now + replyTimeout) else {
+    let deadline = SystemClock().now + replyTimeout
+    var items: [[String: JSONValue]] = []
+    var next = reader.next(until: deadline)
+    // A list's item lines come before its reply.
+    while let line = next, let item = ControlProtocol.decodeItem(line) {
+      if json { emit(line) }
+      items.append(item.fields)
+      next = reader.next(until: deadline)
+    }
+    guard let line = next else {
       if reader.ended || !sent {
         let why = reader.ended ? "" : " (\(String(cString: strerror(sendErrno))))"
         PomodoroCLI.fail(
@@ -76,7 +86,11 @@ enum CtlCommand {
       PomodoroCLI.fail("pomodoro: \(Log.oneLine(refusal.message))")
       return ExitCode.failure
     case .success(let state)?:
-      emit(json ? line : ControlProtocol.text(state))
+      if command.isConfig {
+        if !json { for row in configTable(items, header: command == .config) { emit(row) } }
+      } else {
+        emit(json ? line : ControlProtocol.text(state))
+      }
     }
     guard command == .watch else { return ExitCode.ok }
     // The device says why it closes a watcher (one making way for a newer client) before it does.
@@ -92,6 +106,18 @@ enum CtlCommand {
       "pomodoro: the device closed the connection (\(reason.map(Log.oneLine) ?? "stopped, or this watcher fell behind"))"
     )
     return ExitCode.unavailable
+  }
+
+  /// The config's item lines as a table: a row a key (its value and where it comes from:
+  /// `default`, `FILE:LINE`, or `set` by ctl config set or the page), under a header when `header`.
+  static func configTable(_ items: [[String: JSONValue]], header: Bool) -> [String] {
+    let rows =
+      (header ? [["KEY", "VALUE", "FROM"]] : [])
+      + items.map { item in ["key", "value", "from"].map { item[$0]?.string ?? "?" } }
+    let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    return rows.map { row in
+      (0..<2).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count + 2) }.joined() + row[2]
+    }
   }
 
   /// The exit code and message for a connection that failed with `errno`.

@@ -9,7 +9,8 @@ enum RunCommand {
     let args = try Arguments(words, valued: ["--config"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("run takes no arguments, got '\(args.positional[0])'") }
     let log = Log()
-    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
+    let file = args.values["--config"] ?? DeviceConfig.defaultPath
+    let (config, lines) = try PomodoroCLI.loadConfigFile(args.values["--config"], defaultPath: file, log: log)
     let parts = try openHardware(config)
     let clock = SystemClock()
     var storage: Storage? = Storage(directory: config.stateDirectory)
@@ -21,13 +22,14 @@ enum RunCommand {
       storage = nil
     }
     let device = Device(
-      config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log)
+      config: config, parts: parts, clock: clock, screen: .standard(height: config.height), storage: storage, log: log,
+      configFile: file, configLines: lines)
     let notify = SystemdNotify(environment: environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]))
     let waiter = try PollWaiter(clock: clock)
     // SIGQUIT is a clean stop like SIGTERM (not the runtime's crash report); SIGHUP reloads.
     try Signals.watch([SIGQUIT])
     let service = DeviceService(
-      device: device, notify: notify, log: log, configFile: args.values["--config"] ?? DeviceConfig.defaultPath)
+      device: device, notify: notify, log: log, configFile: file)
     if let path = config.controlSocket {
       // systemd makes /run/pomodoro (RuntimeDirectory=); run by hand, make it (group may enter).
       _ = mkdir(Files.directory(of: path), 0o750)

@@ -9,7 +9,7 @@ enum SimulateCommand {
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config", "--script", "--png", "--control"], switches: ["--no-bell"])
     guard args.positional.isEmpty else { throw UsageError("simulate takes no arguments, got '\(args.positional[0])'") }
-    let config = try PomodoroCLI.loadConfig(
+    let (config, lines) = try PomodoroCLI.loadConfigFile(
       args.values["--config"], defaultPath: nil, log: nil, pins: .raspberryPiHeader)
     guard let scriptPath = args.values["--script"] else {
       guard args.values["--png"] == nil else { throw UsageError("--png goes with --script") }
@@ -26,7 +26,9 @@ enum SimulateCommand {
         try ControlPaths.makePrivate(ControlPaths.privateDirectory)
       }
       if let path { PomodoroCLI.fail("pomodoro simulate: control socket at \(path)") }
-      return try InteractiveSimulator.run(config: config, bell: !args.switches.contains("--no-bell"), control: path)
+      return try InteractiveSimulator.run(
+        config: config, bell: !args.switches.contains("--no-bell"), control: path,
+        configFile: args.values["--config"].map { ($0, lines) })
     }
     let read: String?
     do {

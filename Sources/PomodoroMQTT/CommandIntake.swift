@@ -62,6 +62,17 @@ struct CommandIntake {
         "watch", .warning, "ignored 'watch' on \(topic): the bridge watches already",
         what: "'watch' commands on \(topic)", at: now)
       return nil
+    case .success(.pair):
+      limiter.say(
+        "pair", .warning, "ignored 'pair' on \(topic): pairing codes are pomodoro web's",
+        what: "'pair' commands on \(topic)", at: now)
+      return nil
+    case .success(let command) where command.isConfig:
+      limiter.say(
+        "config", .warning,
+        "ignored '\(command.name)' on \(topic): settings are changed with pomodoro ctl config or the page, not over MQTT",
+        what: "config commands on \(topic)", at: now)
+      return nil
     case .success(let command):
       guard admit(at: now) else {
         flood.say(

@@ -43,7 +43,10 @@ final class InteractiveSession: DeviceObserver {
   var controlPath: String?
   var control: ControlServer?
 
-  init(config: DeviceConfig, bell: Bool, io: TerminalIO, screen: Screen) throws {
+  init(
+    config: DeviceConfig, bell: Bool, io: TerminalIO, screen: Screen,
+    configFile: (path: String, lines: [String: Int])? = nil
+  ) throws {
     self.config = config
     self.bell = bell
     clock = ScaledClock(base: realClock)
@@ -52,7 +55,10 @@ final class InteractiveSession: DeviceObserver {
     let log = Log(sink: { level, message in
       if level.rawValue <= Log.Level.warning.rawValue { tail.message = message }
     })
-    device = Device(config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log)
+    // No storage: a setting from `ctl config set` lasts until the simulator stops.
+    device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log,
+      configFile: configFile?.path ?? DeviceConfig.defaultPath, configLines: configFile?.lines ?? [:])
     terminal = TerminalSession(io: io)
     device.observer = self
   }

@@ -18,18 +18,23 @@ public enum InteractiveSimulator {
   /// Runs on the process's terminal (stdin, stdout) until `q`, Ctrl-C, end of input or
   /// SIGINT/SIGTERM/SIGHUP, and returns the exit code (0). The terminal is restored on every
   /// way out, errors included. `bell: false` keeps the terminal bell quiet while the buzzer sounds.
-  public static func run(config: DeviceConfig, bell: Bool, control: String? = nil) throws -> Int32 {
-    try run(config: config, bell: bell, terminal: .standard, control: control)
+  /// `configFile`: where `config` was read and the line of each key (what `ctl config` says).
+  public static func run(
+    config: DeviceConfig, bell: Bool, control: String? = nil, configFile: (path: String, lines: [String: Int])? = nil
+  ) throws -> Int32 {
+    try run(config: config, bell: bell, terminal: .standard, control: control, configFile: configFile)
   }
 
   /// As `run(config:bell:)`, on the given terminal descriptors (a pseudo-terminal in tests)
   /// and with the given screen (the device's own by default).
   /// `control`: where to serve the control socket (nil: none).
   public static func run(
-    config: DeviceConfig, bell: Bool, terminal: TerminalIO, screen: Screen? = nil, control: String? = nil
+    config: DeviceConfig, bell: Bool, terminal: TerminalIO, screen: Screen? = nil, control: String? = nil,
+    configFile: (path: String, lines: [String: Int])? = nil
   ) throws -> Int32 {
     let session = try InteractiveSession(
-      config: config, bell: bell, io: terminal, screen: screen ?? Screen.standard(height: config.height))
+      config: config, bell: bell, io: terminal, screen: screen ?? Screen.standard(height: config.height),
+      configFile: configFile)
     session.controlPath = control
     return try session.run()
   }

@@ -24,7 +24,7 @@ public struct HistoryStats: Equatable, Sendable {
     }
     /// Whole minutes, rounded to the nearest (without adding: `ms` may be as large as it gets).
     public var minutes: Int64 { ms / msPerMinute + (ms % msPerMinute >= msPerMinute / 2 ? 1 : 0) }
-    mutating func add(_ entry: HistoryEntry) {
+    public mutating func add(_ entry: HistoryEntry) {
       sessions += 1
       ms = HistoryStats.sum(ms, entry.actualMs)
     }
@@ -47,7 +47,7 @@ public struct HistoryStats: Equatable, Sendable {
     /// Cancelled sessions of any mode.
     public var cancelled = Count()
     public init() {}
-    mutating func add(_ entry: HistoryEntry) {
+    public mutating func add(_ entry: HistoryEntry) {
       if entry.outcome == .cancelled {
         cancelled.add(entry)
       } else if entry.mode.isFocus {

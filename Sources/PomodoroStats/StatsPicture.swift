@@ -18,19 +18,8 @@ public enum StatsPicture {
   public static func render(_ s: HistoryStats) -> Framebuffer {
     let grid = HeatmapGrid(s)
     let font = Font.small
-    let title = "Focus minutes a day, \(s.heatmapStart) to \(grid.end)"
-    let legend: [String] = ["none", "1+", "50+", "100+", "150+ min"]
-    var summary: [String] = []
-    if s.isEmpty { summary.append("No sessions yet") }
-    summary.append("Today: \(focus(s.todayTally.focus))")
-    summary.append("This week: \(focus(s.weekTally.focus))")
-    summary.append(
-      "Streak: \(StatsText.plural(s.currentStreak, "day"))\(s.streakIncludesToday || s.currentStreak == 0 ? "" : " to yesterday"), longest \(s.longestStreak)"
-    )
-    summary.append(
-      "Breaks \(s.weekTally.breaks.sessions), egg timers \(s.weekTally.eggs.sessions) this week")
-    let unsynced = s.unsyncedPlaced + s.unsyncedUnplaced
-    if unsynced > 0 { summary.append("\(StatsText.plural(unsynced, "session")) before the clock was set") }
+    let title = title(s, grid)
+    let summary = summary(s)
 
     let gridWidth = labelWidth + grid.columns * pitch - (pitch - cell)
     let legendWidth = legend.reduce(0) { $0 + cell + 3 + font.width($1) + 9 } - 9
@@ -65,6 +54,31 @@ public enum StatsPicture {
       fb.draw(line, font: font, x: margin, y: summaryY + i * lineHeight)
     }
     return fb
+  }
+
+  /// The title above the heatmap.
+  static func title(_ s: HistoryStats, _ grid: HeatmapGrid) -> String {
+    "Focus minutes a day, \(s.heatmapStart) to \(grid.end)"
+  }
+
+  /// The legend's words, a shade level each.
+  static let legend = ["none", "1+", "50+", "100+", "150+ min"]
+
+  /// The lines under the heatmap: today, the week, the streak, breaks and eggs (the PNG's and
+  /// the SVG's, `StatsSVG`).
+  static func summary(_ s: HistoryStats) -> [String] {
+    var summary: [String] = []
+    if s.isEmpty { summary.append("No sessions yet") }
+    summary.append("Today: \(focus(s.todayTally.focus))")
+    summary.append("This week: \(focus(s.weekTally.focus))")
+    summary.append(
+      "Streak: \(StatsText.plural(s.currentStreak, "day"))\(s.streakIncludesToday || s.currentStreak == 0 ? "" : " to yesterday"), longest \(s.longestStreak)"
+    )
+    summary.append(
+      "Breaks \(s.weekTally.breaks.sessions), egg timers \(s.weekTally.eggs.sessions) this week")
+    let unsynced = s.unsyncedPlaced + s.unsyncedUnplaced
+    if unsynced > 0 { summary.append("\(StatsText.plural(unsynced, "session")) before the clock was set") }
+    return summary
   }
 
   /// The picture as PNG bytes, each pixel 3x3 with the panel's gaps.

@@ -1,72 +1,75 @@
-/// `pomodoro stats`' heatmap and streaks as SVG, for the web page (`GET /api/stats.svg`, shown
-/// with an <img>): the same numbers and the same grid as `StatsPicture` (a week a column, Monday
-/// on top, a square a day shaded by `FocusShade`), in colours that read on a light and a dark
-/// page alike, with no script, no style element and no external reference (a page's
-/// Content-Security-Policy has nothing to refuse). Pure: the same stats give the same text.
-public enum StatsSVG {
-  static let cell = 14
-  static let pitch = 17
-  static let labelWidth = 30
-  static let top = 22
-  static let lineHeight = 18
+import PomodoroCore
+import PomodoroSystem
 
-  /// Fill of each shade level: none, then 1+, 50+, 100+, 150+ focus minutes.
-  public static let shades = ["#8a817933", "#f6b7a8", "#ef8a72", "#e5483b", "#a8321f"]
-  static let ink = "#8a8179"
+/// `pomodoro stats`' heatmap and streaks as SVG, for the page (`GET /api/stats.svg`): the same
+/// numbers, title and lines as the PNG (`StatsPicture`), a square a day sized by its focus
+/// minutes, in the page's colours (`currentColor` and the stylesheet's shades: light and dark
+/// follow the phone). Pure: text in, text out; every text escaped.
+public enum StatsSVG {
+  static let cell = 12
+  static let pitch = 15
+  static let labelWidth = 30
+  static let lineHeight = 18
+  static let margin = 8
 
   public static func render(_ s: HistoryStats) -> String {
     let grid = HeatmapGrid(s)
-    let gridX = labelWidth
-    let gridY = top + 14
-    let gridHeight = 7 * pitch - (pitch - cell)
-    let legendY = gridY + gridHeight + 12
-    let summaryY = legendY + cell + 22
-    let width = max(gridX + grid.columns * pitch - (pitch - cell), 300)
-    let streak =
-      "Streak \(StatsText.plural(s.currentStreak, "day"))"
-      + (s.streakIncludesToday || s.currentStreak == 0 ? "" : " to yesterday") + ", longest \(s.longestStreak)"
-    let summary = [
-      "Today \(s.todayTally.focus.sessions) focus, \(s.todayTally.focus.minutes) min;"
-        + " this week \(s.weekTally.focus.sessions), \(s.weekTally.focus.minutes) min",
-      streak,
-    ]
-    let height = summaryY + (summary.count - 1) * lineHeight + 6
-    var out = [
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" "
-        + "height=\"\(height)\" font-family=\"system-ui, sans-serif\" font-size=\"11\" fill=\"\(ink)\" role=\"img\">",
-      "<title>Focus minutes a day, \(s.heatmapStart) to \(grid.end); \(escape(streak))</title>",
-    ]
-    for (column, name) in grid.monthLabels(minimumGap: 2) {
-      out.append("<text x=\"\(gridX + column * pitch)\" y=\"\(top + 8)\">\(name)</text>")
+    let title = StatsPicture.title(s, grid)
+    let summary = StatsPicture.summary(s)
+    let gridX = margin + labelWidth
+    let monthsY = margin + lineHeight + 4
+    let gridY = monthsY + 6
+    let legendY = gridY + 7 * pitch + 10
+    let summaryY = legendY + cell + lineHeight
+    let width = max(gridX + grid.columns * pitch, 2 * margin + 320)
+    let height = summaryY + (summary.count - 1) * lineHeight + margin
+    var out = """
+      <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
+      font-family="system-ui, sans-serif" font-size="12" role="img" aria-label="\(escape(title))">
+      <style>text{fill:#888}.t{fill:currentColor;font-weight:600}.d0{fill:#8884}.d1{fill:#e8a0a0}\
+      .d2{fill:#e06666}.d3{fill:#c0392b}.d4{fill:#8e1b10}@media(prefers-color-scheme:dark){text{fill:#aaa}\
+      .d1{fill:#5c2a26}.d2{fill:#8e3b33}.d3{fill:#c0392b}.d4{fill:#ff6b57}}</style>
+      <text class="t" x="\(margin)" y="\(margin + 12)">\(escape(title))</text>
+
+      """
+    for (column, name) in grid.monthLabels(minimumGap: 3) {
+      out += "<text x=\"\(gridX + column * pitch)\" y=\"\(monthsY)\">\(escape(name))</text>\n"
     }
-    for row in [0, 2, 4] {
-      out.append("<text x=\"0\" y=\"\(gridY + row * pitch + 11)\">\(CivilDay.weekdayNames[row])</text>")
-    }
-    for column in 0..<grid.columns {
-      for row in 0..<7 {
+    for row in 0..<7 {
+      let y = gridY + row * pitch
+      if row % 2 == 0 {
+        out += "<text x=\"\(margin)\" y=\"\(y + cell - 2)\">\(escape(CivilDay.weekdayNames[row]))</text>\n"
+      }
+      for column in 0..<grid.columns {
         guard let ms = grid.focusMs(column: column, row: row) else { continue }
         let day = grid.day(column: column, row: row)
-        let minutes = HistoryStats.Count(sessions: 0, ms: ms).minutes
-        out.append(
-          "<rect x=\"\(gridX + column * pitch)\" y=\"\(gridY + row * pitch)\" width=\"\(cell)\" height=\"\(cell)\" "
-            + "rx=\"3\" fill=\"\(shades[FocusShade.level(ms: ms)])\"><title>\(day): \(minutes) min</title></rect>")
+        let minutes = (ms + msPerMinute / 2) / msPerMinute
+        out += square(x: gridX + column * pitch, y: y, level: FocusShade.level(ms: ms), tip: "\(day): \(minutes) min")
       }
     }
-    var x = 0
-    for (level, text) in ["none", "1+", "50+", "100+", "150+ min"].enumerated() {
-      out.append(
-        "<rect x=\"\(x)\" y=\"\(legendY)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" fill=\"\(shades[level])\"/>")
-      out.append("<text x=\"\(x + cell + 4)\" y=\"\(legendY + 11)\">\(text)</text>")
-      x += cell + 10 + 7 * text.count
+    var x = margin
+    for (level, text) in StatsPicture.legend.enumerated() {
+      out += square(x: x, y: legendY, level: level, tip: nil)
+      out += "<text x=\"\(x + cell + 4)\" y=\"\(legendY + cell - 2)\">\(escape(text))</text>\n"
+      x += cell + 4 + 8 * text.count + 12
     }
     for (i, line) in summary.enumerated() {
-      out.append("<text x=\"0\" y=\"\(summaryY + i * lineHeight)\" font-size=\"13\">\(escape(line))</text>")
+      out += "<text class=\"t\" x=\"\(margin)\" y=\"\(summaryY + i * lineHeight)\">\(escape(line))</text>\n"
     }
-    out.append("</svg>")
-    return out.joined(separator: "\n") + "\n"
+    return out + "</svg>\n"
   }
 
-  /// Text for an SVG element: &, < and > escaped.
+  /// A day's square: its shade class, its side by level (a small dot for none), a tooltip.
+  static func square(x: Int, y: Int, level: Int, tip: String?) -> String {
+    let side = [4, 7, 9, 11, 12][level]
+    let inset = (cell - side) / 2
+    let body =
+      "<rect class=\"d\(level)\" x=\"\(x + inset)\" y=\"\(y + inset)\" width=\"\(side)\" height=\"\(side)\" rx=\"2\""
+    guard let tip else { return body + "/>\n" }
+    return body + "><title>\(escape(tip))</title></rect>\n"
+  }
+
+  /// `text` safe inside SVG text and attributes.
   static func escape(_ text: String) -> String {
     var out = ""
     for c in text {
@@ -74,6 +77,7 @@ public enum StatsSVG {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
+      case "\"": out += "&quot;"
       default: out.append(c)
       }
     }

@@ -24,6 +24,8 @@ extension WebDesk {
     "/api/settings": [
       "GET": Route(who: .viewer, answer: { $0.settings }), "POST": Route(who: .paired, answer: { $0.changeSetting }),
     ],
+    "/api/history": ["GET": Route(who: .viewer, answer: { $0.history })],
+    "/api/stats.svg": ["GET": Route(who: .viewer, answer: { $0.statsPicture })],
     "/api/command": ["POST": Route(who: .paired, answer: { $0.command })],
     "/api/pair": ["POST": Route(who: .anyone, answer: { $0.pair })],
   ]

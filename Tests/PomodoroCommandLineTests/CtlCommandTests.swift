@@ -431,4 +431,71 @@ extension CtlCommandTests {
     XCTAssertTrue(
       r.err.contains("the device closed the connection (closed: this watcher made way for a new watcher"), r.err)
   }
+
+  /// `pomodoro ctl config` end to end against a real control server: the table (key, value,
+  /// from), --json's item lines, set and reset printing the new row and applying at once, the
+  /// device's refusals on stderr (exit 1, the config file's message), usage errors (exit 64).
+  func testCtlConfigListsSetsAndResets() throws {
+    let f = try ControlFixture(storing: true)
+    let pump = SocketPump(f)
+    var r = pump.ctl(["config"])
+    XCTAssertEqual(r.code, ExitCode.ok, r.err)
+    var rows = r.out.split(separator: "\n").map(String.init)
+    XCTAssertEqual(rows.count, ConfigKey.settableKeys.count + 1)
+    XCTAssertEqual(rows.first?.split(separator: " "), ["KEY", "VALUE", "FROM"])
+    XCTAssertEqual(rows.dropFirst().map { String($0.prefix { $0 != " " }) }, ConfigKey.settableKeys.map(\.name))
+    XCTAssertTrue(rows.contains("modes              focus short long soft medium hard flow  default"), r.out)
+    XCTAssertTrue(rows.contains("focus              25m                                     default"), r.out)
+
+    r = pump.ctl(["config", "--json"])
+    XCTAssertEqual(r.code, ExitCode.ok, r.err)
+    rows = r.out.split(separator: "\n").map(String.init)
+    XCTAssertEqual(rows, f.h.device.layers.items, "the item lines as the device sends them")
+
+    r = pump.ctl(["config", "set", "focus", "30m"])
+    XCTAssertEqual(r.code, ExitCode.ok, r.err)
+    XCTAssertEqual(r.out, "focus  30m  set\n")
+    XCTAssertEqual(pump.ctl(["status"]).out, "idle  focus 1/4  30:00\n", "the picker shows it at once")
+    r = pump.ctl(["config", "set", "modes", "focus", "flow"])
+    XCTAssertEqual(r.out, "modes  focus flow  set\n")
+    XCTAssertEqual(f.h.device.config.engine.modes, [.focus, .flow])
+
+    r = pump.ctl(["config", "set", "focus", "2"])
+    XCTAssertEqual(r.code, ExitCode.failure)
+    XCTAssertEqual(r.out, "")
+    XCTAssertEqual(
+      r.err, "pomodoro: bad value '2' for 'focus'; expected a duration from 5s to 23h59m59s, like 25m or 1m30s\n")
+    r = pump.ctl(["config", "set", "contrast", "100"])
+    XCTAssertEqual(r.code, ExitCode.failure)
+    XCTAssertEqual(
+      r.err,
+      "pomodoro: 'contrast' is read only when the device starts: set it in /etc/pomodoro/pomodoro.conf, then sudo "
+        + "systemctl restart pomodoro applies it\n")
+    r = pump.ctl(["config", "reset", "mqtt_host"])
+    XCTAssertEqual(r.code, ExitCode.failure)
+    XCTAssertTrue(r.err.contains("'mqtt_host' is the MQTT bridge's: set it in /etc/pomodoro/pomodoro.conf"), r.err)
+    r = pump.ctl(["config", "set", "fokus", "30m", "--json"])
+    XCTAssertEqual(r.code, ExitCode.failure)
+    XCTAssertEqual(r.out, ControlProtocol.errorReply(ConfigParser.unknownKey("fokus")) + "\n")
+
+    r = pump.ctl(["config", "reset", "focus"])
+    XCTAssertEqual(r.code, ExitCode.ok, r.err)
+    XCTAssertEqual(r.out, "focus  25m  default\n")
+    XCTAssertEqual(pump.ctl(["status"]).out, "idle  focus 1/4  25:00\n")
+
+    r = pump.ctl(["config", "set", "focus"])
+    XCTAssertEqual(r.code, ExitCode.usage)
+    XCTAssertTrue(r.err.hasPrefix("pomodoro: config: set takes a key and a value, like: config set focus 30m\n"), r.err)
+  }
+
+  /// Every control command's words are in `pomodoro help ctl` (`config_set` as `config set`).
+  func testCtlsHelpNamesEveryCommand() {
+    let words =
+      " "
+      + PomodoroCLI.command("ctl")!.help.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(
+        separator: " ") + " "
+    for name in ControlCommand.names {
+      XCTAssertTrue(words.contains(" " + name.replacingOccurrences(of: "_", with: " ") + " "), name)
+    }
+  }
 }

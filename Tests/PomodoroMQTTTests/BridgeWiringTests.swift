@@ -92,4 +92,22 @@ final class BridgeWiringTests: XCTestCase {
       lines.last,
       "5969 more commands dropped over the rate on pomodoro/desk1/command in the last 1m, not logged one by one")
   }
+
+  /// Settings are not changed over MQTT (ctl and the page change them): a config command is
+  /// ignored and said.
+  func testConfigCommandsAreIgnoredAndSaid() {
+    var said: [String] = []
+    var intake = CommandIntake(
+      topic: topics.command, host: "broker", log: Log(sink: { _, _ in }),
+      limiter: LogLimiter(log: Log(sink: { said.append($1) })))
+    for payload in ["config", "config set focus 30m", #"{"cmd":"config_reset","key":"focus"}"#] {
+      XCTAssertNil(
+        intake.take(MQTTMessage(topic: topics.command, payload: Array(payload.utf8)), at: clock.now), payload)
+    }
+    XCTAssertEqual(
+      said.first,
+      "ignored 'config' on pomodoro/desk1/command: settings are changed with pomodoro ctl config or the page, not over MQTT"
+    )
+    XCTAssertNotNil(intake.take(MQTTMessage(topic: topics.command, payload: Array("toggle".utf8)), at: clock.now))
+  }
 }

@@ -74,7 +74,8 @@ final class MQTTBridgeTests: XCTestCase {
     XCTAssertEqual(
       ignored,
       [
-        "<4>ignored a malformed command on pomodoro/desk1/command: 'dance wildly' (unknown command 'dance'; commands: status, start, pause, resume, toggle, cancel, ack, skip, extend, set, watch)",
+        "<4>ignored a malformed command on pomodoro/desk1/command: 'dance wildly' (unknown command 'dance'; commands: "
+          + "\(ControlCommand.names.joined(separator: ", ")))",
         "<4>ignored a malformed command on pomodoro/desk1/command: '{not json' (bad request: expected one JSON object a line, like {\"cmd\":\"status\"})",
         "<4>ignored a command payload of 6000 bytes on pomodoro/desk1/command: over the 4 KiB limit (a command is a line like 'extend 5m')",
       ], log.joined(separator: "\n"))

@@ -107,7 +107,7 @@ final class ConfigKeyTests: XCTestCase {
     var running = DeviceConfig()
     running.mqttHost = "broker.lan"
     guard
-      case .apply(let config, let changed, let waiting) = reload(
+      case .apply(let config, let changed, let waiting, _) = reload(
         "mqtt_host = other.lan\nfocus = 50m\n", running: running)
     else { return XCTFail("applies") }
     XCTAssertEqual(changed, ["focus"])
@@ -123,7 +123,7 @@ final class ConfigKeyTests: XCTestCase {
   func testEveryKeyReloadsAsItsRowSays() throws {
     for key in ConfigKey.all {
       let other = try XCTUnwrap(Self.otherValue(key))
-      guard case .apply(let config, let changed, let waiting) = reload("\r\n\(key.name) = \(other)\r\n") else {
+      guard case .apply(let config, let changed, let waiting, _) = reload("\r\n\(key.name) = \(other)\r\n") else {
         XCTFail(key.name)
         continue
       }
@@ -153,7 +153,7 @@ final class ConfigKeyTests: XCTestCase {
   func testAKeyBackToItsDefaultIsNamedWithoutALine() {
     var running = DeviceConfig()
     running.controlSocket = nil
-    guard case .apply(_, let changed, let waiting) = reload("# no keys\n", running: running) else {
+    guard case .apply(_, let changed, let waiting, _) = reload("# no keys\n", running: running) else {
       return XCTFail("applies")
     }
     XCTAssertEqual(changed, [])

@@ -443,8 +443,13 @@ final class ControlFuzzTests: XCTestCase {
     ControlCommand.each.map(\.requestLine) + [
       #"{"cmd":"extend","by":"5m"}"#, #"{"cmd":"set","mode":"soft","duration":"6m"}"#, #"{"cmd":"set","mode":"flow"}"#,
       #"{"cmd":"set","duration":"1h30m"}"#, #"{ "cmd" : "status" }"#,
+      #"{"cmd":"config_set","key":"modes","value":"focus short flow"}"#, #"{"cmd":"config_reset","key":"click"}"#,
     ]
-  static let words = ControlCommand.names + ["extend 5m", "set focus 50m", "set 10m", "set soft", "set flow"]
+  static let words =
+    ControlCommand.names + [
+      "extend 5m", "set focus 50m", "set 10m", "set soft", "set flow", "config set focus 30m",
+      "config set modes focus short flow", "config reset focus", "config_set click true",
+    ]
   static let hostile: [String] = [
     String(repeating: "[", count: 5000), String(repeating: "{\"a\":", count: 2000), "\u{0}", "\u{0}\u{0}\u{0}",
     "99999999999999999999999999", "-9223372036854775809", "1e999999", "\u{FFFD}\u{FFFD}", "\\ud800", "\\u0000",
@@ -455,7 +460,7 @@ final class ControlFuzzTests: XCTestCase {
   static let documented = [
     "bad request: expected one JSON object a line", "missing \"cmd\"", "extend needs \"by\"", "\"mode\" must be",
     "\"duration\" must be", "no command;", "unknown command '", "extend takes one duration", "set: ",
-    "set needs a mode", "request line longer than",
+    "set needs a mode", "request line longer than", "config: ", "config_set needs", "config_reset needs",
   ]
 
   static func isDocumented(_ message: String) -> Bool {

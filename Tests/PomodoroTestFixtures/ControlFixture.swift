@@ -11,8 +11,8 @@
   import PomodoroSystem
   import PomodoroSimulator
 
-  /// A device on the virtual clock (no storage: nothing to fsync) with its control socket, and
-  /// blocking clients.
+  /// A device on the virtual clock (no storage unless `storing`: nothing to fsync) with its
+  /// control socket, and blocking clients.
   final class ControlFixture {
     let directory: String
     /// The device, on the virtual clock, with no storage (nothing to fsync).
@@ -20,9 +20,9 @@
     let server: ControlServer
     var path: String { server.path }
 
-    init(config: DeviceConfig = DeviceConfig()) throws {
+    init(config: DeviceConfig = DeviceConfig(), storing: Bool = false) throws {
       directory = try DeviceHarness.temporaryDirectory()
-      h = try DeviceHarness(directory: directory, config: config, storing: false)
+      h = try DeviceHarness(directory: directory, config: config, storing: storing)
       server = try ControlServer(
         path: directory + "/control.sock", device: h.device, log: h.device.log,
         wallClock: { WallTime(epochSeconds: 1_796_040_000, synced: true) })
@@ -46,6 +46,20 @@
       server.serviceNow()
       var reader = LineReader(fd: fd)
       return reader.next(until: SystemClock().now + ms(2000))
+    }
+
+    /// Sends `line`, lets the server answer, and returns every line up to and with the reply
+    /// (a list's item lines first).
+    func exchange(_ fd: Int32, _ line: String) -> [String] {
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
+      server.serviceNow()
+      var reader = LineReader(fd: fd)
+      var lines: [String] = []
+      while let next = reader.next(until: SystemClock().now + ms(2000)) {
+        lines.append(next)
+        if next.hasPrefix("{\"ok\"") { break }
+      }
+      return lines
     }
 
     func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {

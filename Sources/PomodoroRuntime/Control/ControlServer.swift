@@ -26,6 +26,23 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public static let maxPending = 65536
   /// How long a client that is not watching may stay connected without a request.
   public static let idleLimit: Nanoseconds = seconds(60)
+  /// A list's item lines are queued while the client's unsent output is below this, a wake at
+  /// most this much more: a long list goes out as the client reads it, never past `maxPending`
+  /// and never all in one wake.
+  public static let listChunk = maxPending / 2
+
+  /// What a request comes to: its reply line, and, for a list (the config's keys), the item
+  /// lines that go before it (`ControlProtocol.itemLine`), taken as the client reads them.
+  public struct Answer {
+    public var items: AnyIterator<String>?
+    public var reply: String
+    public init(reply: String) { self.reply = reply }
+    /// `items` (made lazily, as the client reads), then `reply`.
+    public init<S: Sequence>(items: S, reply: String) where S.Element == String {
+      self.items = AnyIterator(items.makeIterator())
+      self.reply = reply
+    }
+  }
 
   final class Client {
     let fd: Int32
@@ -39,6 +56,9 @@ public final class ControlServer: LoopSource, DeviceObserver {
     /// Lines read and not answered yet, oldest first: one read's worth at most (the socket holds
     /// the rest until these are answered).
     var waiting: [LineBuffer.Item] = []
+    /// A list going out: its item lines not queued yet, then its reply. Its next request lines
+    /// wait (unread) until it is out.
+    var list: Answer?
     /// When it connected or sent its last request line: a client that is not watching is
     /// closed `idleTimeout` after.
     var lastRequest: Instant
@@ -112,14 +132,15 @@ public final class ControlServer: LoopSource, DeviceObserver {
   // MARK: LoopSource
 
   /// The listener, and the clients with nothing left to answer (the others are read again once
-  /// their lines are answered: the kernel holds what they send meanwhile).
+  /// their lines are answered and their list is out: the kernel holds what they send meanwhile).
   public var readDescriptors: [Int32] {
-    closed ? [] : [listener] + clients.values.filter { $0.waiting.isEmpty && !$0.ended }.map(\.fd).sorted()
+    closed
+      ? [] : [listener] + clients.values.filter { $0.waiting.isEmpty && !$0.ended && $0.list == nil }.map(\.fd).sorted()
   }
   /// The clients with bytes to send; none while the device has a save to make (a batch's replies
   /// follow the save of the state they report: `Device.saveHold`).
   public var writeDescriptors: [Int32] {
-    device.saveDue ? [] : clients.values.filter { !$0.output.isEmpty }.map(\.fd).sorted()
+    device.saveDue ? [] : clients.values.filter { !$0.output.isEmpty || $0.list != nil }.map(\.fd).sorted()
   }
 
   public func handle(_ wake: Wake) {
@@ -135,8 +156,9 @@ public final class ControlServer: LoopSource, DeviceObserver {
     closeIdle()
   }
 
-  /// Lines wait to be answered (the next wake must come at once).
-  public var busy: Bool { clients.values.contains { !$0.waiting.isEmpty } }
+  /// Lines wait to be answered (the next wake must come at once); a client whose list is going
+  /// out waits for the socket to take it instead.
+  public var busy: Bool { clients.values.contains { !$0.waiting.isEmpty && $0.list == nil } }
 
   /// Now while lines wait to be answered; else the first moment a client that is not watching
   /// has been idle for `idleTimeout`.
@@ -260,7 +282,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
   /// saves the state once for them all (`Device.saveIfDue`), then sends the replies and the watch
   /// lines, and closes the clients that are done.
   func answerWaiting() {
-    let turns = clients.values.filter { !$0.waiting.isEmpty }.map(\.fd).sorted()
+    let turns = clients.values.filter { !$0.waiting.isEmpty && $0.list == nil }.map(\.fd).sorted()
     if !turns.isEmpty {
       // The first turn goes round: the client after the last batch's first.
       let first = turns.firstIndex { $0 > firstTurn } ?? 0
@@ -270,7 +292,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       for _ in 0..<Self.linesPerWake {
         var any = false
         for fd in order {
-          guard let client = clients[fd], !client.waiting.isEmpty else { continue }
+          guard let client = clients[fd], !client.waiting.isEmpty, client.list == nil else { continue }
           any = true
           answer(client, client.waiting.removeFirst())
         }
@@ -285,7 +307,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
     guard !device.saveDue else { return }
     for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
       if client.ended && client.waiting.isEmpty { client.closing = true }
-      guard !client.output.isEmpty || client.closing else { continue }
+      guard !client.output.isEmpty || client.closing || client.list != nil else { continue }
       flush(client)
       dropIfBehind(client)
     }
@@ -305,29 +327,68 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   func answer(_ client: Client, _ line: String) {
     requests += 1
-    let reply: String
-    switch ControlCommand.parse(json: line) {
-    case .failure(let refusal):
-      reply = ControlProtocol.errorReply(refusal.message)
-    case .success(let command):
-      switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
-      case .failure(let refusal):
-        reply = ControlProtocol.errorReply(refusal.message)
-      case .success(let events):
-        if command == .watch && !client.watching && watchers >= Self.maxWatchers && !makeWay(for: "a new watcher") {
-          reply = ControlProtocol.errorReply(
-            "too many watchers (\(Self.maxWatchers) at most, each asking within \(DurationText.format(Self.watcherQuiet))); "
-              + "try again later")
-        } else {
-          for event in events { device.perform(event) }
-          if command == .watch { client.watching = true }
-          if case .pair(let code) = command { device.showPairing(code) }
-          reply = ControlProtocol.okReply(
-            StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
-        }
+    let answer = self.answer(client, to: ControlCommand.parse(json: line))
+    guard answer.items != nil else { return queue(client, answer.reply) }
+    client.list = answer
+    pump(client)
+    guard !batching else { return }
+    flush(client)
+    dropIfBehind(client)
+  }
+
+  /// The answer to a request: the command's reply, or a list of item lines and its reply.
+  func answer(_ client: Client, to request: Result<ControlCommand, ControlProtocol.Refusal>) -> Answer {
+    let command: ControlCommand
+    switch request {
+    case .failure(let refusal): return Answer(reply: ControlProtocol.errorReply(refusal.message))
+    case .success(let c): command = c
+    }
+    func ok() -> String {
+      ControlProtocol.okReply(StateFields.full(device.state, at: device.clock.now, wall: wallClock()))
+    }
+    if case .history(let days) = command {
+      switch device.historyItems(days: days) {
+      case .failure(let refusal): return Answer(reply: ControlProtocol.errorReply(refusal.message))
+      case .success(let items): return Answer(items: items, reply: ok())
       }
     }
-    queue(client, reply)
+    if command.isConfig {
+      switch device.settingsAnswer(command) {
+      case .failure(let refusal): return Answer(reply: ControlProtocol.errorReply(refusal.message))
+      case .success(let items): return Answer(items: items, reply: ok())
+      }
+    }
+    switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
+    case .failure(let refusal):
+      return Answer(reply: ControlProtocol.errorReply(refusal.message))
+    case .success(let events):
+      if command == .watch && !client.watching && watchers >= Self.maxWatchers && !makeWay(for: "a new watcher") {
+        return Answer(
+          reply: ControlProtocol.errorReply(
+            "too many watchers (\(Self.maxWatchers) at most, each asking within \(DurationText.format(Self.watcherQuiet))); "
+              + "try again later"))
+      }
+      for event in events { device.perform(event) }
+      if command == .watch { client.watching = true }
+      if case .pair(let code) = command { device.showPairing(code) }
+      return Answer(reply: ok())
+    }
+  }
+
+  /// Queues a list's next item lines while the client's unsent output is under `listChunk`, and
+  /// its reply after the last.
+  func pump(_ client: Client) {
+    while var list = client.list, client.output.count < Self.listChunk {
+      if let item = list.items?.next() {
+        client.output += Array(item.utf8)
+        client.output.append(0x0A)
+        client.list = list
+      } else {
+        client.list = nil
+        client.output += Array(list.reply.utf8)
+        client.output.append(0x0A)
+      }
+    }
   }
 
   /// Queues a line and sends what the socket takes now (after the batch, while one is answered);
@@ -353,6 +414,8 @@ public final class ControlServer: LoopSource, DeviceObserver {
   }
 
   func flush(_ client: Client) {
+    // A list's next lines, as much as the client has read of it (once a flush).
+    pump(client)
     while !client.output.isEmpty {
       let n = retryingOnInterrupt {
         client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
@@ -364,7 +427,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       client.output.removeFirst(n)
     }
-    if client.closing { drop(client.fd) }
+    if client.closing && client.list == nil { drop(client.fd) }
   }
 
   func drop(_ fd: Int32) {

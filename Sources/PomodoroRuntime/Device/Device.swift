@@ -8,6 +8,9 @@ import PomodoroSystem
 /// again if no input arrives. The same code runs the real device, the simulator and scripts.
 public final class Device {
   public private(set) var config: DeviceConfig
+  /// Where the settable keys come from: the defaults, the config file, the overlay in the state
+  /// directory (`ctl config set`, the page). Its settable keys are `config`'s.
+  public internal(set) var layers: ConfigLayers
   public let clock: MonotonicClock
   public private(set) var state: EngineState
   public weak var observer: DeviceObserver?
@@ -57,13 +60,20 @@ public final class Device {
   /// before the save's two fsyncs (40 ms on a slow SD card), not after them.
   public static let saveHold: Nanoseconds = ms(50)
 
-  /// - Parameter wallClock: labels history records (scripted runs pass a virtual one).
+  /// - Parameters:
+  ///   - config: the config file's (the defaults where it says nothing); `start()` lays the
+  ///     overlay kept in the state directory over it.
+  ///   - wallClock: labels history records (scripted runs pass a virtual one).
+  ///   - configFile: where `config` was read, and the line that sets each key there: what
+  ///     `ctl config` says a value comes from.
   public init(
     config: DeviceConfig, parts: DeviceParts, clock: MonotonicClock, screen: Screen, storage: Storage?, log: Log,
-    wallClock: @escaping () -> WallTime = WallTime.now
+    wallClock: @escaping () -> WallTime = WallTime.now, configFile: String = DeviceConfig.defaultPath,
+    configLines: [String: Int] = [:]
   ) {
     self.wallClock = wallClock
     self.config = config
+    layers = ConfigLayers(file: configFile, fileConfig: config, fileLines: configLines)
     self.parts = parts
     self.clock = clock
     self.screen = screen
@@ -86,6 +96,15 @@ public final class Device {
   /// (a panel that does not answer is logged and retried by `step()`).
   public func start() {
     let now = clock.now
+    if recorder != nil {
+      // The settings set with `ctl config set` win over the file's from the first frame on.
+      if let overlay = readOverlay(), !overlay.isEmpty {
+        layers = layers.with(overlay: overlay)
+        config = layers.config
+        care = DisplayCare(config)
+        state = EngineState(settings: config.engine, now: now)
+      }
+    }
     if let recorder {
       if let saved = recorder.recover() {
         let (restored, effects) = Engine.restore(saved, settings: config.engine, now: now)
@@ -244,8 +263,9 @@ public final class Device {
   /// the timer settings and the click apply from now on; the timer itself is kept as it is, and
   /// the idle picker shows a new preset of its mode unless its time was dialed
   /// (`Event.configure`). The next `step()` paints it.
-  public func reconfigure(_ config: DeviceConfig) {
+  public func reconfigure(_ config: DeviceConfig, layers: ConfigLayers? = nil) {
     self.config = config
+    if let layers { self.layers = layers }
     care = DisplayCare(config)
     feed(.configure(config.engine), at: clock.now)
   }

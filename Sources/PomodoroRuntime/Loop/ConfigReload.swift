@@ -6,21 +6,28 @@ import PomodoroSystem
 /// directory, the control socket) is named with its line and the command that applies it; a key
 /// of the MQTT bridge's changes nothing in the device and says so. A config that does not parse is
 /// logged with FILE:LINE and the device carries on with the config it has, as it does with an
-/// empty file. SIGHUP never stops it.
+/// empty file. SIGHUP never stops it. The overlay of `pomodoro ctl config set` (read again from the
+/// state directory) stays over the file: a key it holds keeps its value, and a change of that key
+/// in the file is named as one the overlay wins over, with `ctl config reset` to go back.
 public enum ConfigReload {
   /// What a reload came to.
   public enum Outcome: Equatable {
     /// The config to run on now: the running one with the live keys (and the bridge's, which the
     /// device does not use) taken from the file. `changed`: the live keys applied; `waiting`: one
-    /// message a key that applies elsewhere, each naming FILE:LINE and the command.
-    case apply(DeviceConfig, changed: [String], waiting: [String])
+    /// message a key that applies elsewhere (or the overlay wins over), each naming FILE:LINE
+    /// and the command; `layers`: the file's config and lines now, the overlay over them.
+    case apply(DeviceConfig, changed: [String], waiting: [String], layers: ConfigLayers)
     /// The file does not parse: kept the running config; the message names FILE:LINE.
     case kept(String)
   }
 
   /// Compares the config `text` read from `file` (nil: the file is gone, which means the
-  /// defaults, as at start-up) with the `running` one.
-  public static func reload(_ text: String?, file: String, running: DeviceConfig) -> Outcome {
+  /// defaults, as at start-up), with `layers`' overlay over it, with the `running` one. `layers`:
+  /// the file's config as it was, and the overlay (none: the file alone).
+  public static func reload(
+    _ text: String?, file: String, running: DeviceConfig, layers: ConfigLayers? = nil
+  ) -> Outcome {
+    let layers = layers ?? ConfigLayers(file: file, fileConfig: running)
     // An empty file is an editor's truncation caught before its write (nano, `cat >`), never a
     // config: it would put every live key back to its default. (No file at all still means the
     // defaults, as at start-up.)
@@ -29,15 +36,26 @@ public enum ConfigReload {
         "\(file) is empty; keeping the config it has (an editor still writing it? send SIGHUP again once it is "
           + "saved; a file of comments alone means every default)")
     }
-    let fresh: DeviceConfig
+    let fromFile: DeviceConfig
     do {
-      fresh = try text.map { try ConfigParser.parse($0, file: file) } ?? DeviceConfig()
+      fromFile = try text.map { try ConfigParser.parse($0, file: file) } ?? DeviceConfig()
     } catch {
       return .kept("\(error); still running on the config it had (fix it and send SIGHUP again)")
     }
+    let now = ConfigLayers(
+      file: file, fileConfig: fromFile, fileLines: ConfigParser.lines(in: text ?? ""), overlay: layers.overlay)
+    let fresh = now.config
     var next = running
     var changed: [String] = []
     var waiting: [String] = []
+    for key in ConfigKey.settableKeys where now.overlay[key.name] != nil && key.differs(layers.fileConfig, fromFile) {
+      let line = now.fileLines[key.name] ?? 0
+      let place = line > 0 ? "\(file):\(line)" : file
+      waiting.append(
+        "\(place): '\(key.name)' changed, but pomodoro ctl config set it to \(now.overlay[key.name] ?? ""), which wins "
+          + "(kept in \(ConfigLayers.overlayName) in the state directory); pomodoro ctl config reset \(key.name) goes back "
+          + "to the file's value")
+    }
     for key in ConfigKey.all where key.differs(running, fresh) {
       let line = line(of: key.name, in: text ?? "")
       let place = line > 0 ? "\(file):\(line)" : file
@@ -57,7 +75,7 @@ public enum ConfigReload {
             + "(\(key.applies.command ?? "") applies it)")
       }
     }
-    return .apply(next, changed: changed, waiting: waiting)
+    return .apply(next, changed: changed, waiting: waiting, layers: now)
   }
 
   /// Nothing but white space (and a byte order mark): no line, not even a comment.

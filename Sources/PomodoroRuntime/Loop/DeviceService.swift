@@ -140,9 +140,11 @@ public final class DeviceService {
   }
 
   func apply(_ text: String?, file: String) {
-    switch ConfigReload.reload(text, file: file, running: device.config) {
-    case .apply(let config, let changed, let waiting):
-      device.reconfigure(config)
+    // The overlay read again too: a line taken out of it by hand (or the file deleted) is undone.
+    let layers = device.readOverlay().map { device.layers.with(overlay: $0) } ?? device.layers
+    switch ConfigReload.reload(text, file: file, running: device.config, layers: layers) {
+    case .apply(let config, let changed, let waiting, let layers):
+      device.reconfigure(config, layers: layers)
       let what =
         !changed.isEmpty
         ? "applied " + changed.joined(separator: ", ")

@@ -63,7 +63,12 @@ public struct HistoryEntry: Equatable, Sendable {
   /// Any well-formed line: a flat JSON object with the fields in any order and spacing, and
   /// `extended_ms` optional (lines written before it existed).
   static func general(_ jsonLine: String) -> HistoryEntry? {
-    guard let o = FlatJSON.decode(jsonLine), let synced = o["clock_synced"]?.bool,
+    FlatJSON.decode(jsonLine).flatMap(HistoryEntry.init(fields:))
+  }
+
+  /// A record from its fields (a history line taken apart, or `history`'s item line).
+  public init?(fields o: [String: JSONValue]) {
+    guard let synced = o["clock_synced"]?.bool,
       let ended = o["ended"]?.string.flatMap({ WallTime(iso8601: $0, synced: synced) }),
       let mode = o["mode"]?.string.flatMap(Mode.init(rawValue:)),
       let outcome = o["outcome"]?.string.flatMap(SessionRecord.Outcome.init(rawValue:)),
@@ -71,8 +76,7 @@ public struct HistoryEntry: Equatable, Sendable {
     else { return nil }
     let extended = o["extended_ms"].map { $0.int } ?? 0
     guard let extended, [planned, actual, extended].allSatisfy({ 0...Self.longestMs ~= $0 }) else { return nil }
-    return HistoryEntry(
-      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended)
+    self.init(ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended)
   }
 }
 

@@ -6,10 +6,13 @@ import PomodoroSystem
 public struct Storage {
   public var state: StateStore
   public var history: HistoryLog
+  /// The settings set with `pomodoro ctl config set` or the page.
+  public var settings: SettingsStore
 
   public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
     state = StateStore(directory: directory, fileSystem: fileSystem)
     history = HistoryLog(directory: directory, fileSystem: fileSystem)
+    settings = SettingsStore(directory: directory, fileSystem: fileSystem)
   }
 }
 
@@ -104,6 +107,31 @@ public final class SessionRecorder {
     }
     pending.append(entry.jsonLine)
     stateOnDiskEnded = true
+  }
+
+  /// The most records `recent` gives.
+  public static let recentLimit = 5000
+
+  /// The records of the last `days` local days (today's included) as their lines, oldest first:
+  /// the history read from its end back to the first record of an earlier day made on a
+  /// synchronised clock (at most `recentLimit`, the newest kept), then the pending ones. Damaged
+  /// lines are left out (today's count names them).
+  public func recent(days: Int) throws -> [String] {
+    let first = wallClock().localDay - (days - 1)
+    var lines: [String] = []
+    try storage.history.fileSystem.forEachLineBackward(storage.history.path, maxLine: HistoryLog.maxLine) {
+      offset, text in
+      guard lines.count < Self.recentLimit else { return false }
+      guard let text, case .entry(let entry) = HistoryLog.line(text, first: offset == 0) else { return true }
+      if entry.ended.synced && entry.ended.localDay < first { return false }
+      lines.append(text)
+      return true
+    }
+    lines.reverse()
+    let waiting = pending.filter {
+      HistoryEntry(jsonLine: $0).map { !$0.ended.synced || $0.ended.localDay >= first } ?? false
+    }
+    return Array((lines + waiting).suffix(Self.recentLimit))
   }
 
   /// Today's completed focus sessions when the local day is not the one last counted (the first

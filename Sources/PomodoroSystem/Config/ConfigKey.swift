@@ -104,6 +104,13 @@ public struct ConfigKey {
   /// key paths are not Sendable).
   nonisolated(unsafe) public static let all: [ConfigKey] = makeAll()
 
+  /// Whether `pomodoro ctl config set` and the page may change it: the keys SIGHUP applies at once
+  /// (the presets, the cycle, the alarms, OLED care, the click). The one place that decides.
+  public var settable: Bool { applies == .live }
+
+  /// The keys `settable` lets through, in the table's order.
+  nonisolated(unsafe) public static let settableKeys: [ConfigKey] = all.filter(\.settable)
+
   /// `all` by name.
   nonisolated(unsafe) static let named: [String: ConfigKey] = Dictionary(
     all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -24,22 +24,52 @@ public enum ConfigParser {
         (key, value) = pair
       }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
-      guard let setting = keys[key] else {
-        throw fail(
-          "unknown key '\(TextLines.visible(key))'; known keys: \(keys.keys.sorted().joined(separator: ", "))")
-      }
-      if let first = seen[key] {
-        throw fail("'\(key)' is set twice (first on line \(first)); keep one")
-      }
+      guard keys[key] != nil else { throw fail(unknownKey(key)) }
+      if let first = seen[key] { throw fail(setTwice(key, first: first)) }
       seen[key] = lineNumber
-      guard !value.isEmpty else { throw fail("'\(key)' has no value; expected \(setting.expected)") }
-      guard setting.read(&config, value) else {
-        if let problem = setting.problem(value) { throw fail(problem) }
-        throw fail("bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setting.expected)")
-      }
+      if let problem = read(key, value, into: &config) { throw fail(problem) }
     }
     try checkPins(config, lines: seen, file: file, pins: pins)
     return config
+  }
+
+  /// Reads one `key = value` into `config`: nil, or what is wrong (an unknown key, no value, a
+  /// value the key does not take), the message a config file's line gets after its FILE:LINE.
+  /// The one reading of a value: the file, the overlay `pomodoro ctl config set` writes, and
+  /// `ctl config set` itself.
+  public static func read(_ key: String, _ value: String, into config: inout DeviceConfig) -> String? {
+    guard let setting = ConfigKey.named[key] else { return unknownKey(key) }
+    guard !value.isEmpty else { return "'\(key)' has no value; expected \(setting.expected)" }
+    guard setting.read(&config, value) else {
+      return setting.problem(value)
+        ?? "bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setting.expected)"
+    }
+    return nil
+  }
+
+  /// The message for a key no row of `ConfigKey.all` has.
+  public static func unknownKey(_ key: String) -> String {
+    "unknown key '\(TextLines.visible(key))'; known keys: \(ConfigKey.named.keys.sorted().joined(separator: ", "))"
+  }
+
+  /// The message for a key given a second time, on a later line than `first`.
+  static func setTwice(_ key: String, first: Int) -> String {
+    "'\(key)' is set twice (first on line \(first)); keep one"
+  }
+
+  /// The line each key is set on in `text` (the parser's own reading of lines: CRLF, BOM,
+  /// comments); a key the text does not set is absent. For "where it comes from" and SIGHUP's
+  /// messages.
+  public static func lines(in text: String) -> [String: Int] {
+    var found: [String: Int] = [:]
+    for (index, raw) in TextLines.split(text).enumerated() {
+      var line = Substring(raw)
+      if let hash = TextLines.commentStart(line) { line = line[..<hash] }
+      guard let eq = line.firstIndex(of: "=") else { continue }
+      let key = String(TextLines.trimmed(line[..<eq]))
+      if found[key] == nil { found[key] = index + 1 }
+    }
+    return found
   }
 
   /// The key and value of a line `TextLines.keyValue` left to the Character-wise reading (one

@@ -2,22 +2,35 @@ import PomodoroCore
 
 /// The control socket's protocol: one JSON object a line each way. Requests
 /// `{"cmd":"status"}` ... `{"cmd":"extend","by":"5m"}`, `{"cmd":"set","mode":"soft","duration":"6m"}`,
-/// `{"cmd":"watch"}`; replies `{"ok":true,"state":{...}}` or `{"ok":false,"error":"..."}`.
-/// Every command becomes the event a button (or the knob) would make; the engine judges it.
+/// `{"cmd":"watch"}`, `{"cmd":"config"}`, `{"cmd":"config_set","key":"focus","value":"30m"}`,
+/// `{"cmd":"config_reset","key":"focus"}`; replies `{"ok":true,"state":{...}}` or
+/// `{"ok":false,"error":"..."}`, the config's before their reply as item lines (`itemLine`).
+/// Every other command becomes the event a button (or the knob) would make; the engine judges it.
 public enum ControlCommand: Equatable, Sendable {
   case status, start, pause, resume, toggle, cancel, ack, skip
   case extend(Nanoseconds)
   case set(mode: Mode?, duration: Nanoseconds?)
   case watch
+  /// The history's records of the last `days` local days, as item lines (`pomodoro web`'s page).
+  case history(days: Int)
   /// Shows a pairing code on the desk's screen for 2 minutes (`pomodoro web` asks); nil takes it away.
   case pair(code: String?)
+  /// The settable keys: their values and where each comes from (`ConfigLayers`).
+  case config
+  /// A settable key set over the config file, kept in the state directory.
+  case configSet(key: String, value: String)
+  /// A key back to the config file's value (or the default).
+  case configReset(key: String)
 
   /// One of each command a person or a script uses, in the order help and errors list them
   /// (`pair` is `pomodoro web`'s, and not listed).
   static let each: [ControlCommand] = [
     .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
-    .watch,
+    .watch, .config, .configSet(key: "focus", value: "25m"), .configReset(key: "focus"),
   ]
+
+  /// The days `history` may ask for: a year, at most `ControlProtocol.historyLimit` records.
+  public static let historyDays = 1...366
 
   /// The command names, as requests and `pomodoro ctl` spell them.
   public static let names = each.map(\.name)
@@ -28,7 +41,7 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set, .pair: return false
+    case .extend, .set, .pair, .config, .configSet, .configReset, .history: return false
     default: return true
     }
   }
@@ -48,6 +61,18 @@ public enum ControlCommand: Equatable, Sendable {
     case .set: return "set"
     case .watch: return "watch"
     case .pair: return "pair"
+    case .history: return "history"
+    case .config: return "config"
+    case .configSet: return "config_set"
+    case .configReset: return "config_reset"
+    }
+  }
+
+  /// Whether it is one of the config's commands (answered from the settings, not the engine).
+  public var isConfig: Bool {
+    switch self {
+    case .config, .configSet, .configReset: return true
+    default: return false
     }
   }
 
@@ -60,6 +85,9 @@ public enum ControlCommand: Equatable, Sendable {
       if let mode { pairs.append(("mode", .string(mode.rawValue))) }
       if let duration { pairs.append(("duration", .string(DurationText.format(duration)))) }
     case .pair(let code?): pairs.append(("code", .string(code)))
+    case .history(let days): pairs.append(("days", .int(Int64(days))))
+    case .configSet(let key, let value): pairs += [("key", .string(key)), ("value", .string(value))]
+    case .configReset(let key): pairs.append(("key", .string(key)))
     default: break
     }
     return FlatJSON.encode(pairs)
@@ -87,11 +115,30 @@ public enum ControlCommand: Equatable, Sendable {
         guard let d = duration.string else { return .failure(.init("\"duration\" must be a string like \"25m\"")) }
         words.append(d)
       }
+    case "history":
+      if let days = object["days"] {
+        guard let d = days.int else { return .failure(.init("\"days\" must be a number of days, like 7")) }
+        words.append(String(d))
+      }
     case "pair":
       if let code = object["code"] {
         guard let c = code.string else { return .failure(.init("\"code\" must be a string of 6 digits")) }
         words.append(c)
       }
+    // A value may hold spaces (`modes`): taken as it is, not as words.
+    case "config_set":
+      guard let key = object["key"]?.string, let value = object["value"]?.string else {
+        return .failure(
+          .init(
+            "config_set needs \"key\" and \"value\", like {\"cmd\":\"config_set\",\"key\":\"focus\",\"value\":\"30m\"}")
+        )
+      }
+      return .success(.configSet(key: key, value: value))
+    case "config_reset":
+      guard let key = object["key"]?.string else {
+        return .failure(.init("config_reset needs \"key\", like {\"cmd\":\"config_reset\",\"key\":\"focus\"}"))
+      }
+      return .success(.configReset(key: key))
     default: break
     }
     return parse(words: words)
@@ -105,7 +152,8 @@ public enum ControlCommand: Equatable, Sendable {
       ? parse(json: String(trimmed)) : parse(words: trimmed.split(separator: " ").map(String.init))
   }
 
-  /// Parses words: `status`, `extend 5m`, `set focus 50m`, `set 10m`, `set soft`.
+  /// Parses words: `status`, `extend 5m`, `set focus 50m`, `set 10m`, `set soft`, `config`,
+  /// `config set modes focus short flow` (the value: the words after the key), `config reset focus`.
   public static func parse(words: [String]) -> Result<ControlCommand, ControlProtocol.Refusal> {
     guard let name = words.first else {
       return .failure(.init("no command; commands: \(names.joined(separator: ", "))"))
@@ -143,6 +191,11 @@ public enum ControlCommand: Equatable, Sendable {
         return .failure(.init("set needs a mode and/or a duration, like: set focus 50m"))
       }
       return .success(.set(mode: mode, duration: duration))
+    case "history":
+      guard rest.count <= 1, let days = rest.isEmpty ? 7 : Int(rest[0]), Self.historyDays.contains(days) else {
+        return .failure(.init("history takes a number of days from 1 to \(Self.historyDays.upperBound), like 7"))
+      }
+      return .success(.history(days: days))
     case "pair":
       guard rest.count <= 1 else { return .failure(.init("pair takes one code of 6 digits, or none to take it away")) }
       if let code = rest.first {
@@ -151,6 +204,25 @@ public enum ControlCommand: Equatable, Sendable {
         }
       }
       return .success(.pair(code: rest.first))
+    case "config", "config_set", "config_reset":
+      // `config set KEY VALUE` as `pomodoro ctl` takes it, or `config_set KEY VALUE` as the request names it.
+      let sub = name == "config" ? rest.first : String(name.dropFirst("config_".count))
+      let args = name == "config" ? Array(rest.dropFirst()) : rest
+      switch sub {
+      case nil: return .success(.config)
+      case "set":
+        guard args.count >= 2 else {
+          return .failure(.init("config: set takes a key and a value, like: config set focus 30m"))
+        }
+        return .success(.configSet(key: args[0], value: args.dropFirst().joined(separator: " ")))
+      case "reset":
+        guard args.count == 1 else { return .failure(.init("config: reset takes one key, like: config reset focus")) }
+        return .success(.configReset(key: args[0]))
+      default:
+        let word = TextLines.visible(sub ?? "")
+        return .failure(
+          .init("config: '\(word)' is neither set nor reset; config, config set KEY VALUE or config reset KEY"))
+      }
     default:
       return .failure(.init("unknown command '\(name)'; commands: \(names.joined(separator: ", "))"))
     }
@@ -186,7 +258,8 @@ public enum ControlProtocol {
     }
     let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"
     switch (command, phase) {
-    case (.status, _), (.watch, _), (.pair, _): return .success([])
+    case (.status, _), (.watch, _), (.pair, _), (.history, _), (.config, _), (.configSet, _), (.configReset, _):
+      return .success([])
     case (.start, .idle): return .success([.press(.start)])
     case (.start, .running): return no("already running")
     case (.start, .paused): return no("the timer is paused: resume it")
@@ -233,6 +306,11 @@ public enum ControlProtocol {
   /// Watch lines (`{"event":...}`) may come between them.
   public static func itemLine(_ kind: String, _ fields: [(String, JSONValue)]) -> String {
     FlatJSON.encode([("item", .string(kind))] + fields)
+  }
+
+  /// A history line (`{"ended":...}`) as an item line: `{"item":"history","ended":...}`.
+  public static func itemLine(_ kind: String, object line: String) -> String {
+    "{\"item\":" + FlatJSON.quote(kind) + (line.hasPrefix("{}") ? "}" : "," + line.dropFirst())
   }
 
   /// An item line taken apart: what it is and its fields (without "item"); nil for any other line.

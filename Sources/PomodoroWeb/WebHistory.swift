@@ -1,0 +1,80 @@
+import PomodoroCore
+import PomodoroRuntime
+import PomodoroStats
+import PomodoroSystem
+
+/// The history on the page: `GET /api/history?days=N` (the last N days' sessions, a day at a
+/// time) and `GET /api/stats.svg` (`pomodoro stats`' heatmap and streaks, from the same
+/// numbers), both from the device's `history` list.
+extension WebDesk {
+  /// The days `pomodoro stats` shows by default: the heatmap's span.
+  public static let statsDays = 84
+
+  func history(_ request: HTTPRequest) -> HTTPResponse {
+    let text = request.query["days"] ?? "7"
+    guard let days = Int(text), ControlCommand.historyDays.contains(days) else {
+      return .error(400, "days must be a number from 1 to \(ControlCommand.historyDays.upperBound), like 7")
+    }
+    let today = wall().localCivilDay
+    return ask(ControlCommand.history(days: days).requestLine, "history from the page", for: request) { answer in
+      switch answer.result {
+      case .failure(let refusal): return .error(502, refusal.message)
+      case .success:
+        let entries = answer.items.compactMap(HistoryEntry.init(fields:))
+        return .json(Self.daysJSON(entries, from: today.adding(1 - days), to: today))
+      }
+    }
+  }
+
+  func statsPicture(_ request: HTTPRequest) -> HTTPResponse {
+    let today = wall().localCivilDay
+    let line = ControlCommand.history(days: Self.statsDays).requestLine
+    return ask(line, "statistics from the page", for: request) { answer in
+      switch answer.result {
+      case .failure(let refusal): return .error(502, refusal.message)
+      case .success:
+        var builder = HistoryStats.Builder(today: today, days: Self.statsDays)
+        for entry in answer.items.compactMap(HistoryEntry.init(fields:)) { builder.add(entry) }
+        return HTTPResponse(
+          status: 200, contentType: "image/svg+xml", body: Array(StatsSVG.render(builder.finish()).utf8))
+      }
+    }
+  }
+
+  /// `{"days":[{"day":"2026-12-01","focus":4,"focus_ms":6000000,"sessions":[...]},...]}`, a
+  /// day each from `first` to `last`, oldest first. A record made before the clock was set is
+  /// put on the next set record's day (today when none follows), as `pomodoro stats` does.
+  static func daysJSON(_ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay) -> String {
+    var byDay: [CivilDay: [HistoryEntry]] = [:]
+    var waiting: [HistoryEntry] = []
+    for entry in entries {
+      guard entry.ended.synced else {
+        waiting.append(entry)
+        continue
+      }
+      byDay[entry.ended.localCivilDay, default: []] += waiting + [entry]
+      waiting = []
+    }
+    byDay[last, default: []] += waiting
+    var out: [String] = []
+    var day = first
+    while day <= last {
+      let sessions = byDay[day] ?? []
+      var tally = HistoryStats.Tally()
+      for entry in sessions { tally.add(entry) }
+      let list = sessions.map { e in
+        FlatJSON.encode([
+          ("mode", .string(e.mode.rawValue)), ("ended", .string(e.ended.iso8601)),
+          ("clock_synced", .bool(e.ended.synced)),
+          ("outcome", .string(e.outcome.rawValue)), ("actual_ms", .int(e.actualMs)),
+        ])
+      }
+      let head = FlatJSON.encode([
+        ("day", .string("\(day)")), ("focus", .int(Int64(tally.focus.sessions))), ("focus_ms", .int(tally.focus.ms)),
+      ])
+      out.append(head.dropLast() + ",\"sessions\":[" + list.joined(separator: ",") + "]}")
+      day = day.adding(1)
+    }
+    return "{\"days\":[" + out.joined(separator: ",") + "]}"
+  }
+}

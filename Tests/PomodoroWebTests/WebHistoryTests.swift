@@ -1,0 +1,89 @@
+import Foundation
+import PomodoroCore
+import PomodoroSystem
+import XCTest
+
+@testable import PomodoroRuntime
+@testable import PomodoroStats
+@testable import PomodoroTestFixtures
+@testable import PomodoroWeb
+
+/// The page's history and statistics come from the device's own history, through its socket.
+extension WebDeskTests {
+  /// A desk whose device keeps its history in the fixture's directory, with `lines` in it.
+  func storingDesk(history lines: [String]) throws {
+    fixture = try ControlFixture(storing: true)
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: fixture.directory + "/history.jsonl", atomically: true, encoding: .utf8)
+    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
+    desk = try WebDesk(
+      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: []),
+      pairings: Pairings(directory: stateDirectory), clock: clock,
+      wall: { WallTime(epochSeconds: 1_796_040_000, synced: true) }, log: Log(sink: { _, _ in }))
+    serve(until: { self.desk.state != nil })
+  }
+
+  /// A history line ending `daysAgo` days before the fixture's wall clock (2026-11-30 12:00 UTC).
+  static func record(daysAgo: Int, mode: String = "focus", outcome: String = "completed", minutes: Int64 = 25)
+    -> String
+  {
+    let ended = WallTime(epochSeconds: 1_796_040_000 - Int64(daysAgo) * 86_400 - 600, synced: true)
+    let ms = minutes * 60_000
+    return
+      "{\"ended\":\"\(ended.iso8601)\",\"clock_synced\":true,\"mode\":\"\(mode)\",\"outcome\":\"\(outcome)\",\"planned_ms\":\(ms),\"actual_ms\":\(ms),\"extended_ms\":0}"
+  }
+
+  func testTheHistoryIsTheDevicesByDay() throws {
+    try storingDesk(history: [
+      Self.record(daysAgo: 10), Self.record(daysAgo: 3), Self.record(daysAgo: 3, mode: "short", minutes: 5),
+      "{torn by a power cut", Self.record(daysAgo: 0), Self.record(daysAgo: 0, outcome: "cancelled", minutes: 3),
+    ])
+    let r = try request("GET /api/history?days=7 HTTP/1.1\r\nHost: desk")
+    XCTAssertEqual(status(r), 200, r)
+    let days = body(r).components(separatedBy: "{\"day\":").dropFirst()
+    XCTAssertEqual(days.count, 7, r)
+    let today = WallTime(epochSeconds: 1_796_040_000, synced: true).localCivilDay
+    XCTAssertTrue(days.last?.hasPrefix("\"\(today)\",\"focus\":1,\"focus_ms\":1500000,\"sessions\":[") ?? false, r)
+    XCTAssertTrue(days.last?.contains("\"outcome\":\"cancelled\"") ?? false, r)
+    let threeAgo = days[days.startIndex + 3]
+    XCTAssertTrue(threeAgo.hasPrefix("\"\(today.adding(-3))\",\"focus\":1,"), threeAgo)
+    XCTAssertTrue(threeAgo.contains("\"mode\":\"short\""), threeAgo)
+    XCTAssertFalse(body(r).contains(today.adding(-10).description), "older than 7 days: not asked for")
+    // The device reads back only as far as the first day asked for; the torn line is left out.
+    let fd = try fixture.connect()
+    defer { close(fd) }
+    let items = fixture.exchange(fd, "{\"cmd\":\"history\",\"days\":7}").filter {
+      $0.hasPrefix("{\"item\":\"history\"")
+    }
+    XCTAssertEqual(items.count, 4, "\(items)")
+    for bad in ["0", "367", "week"] {
+      let refused = try request("GET /api/history?days=\(bad) HTTP/1.1\r\nHost: desk")
+      XCTAssertEqual(status(refused), 400, bad)
+    }
+  }
+
+  /// The SVG says what `pomodoro stats` says of the same history: its lines, from the same numbers.
+  func testTheStatisticsPictureSaysWhatStatsSays() throws {
+    let lines = (0..<20).flatMap { d in
+      d % 4 == 1 ? [] : [Self.record(daysAgo: d), Self.record(daysAgo: d, minutes: 50)]
+    }
+    try storingDesk(history: lines)
+    let r = try request("GET /api/stats.svg HTTP/1.1\r\nHost: desk")
+    XCTAssertEqual(status(r), 200, r)
+    XCTAssertTrue(r.lowercased().contains("content-type: image/svg+xml"), r)
+    var builder = HistoryStats.Builder(
+      today: WallTime(epochSeconds: 1_796_040_000, synced: true).localCivilDay, days: WebDesk.statsDays)
+    for line in lines { builder.add(try XCTUnwrap(HistoryEntry(jsonLine: line))) }
+    let stats = builder.finish()
+    XCTAssertEqual(stats.currentStreak, 1)
+    XCTAssertEqual(stats.longestStreak, 3)
+    for line in StatsPicture.summary(stats) {
+      XCTAssertTrue(body(r).contains(StatsSVG.escape(line)), "\(line) in the SVG")
+    }
+    // A square a day of the heatmap, each with its minutes.
+    let grid = HeatmapGrid(stats)
+    let squares = (0..<grid.columns).flatMap { c in (0..<7).compactMap { grid.focusMs(column: c, row: $0) } }
+    XCTAssertEqual(body(r).components(separatedBy: "<title>").count - 1, squares.count, r)
+    XCTAssertTrue(body(r).contains(": 75 min</title>"), r)
+  }
+}
