@@ -87,6 +87,12 @@ def main():
     total = sum(sizes.values())
     say(f"figure: the page's bytes: {total} ({', '.join(f'{p} {n}' for p, n in sizes.items())})")
     check(f"the page is at most 40 KB ({total} bytes)", total <= 40 * 1024)
+    icons = {}
+    for path in ("/icon-192.png", "/icon-512.png", "/apple-touch-icon.png", "/icon.svg"):
+        with urllib.request.urlopen(base + path, timeout=5) as r:
+            icons[path] = len(r.read())
+    say(f"figure: the home-screen icons' bytes (fetched once, on Add to Home Screen): "
+        f"{', '.join(f'{p} {n}' for p, n in icons.items())}")
 
     with Browser(os.path.join(args.work, "chromium")) as b:
         phone = b.new_page(412, 892, mobile=True)
