@@ -277,13 +277,25 @@ def main():
         check(f"dark mode follows the phone ({bg})", bg == "rgb(21, 22, 24)", bg)
         dark.screenshot(os.path.join(args.work, "phone-dark.png"))
 
+        # --- a phone waking: the state read at once ---------------------------------------------
+        asked = lambda: sum(1 for u in phone.requests if u.endswith("/api/state"))  # noqa: E731
+        phone.call("Page.bringToFront")
+        phone.wait("document.visibilityState === 'visible'", 2)
+        before = asked()
+        ev("document.dispatchEvent(new Event('visibilitychange'))")
+        check("a phone waking (visibilitychange) reads /api/state at once", until(lambda: asked() > before, 2) is not None,
+              f"{before} -> {asked()} requests, {ev('document.visibilityState')}")
+
         # --- the device restarts: Offline, then live again ------------------------------------
+        for p in (phone, desktop, dark):
+            p.expected_errors.append(("/api/state", 503))  # asked every 2 s while offline
         subprocess.run(["tmux", "-L", args.tmux, "kill-server"], check=False)
         t0 = time.monotonic()
         off = phone.wait("document.querySelector('#time').textContent === 'Offline'", 15)
         check(f"the device stopped: the page says Offline in {round((time.monotonic() - t0) * 1000)} ms", off,
               text("#time"))
-        check("offline: the buttons cannot be pressed", ev("document.querySelector('#start').disabled"))
+        check("offline: the buttons cannot be pressed", ev("document.querySelector('#start').disabled"),
+              ev("JSON.stringify([online, heard, document.querySelector('#start').textContent])"))
         # (tmux may still be ending the old server: a new one is tried for up to 5 s.)
         until(lambda: subprocess.run(args.device_start, shell=True, capture_output=True).returncode == 0, 5, every=0.2)
         t0 = time.monotonic()
