@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -75,6 +76,7 @@ def main():
     for a in ("--url", "--work", "--ctl", "--tmux", "--device-start", "--pair"):
         ap.add_argument(a, required=True)
     ap.add_argument("--phone-png")
+    ap.add_argument("--server-pid", type=int)
     args = ap.parse_args()
     base = args.url.rstrip("/")
     os.makedirs(os.path.join(args.work, "chromium"), exist_ok=True)
@@ -292,11 +294,26 @@ def main():
         # --- the device restarts: Offline, then live again ------------------------------------
         for p in (phone, desktop, dark):
             p.expected_errors.append(("/api/state", 503))  # asked every 2 s while offline
-        subprocess.run(["tmux", "-L", args.tmux, "kill-server"], check=False)
+        # The simulator stopped as a service stop stops it (SIGTERM, then gone), then its tmux.
+        pane = subprocess.run(["tmux", "-L", args.tmux, "display-message", "-p", "#{pane_pid}"], capture_output=True,
+                              text=True).stdout.strip()
         t0 = time.monotonic()
+        if pane.isdigit():
+            os.kill(int(pane), signal.SIGTERM)
+            until(lambda: not os.path.exists(f"/proc/{pane}"), 5)
+        subprocess.run(["tmux", "-L", args.tmux, "kill-server"], check=False)
         off = phone.wait("document.querySelector('#time').textContent === 'Offline'", 15)
+        server_says = ""
+        if not off:
+            try:
+                with urllib.request.urlopen(base + "/api/state", timeout=5) as r:
+                    server_says = f"; the server's /api/state: {r.status} {r.read()[:80]!r}"
+            except OSError as e:
+                server_says = f"; the server's /api/state: {e}"
         check(f"the device stopped: the page says Offline in {round((time.monotonic() - t0) * 1000)} ms", off,
-              text("#time"))
+              text("#time") + f" (stream quiet {ev('Math.round(performance.now() - heard)')} ms; "
+              f"streams asked for: {sum(1 for u in phone.requests if u.endswith('/events'))}, "
+              f"last requests {phone.requests[-4:]}){server_says}")
         check("offline: the buttons cannot be pressed", ev("document.querySelector('#start').disabled"),
               ev("JSON.stringify([online, heard, document.querySelector('#start').textContent])"))
         # (tmux may still be ending the old server: a new one is tried for up to 5 s.)
@@ -307,6 +324,20 @@ def main():
         ms = round((time.monotonic() - t0) * 1000)
         check(f"the device restarted: the page is live again in {ms} ms", back, text("#time"))
         say(f"figure: device back to the page live again: {ms} ms")
+
+        # --- a silent stream (the server hung, a Wi-Fi that dropped without a word) -------------
+        if args.server_pid:
+            phone.call("Page.bringToFront")
+            os.kill(args.server_pid, signal.SIGSTOP)
+            t0 = time.monotonic()
+            off = phone.wait("document.querySelector('#time').textContent === 'Offline'", 45, every=0.2)
+            silent = round(time.monotonic() - t0)
+            os.kill(args.server_pid, signal.SIGCONT)
+            check(f"the stream silent (server stopped): Offline after {silent} s (nothing heard for 35 s)",
+                  off and 30 <= silent <= 40, text("#time"))
+            back = phone.wait("document.querySelector('#link').textContent === 'live' && "
+                              "/^\\d/.test(document.querySelector('#time').textContent)", 15)
+            check("the server continued: live again", back, text("#time"))
 
         # --- nothing from anywhere else; no errors ----------------------------------------------
         pages = (phone, desktop, dark)

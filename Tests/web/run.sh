@@ -13,7 +13,8 @@
 #     between updates, a flow counted up, a paused time standing still
 #   - an egg ringing with its flashing title; the spinning tomato
 #   - the week, the stats picture, the settings (one saved and reset)
-#   - the device restarted: Offline, then live again
+#   - the device restarted: Offline, then live again; the server stopped (SIGSTOP: a silent
+#     stream): Offline once nothing was heard for 35 s, live again after SIGCONT
 #   - no request to another host, no console error; dark mode; nothing wider than the screen
 # Screenshots in the work folder (phone.png, phone-dark.png, desktop.png); with --docs the phone's
 # also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed, M failed`.
@@ -103,12 +104,14 @@ if ((stub)); then
   python3 "$here/stub.py" --socket "$sock" --port "$port" --page "$repo/Sources/PomodoroWeb/Page" \
     --pair-file "$work/pair-code" >"$work/server.log" 2>&1 &
   pids+=($!)
+  server_pid=$!
   pair="cat '$work/pair-code'"
   server="Tests/web/stub.py (the API over the control socket; the page's files from Sources)"
 else
   printf 'control_socket = %s\nweb_port = %d\nweb_bind = 127.0.0.1\nweb_view = open\n' "$sock" "$port" >"$work/web.conf"
   STATE_DIRECTORY="$work/web-state" "$binary" web --config "$work/web.conf" >"$work/server.log" 2>&1 &
   pids+=($!)
+  server_pid=$!
   pair="STATE_DIRECTORY='$work/web-state' '$binary' web pair --config '$work/web.conf'"
   server="pomodoro web"
 fi
@@ -130,7 +133,7 @@ if ((docs)); then
   phone_png=(--phone-png "$repo/docs/images/web-phone.png")
 fi
 python3 -B "$here/page.py" --url "$url" --work "$work" --ctl "${ctl[*]@Q}" --tmux "$tmux_sock" \
-  --device-start "$device_start" --pair "$pair" "${phone_png[@]}" 2>"$work/page.err" | tee "$work/page.log"
+  --device-start "$device_start" --pair "$pair" --server-pid "$server_pid" "${phone_png[@]}" 2>"$work/page.err" | tee "$work/page.log"
 count_results "$work/page.log"
 if ! grep -q '^PASS no console errors' "$work/page.log" && ! grep -q '^FAIL no console errors' "$work/page.log"; then
   fail "page.py stopped before its end" "$(tail -n 20 "$work/page.err")"

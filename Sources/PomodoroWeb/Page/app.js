@@ -13,11 +13,13 @@ const MODES = {
 const PICKER = ['focus', 'short', 'long', 'flow', 'soft', 'medium', 'hard'];
 // Nothing from the desk (a state, a keep-alive every 15 s) for this long: the stream is dead.
 const STALE_MS = 35000;
+// The server's keep-alive: a stream quiet for longer when the phone wakes is replaced at once.
+const KEEP_ALIVE_MS = 16000;
 const SHORTEST = 5, LONGEST = 24 * 3600 - 1;
 
 let state = null; // the desk's last state
 let at = 0; // when it came (performance.now())
-let heard = 0; // when the stream last said anything
+let heard = 0; // when the stream last said anything (only the stream: a reply to a request says nothing of it)
 let online = false;
 let session = { paired: false, view: 'open', pairing_locked: false };
 let settings = {}; // key -> value text
@@ -215,7 +217,7 @@ function apply(s) {
   if (!s || !s.phase) return;
   const before = state ? state.phase : '';
   state = s;
-  at = heard = performance.now();
+  at = performance.now();
   online = true;
   clearInterval(polling);
   polling = 0;
@@ -240,7 +242,7 @@ function setOffline(off) {
 async function connect() {
   if (stream) stream.abort();
   const mine = (stream = new AbortController());
-  heard = heard || performance.now();
+  heard = performance.now(); // a new stream gets its own 35 s
   let reason = '';
   try {
     const r = await fetch('/events', { signal: mine.signal, cache: 'no-store' });
@@ -542,7 +544,7 @@ function init() {
   const wake = () => {
     if (document.visibilityState !== 'visible') return;
     loadState();
-    if (!stream || performance.now() - heard > STALE_MS) connect();
+    if (!stream || performance.now() - heard > KEEP_ALIVE_MS) connect();
   };
   document.addEventListener('visibilitychange', wake);
   window.addEventListener('pageshow', (e) => e.persisted && wake());
