@@ -127,7 +127,8 @@ final class WebDeskTests: XCTestCase {
     let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
     desk = try WebDesk(
       link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: addresses),
-      rereadHosts: { AllowedHosts(hostName: "desk", addresses: addresses) }, pairings: Pairings(directory: stateDirectory),
+      rereadHosts: { AllowedHosts(hostName: "desk", addresses: addresses) },
+      pairings: Pairings(directory: stateDirectory),
       clock: clock, log: Log(sink: { _, _ in }))
     desk.hostsReadAt = clock.now - seconds(11)
     serve(until: { self.desk.state != nil })
