@@ -11,14 +11,15 @@ import PomodoroTestSupport
 /// `delay` slower, as an SD card's), 5 times over, while the cancel button is pressed every 97 ms: how long
 /// each press takes from its edge to the state it makes, the longest turn of the loop, the
 /// watchdog's longest gap (pinged every second as the service does at half of WatchdogSec), and
-/// how many saves the burst cost.
-/// `pomodoro-bench burst [FSYNC_MS...]` (default 0 10 20).
-func burstBench(fsyncDelays: [Int64]) {
-  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay)) }
+/// how many saves the burst cost. The state is written by a thread of its own, as `pomodoro run`
+/// writes it (`ThreadSaveWriter`); `--inline`: by the loop itself, as tests and scripts do.
+/// `pomodoro-bench burst [--inline] [FSYNC_MS...]` (default 0 10 20).
+func burstBench(fsyncDelays: [Int64], background: Bool = true) {
+  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay), background: background) }
 }
 
-func burstBench(fsyncDelay: Nanoseconds) {
-  let name = "burst.fsync_plus_\(fsyncDelay / 1_000_000)ms"
+func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
+  let name = "burst\(background ? "" : ".inline").fsync_plus_\(fsyncDelay / 1_000_000)ms"
   let directory = "/tmp/pomodoro-bench-burst-\(getpid())"
   mkdir(directory, 0o700)
   defer {
@@ -46,7 +47,8 @@ func burstBench(fsyncDelay: Nanoseconds) {
   let seen = Seen(clock: clock)
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
-    storage: Storage(directory: directory, fileSystem: disk), log: Log(sink: { _, _ in }))
+    storage: Storage(directory: directory, fileSystem: disk, writesInBackground: background),
+    log: Log(sink: { _, _ in }))
   device.observer = seen
   let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
   device.start()

@@ -5,7 +5,7 @@
 // `pomodoro-bench history` only the history readers at a million lines and the device's time
 // to READY=1 and peak memory on a million-line history (`ready-child DIR` is that device);
 // `pomodoro-bench mqtt-payloads` the bridge's peak memory with large payloads on its command
-// topic; `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
+// topic; `pomodoro-bench burst [--inline] [FSYNC_MS...]` only 800 toggles in one socket write (issue 29).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -16,7 +16,7 @@ if arguments.first == "history" {
   mqttPayloadBench()
 } else if arguments.first == "burst" {
   let delays = arguments.dropFirst().compactMap { Int64($0) }
-  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays)
+  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays, background: !arguments.contains("--inline"))
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,
