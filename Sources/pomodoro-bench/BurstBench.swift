@@ -31,20 +31,7 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
   config.stateDirectory = directory
   let hardware = try! MockHardware(config: config, clock: clock)
   let disk = SlowSyncFileSystem(delay: fsyncDelay)
-  final class Seen: DeviceObserver {
-    let clock: SystemClock
-    var idleAt: [Instant] = []
-    var changes = 0
-    init(clock: SystemClock) { self.clock = clock }
-    func stateChanged(_ state: EngineState, at: Instant) {
-      changes += 1
-      if state.phase == .idle { idleAt.append(clock.now) }
-    }
-    func frameFlushed(bytes: Int, shown: String, at: Instant) {}
-    func buzzerChanged(_ on: Bool, at: Instant) {}
-    func recorded(_ entry: HistoryEntry, at: Instant) {}
-  }
-  let seen = Seen(clock: clock)
+  let seen = StateTimes(clock: clock)
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
     storage: Storage(directory: directory, fileSystem: disk, writesInBackground: background),
@@ -105,21 +92,13 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
 
   // Each press that found a timer: from its edge to the first idle state after it settled.
   let end = finished ?? clock.now
-  var latencies: [Double] = []
   let during = presses.filter { $0 < end }.count
   if CommandLine.arguments.contains("--verbose") {
     print(
       "# presses during the burst \(during), changes \(seen.changes), saves \(device.saves), idle states \(seen.idleAt.map { Double($0 - began) / 1e6 })"
     )
   }
-  for at in presses where at < end {
-    let settled = at + config.debounce
-    guard let idle = seen.idleAt.first(where: { $0 >= settled }), idle < settled + seconds(5) else { continue }
-    // Only when this press made it (not a later press).
-    if let next = presses.first(where: { $0 > at }), idle >= next + config.debounce { continue }
-    latencies.append(Double(idle - at) / 1e6)
-  }
-  latencies.sort()
+  let latencies = seen.latencies(presses, before: end, debounce: config.debounce)
   let gaps = zip(pings.dropFirst(), pings).map { Double($0 - $1) / 1e6 }
   figure("\(name).burst_800_toggles_wall", Double(end - began) / 1e6 / Double(rounds), "ms")
   figure("\(name).replies", Double(replies.value), "lines")
