@@ -63,7 +63,7 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
   let presses = (0..<200).map { began + ms(30) + Int64($0) * ms(97) }
   for at in presses { hardware.chip.schedulePress(config.buttonCancel, at: at, holding: ms(40)) }
 
-  let waiter = try! PollWaiter(clock: clock)
+  let waiter = BusyWaiter(try! PollWaiter(clock: clock), clock: clock)
   var pings: [Instant] = [began]
   var nextPing = began + seconds(1)
   var lastStep = began
@@ -111,6 +111,7 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
   }
   figure("\(name).press_debounce", Double(config.debounce) / 1e6, "ms")
   figure("\(name).longest_loop_turn", Double(longestTurn) / 1e6, "ms")
+  figure("\(name).longest_busy_turn", Double(waiter.longestBusy) / 1e6, "ms")
   figure("\(name).watchdog_1s_pings_longest_gap", gaps.max() ?? 0, "ms")
 }
 
