@@ -129,6 +129,13 @@ public final class ThreadSaveWriter: SaveWriter, @unchecked Sendable {
     pthread_mutex_init(lock, nil)
     pthread_cond_init(changed, nil)
     let me = Unmanaged.passRetained(self).toOpaque()
+    // Signals are the loop's (its self-pipe): the thread is born with every one blocked, so none
+    // is handled on it nor interrupts a write.
+    var all = sigset_t()
+    var before = sigset_t()
+    sigfillset(&all)
+    pthread_sigmask(SIG_SETMASK, &all, &before)
+    defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
     #if os(Linux)
       let made = pthread_create(
         &thread, nil,
@@ -162,10 +169,6 @@ public final class ThreadSaveWriter: SaveWriter, @unchecked Sendable {
 
   /// The thread: takes a job, does it, says so; until `stop`.
   func run() {
-    // Signals are the loop's (its self-pipe): none is handled here, nor interrupts a write.
-    var all = sigset_t()
-    sigfillset(&all)
-    pthread_sigmask(SIG_BLOCK, &all, nil)
     pthread_mutex_lock(lock)
     while true {
       while job == nil && !stopping { pthread_cond_wait(changed, lock) }
