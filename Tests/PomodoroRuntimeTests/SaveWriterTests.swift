@@ -1,11 +1,13 @@
 import Foundation
 import PomodoroCore
+import PomodoroSimulator
 import XCTest
 
 @testable import PomodoroCommandLine
 @testable import PomodoroRuntime
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures
+@testable import PomodoroTestSupport
 
 /// The real file system with fsyncs that wait while the test holds a gate shut (a card that
 /// takes its time, as long as the test likes), and that fail while told to; it notes which
@@ -320,5 +322,61 @@ final class SaveWriterTests: XCTestCase {
     h.device.recorder?.settle()
     XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .paused)
     XCTAssertLessThan(h.device.saves - saves, 60, "a save for many batches, not one a command")
+  }
+
+  /// The real loop (poll, the real clock) wakes for the end of a save the thread wrote, and the
+  /// reply that waited for it goes out then, though nothing else is due: a paused timer's panel
+  /// is still, so without the writer's pipe among the descriptors polled the loop would sleep
+  /// on (here, to its 5 s limit).
+  func testTheRealLoopWakesWhenASaveEndsAndSendsTheReply() throws {
+    final class Took: @unchecked Sendable {
+      let lock = NSLock()
+      var span: Nanoseconds?
+      var value: Nanoseconds? { lock.withLock { span } }
+      func set(_ n: Nanoseconds) { lock.withLock { span = n } }
+    }
+    let clock = SystemClock()
+    var config = DeviceConfig()
+    config.stateDirectory = directory
+    let hardware = try MockHardware(config: config, clock: clock)
+    let device = Device(
+      config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
+      storage: Storage(
+        directory: directory, fileSystem: SlowSyncFileSystem(delay: ms(30)), writesInBackground: true),
+      log: Log(sink: { _, _ in }))
+    let server = try ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
+    device.start()
+    defer { server.close() }
+    let client = try UnixSocket.connect(server.path)
+    defer { systemClose(client) }
+    let took = Took()
+    let user = Thread {
+      var reader = LineReader(fd: client)
+      /// Sends `lines` and reads `replies` replies: how long they took (nil: not within 2 s).
+      func ask(_ lines: String, replies: Int) -> Nanoseconds? {
+        let sent = SystemClock().now
+        _ = UnixSocket.writeAll(client, Array(lines.utf8))
+        for _ in 0..<replies where reader.next(until: sent + seconds(2)) == nil { return nil }
+        return SystemClock().now - sent
+      }
+      // Paused at once: the panel is still, nothing is due; then a save's end is all that comes.
+      guard let first = ask("{\"cmd\":\"start\"}\n{\"cmd\":\"pause\"}\n", replies: 2) else { return }
+      usleep(500_000)
+      guard let second = ask("{\"cmd\":\"extend\",\"by\":\"5m\"}\n", replies: 1) else { return }
+      took.set(max(first, second))
+    }
+    user.start()
+    let began = clock.now
+    _ = try EventLoop.serve(
+      device, waiter: try PollWaiter(clock: clock, catchingSignals: false), extraDeadline: { began + seconds(5) },
+      sources: [server], onWake: { _ in took.value == nil && clock.now - began < seconds(5) })
+    while !user.isFinished { usleep(1000) }
+    device.shutdown()
+    let span = took.value ?? seconds(99)
+    XCTAssertLessThan(
+      span, ms(1000), "the reply came at the save's end, not at the next deadline (\(span / 1_000_000) ms; 99 s: none)")
+    let saved = try XCTUnwrap(try StateStore(directory: directory).load())
+    XCTAssertEqual(saved.phase, .paused)
+    XCTAssertGreaterThan(saved.remaining, minutes(30) - seconds(1), "25:00 paused at once, 5 minutes added")
   }
 }
