@@ -27,11 +27,11 @@ func webBench() {
   var config = DeviceConfig()
   config.controlSocket = directory + "/c.sock"
   let hardware = try! MockHardware(config: config, clock: clock)
-  let changes = StateTimes()
+  let changes = WebStateTimes()
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
     log: Log(sink: { _, _ in }))
-  let observer = ChangeObserver(clock: clock, times: changes)
+  let observer = WebChangeObserver(clock: clock, times: changes)
   device.observer = observer
   let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
   device.start()
@@ -158,16 +158,16 @@ func processCPU(_ pid: Int32) -> Int64 {
 }
 
 /// When the device's state changed, and when its mode did.
-final class StateTimes: @unchecked Sendable {
+final class WebStateTimes: @unchecked Sendable {
   var all: [Instant] = []
   var modeChanges: [Instant] = []
 }
 
-final class ChangeObserver: DeviceObserver {
+final class WebChangeObserver: DeviceObserver {
   let clock: SystemClock
-  let times: StateTimes
+  let times: WebStateTimes
   var mode: Mode?
-  init(clock: SystemClock, times: StateTimes) {
+  init(clock: SystemClock, times: WebStateTimes) {
     self.clock = clock
     self.times = times
   }
