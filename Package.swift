@@ -240,12 +240,15 @@ let package = Package(
       name: "PomodoroCommandLineTests",
       dependencies: [
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroWeb",
         "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroWebTests",
-      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats", "PomodoroTestFixtures"]
+      dependencies: [
+        "PomodoroCore", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats", "PomodoroTestFixtures",
+      ]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",

@@ -182,7 +182,7 @@ for arch in amd64 arm64; do
   dpkg-deb -x "$file" "$root/var/tmp/test-deb/$arch"
   package_version="$(dpkg-deb -f "$file" Version)"
   said="$(run_binary "$arch" --version 2>&1)"
-  want="pomodoro $package_version (libgpiod v2 API, libi2c, libmosquitto)"
+  want="pomodoro $package_version (libgpiod v2 API, libi2c, libmosquitto, libmicrohttpd)"
   check "$arch: the package's Version ($package_version) is its pomodoro --version, with the hardware" \
     "pomodoro --version said: $said; wanted: $want" [ "$said" = "$want" ]
   # The web page's server compiled in: the shim names the library it loads (its 'not installed'
@@ -280,7 +280,7 @@ check "install $version: apt-get -y with no terminal succeeds" "$(tail -n 20 "$w
   [ "$(statuses)" = "iiiiii" ]
 check "install: no warning" "$(warnings install.log)" no_warnings install.log
 check "install: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
-  [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto)" ]
+  [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto, libmicrohttpd)" ]
 groups="$(in_groups pomodoro)"
 check "install: the system user pomodoro is in gpio and i2c" "id -nG pomodoro: $groups" \
   [ "$groups" = "gpio i2c pomodoro" ]
