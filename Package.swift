@@ -8,7 +8,8 @@
 //   POMODORO_SYSROOT=DIR        look in DIR/usr/include (a cross-build's sysroot, the one the
 //                               Swift SDK compiles against; deploy/build-deb.sh sets it); default /
 //   POMODORO_REQUIRE_HARDWARE=1 fail here, naming the missing header, rather than leave libgpiod,
-//                               libi2c or libmosquitto out (a package that only simulates)
+//                               libi2c, libmosquitto or libmicrohttpd out (a package that only
+//                               simulates, or whose pomodoro-web cannot serve)
 //   POMODORO_NO_HARDWARE=1      the mock-only build, whatever is installed
 import PackageDescription
 
@@ -19,7 +20,7 @@ import PackageDescription
   let sysroot = environment["POMODORO_SYSROOT"] ?? ""
   let forceMock = environment["POMODORO_NO_HARDWARE"] == "1"
   let requireHardware = environment["POMODORO_REQUIRE_HARDWARE"] == "1"
-  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h"]
+  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h"]
   let found = headers.map { FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)") }
   if requireHardware {
     let missing =
@@ -32,16 +33,16 @@ import PackageDescription
       FileHandle.standardError.write(
         Data(
           ("Package.swift: POMODORO_REQUIRE_HARDWARE=1, but \(missing.joined(separator: ", ")) "
-            + "(install libgpiod-dev, libi2c-dev and libmosquitto-dev there, or set POMODORO_SYSROOT)\n").utf8))
+            + "(install libgpiod-dev, libi2c-dev, libmosquitto-dev and libmicrohttpd-dev there, or set "
+            + "POMODORO_SYSROOT)\n").utf8))
       exit(1)
     }
   }
   let hasGPIOD = !forceMock && found[0]
   let hasI2C = !forceMock && found[1]
   let hasMosquitto = !forceMock && found[2]
-  // libmicrohttpd for `pomodoro web`: compiled in where its header is (not required by
-  // POMODORO_REQUIRE_HARDWARE: the web page is its own package's).
-  let hasMicrohttpd = !forceMock && FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/microhttpd.h")
+  // libmicrohttpd for `pomodoro web` (the package pomodoro-web): compiled in where its header is.
+  let hasMicrohttpd = !forceMock && found[3]
 #else
   let hasGPIOD = false
   let hasI2C = false
@@ -246,6 +247,7 @@ let package = Package(
       name: "PomodoroCommandLineTests",
       dependencies: [
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroWeb",
         "PomodoroTestFixtures",
       ]
     ),

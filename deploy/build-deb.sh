@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# deploy/build-deb.sh: make the Debian packages pomodoro and pomodoro-mqtt for Raspberry Pi OS
-# (64-bit, trixie: arm64) or Debian trixie on a PC (amd64), on any x86-64 Linux machine.
+# deploy/build-deb.sh: make the Debian packages pomodoro, pomodoro-mqtt and pomodoro-web for
+# Raspberry Pi OS (64-bit, trixie: arm64) or Debian trixie on a PC (amd64), on any x86-64 Linux
+# machine.
 #
 # It debootstraps a Debian trixie amd64 root (minbase; a root kept by --keep, or by
 # check-trixie.sh --keep, is reused), installs trixie's swiftlang (6.0.3), debhelper and the
@@ -11,9 +12,10 @@
 # packages (apt-get download, dpkg-deb -x); dpkg-shlibdeps reads the arm64 runtime libraries
 # installed in the root with multiarch, and binutils-aarch64-linux-gnu strips. amd64 builds
 # natively in the root. Package.swift is told the sysroot (POMODORO_SYSROOT) and must find
-# libgpiod, libi2c and libmosquitto there (POMODORO_REQUIRE_HARDWARE=1): a package that only
-# simulates cannot be made. The version is Release.version (Release.swift), the one
-# place it is written; debian/changelog is deploy/debian/changelog (made from CHANGELOG.md). Stage times are printed; mounts are
+# libgpiod, libi2c, libmosquitto and libmicrohttpd there (POMODORO_REQUIRE_HARDWARE=1): a package
+# that only simulates, or a pomodoro-web that cannot serve, cannot be made. The version is
+# Release.version (Release.swift), the one place it is written; debian/changelog is
+# deploy/debian/changelog (made from CHANGELOG.md). Stage times are printed; mounts are
 # undone on every exit path. Needs root and debootstrap. About 5 GB of disk with both arches.
 #
 # Usage: sudo bash deploy/build-deb.sh [--arch arm64|amd64] [--out DIR] [--root DIR] [--keep]
@@ -32,13 +34,13 @@ set -euo pipefail
 readonly SUITE=trixie
 # dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
-  libgpiod3:arm64 libi2c0:arm64)
+  libgpiod3:arm64 libi2c0:arm64 libcrypt1:arm64)
 # The arm64 sysroot Swift compiles and links against (swiftlang:arm64 for Swift's aarch64
 # modules and static runtime: only its lib/swift, lib/swift_static and lib/clang, the C
 # headers those link to, are unpacked).
 readonly SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1
   libstdc++-14-dev libstdc++6 libgpiod-dev libgpiod3 libi2c-dev libi2c0 libmosquitto-dev
-  libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
+  libmicrohttpd-dev libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
 readonly SWIFT_PARTS=(lib/swift lib/swift_static lib/clang)
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64
 readonly SDKS=/opt/pomodoro-swift-sdks
@@ -275,14 +277,17 @@ for f in "$root$BUILD_DIR"/*_"$version"_"$arch".deb "$root$BUILD_DIR"/*_"$versio
   cp "$f" "$out/"
   debs+=("$out/${f##*/}")
 done
-[[ -f "$out/pomodoro_${version}_$arch.deb" && -f "$out/pomodoro-mqtt_${version}_$arch.deb" ]] ||
-  die "dpkg-buildpackage finished but pomodoro_${version}_$arch.deb or pomodoro-mqtt_... is missing"
+for package in pomodoro pomodoro-mqtt pomodoro-web; do
+  [[ -f "$out/${package}_${version}_$arch.deb" ]] ||
+    die "dpkg-buildpackage finished but ${package}_${version}_$arch.deb is missing"
+done
 rm -f "$out/build-deb-$arch.log"
 
 for f in "${debs[@]}"; do
   say "  ${f##*/}: $(du -k "$f" | cut -f1) KiB, installed $(dpkg-deb -f "$f" Installed-Size) KiB"
 done
 say "  pomodoro Depends: $(dpkg-deb -f "$out/pomodoro_${version}_$arch.deb" Depends)"
+say "  pomodoro-web Depends: $(dpkg-deb -f "$out/pomodoro-web_${version}_$arch.deb" Depends)"
 say "stage times ($(nproc) cores):"
 for s in "${stage_times[@]}"; do say "  $s"; done
 say "OK: pomodoro $version for $arch in $out in $((SECONDS - t0)) s"

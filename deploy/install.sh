@@ -3,7 +3,8 @@
 # bookworm or trixie), or upgrades it in place, or removes it.
 #
 # Usage: sudo bash deploy/install.sh [--dry-run] [--no-start] [--no-apt] [--binary FILE] [--dest DIR] [--with-mqtt]
-#        sudo bash deploy/install.sh --deb FILE [--with-mqtt] [--dry-run] [--dest DIR]
+#                                    [--with-web]
+#        sudo bash deploy/install.sh --deb FILE [--with-mqtt] [--with-web] [--dry-run] [--dest DIR]
 #        sudo bash deploy/install.sh --uninstall [--dry-run] [--dest DIR]
 #   --dry-run     print what would be done, change nothing
 #   --no-start    install and enable the service, but do not (re)start it now
@@ -13,7 +14,8 @@
 #                 installing the build dependencies and building
 #   --deb FILE    install the Debian package FILE (deploy/build-deb.sh's pomodoro_VERSION_ARCH.deb, for
 #                 trixie only: another release is refused;
-#                 with --with-mqtt also the pomodoro-mqtt_VERSION_ARCH.deb beside it) with apt
+#                 with --with-mqtt and --with-web also the pomodoro-mqtt_VERSION_ARCH.deb and
+#                 pomodoro-web_VERSION_ARCH.deb beside it) with apt
 #                 instead of building: the package brings the binary, units, config, users and
 #                 udev rule; this script first removes a source install's binary and units
 #                 (they would shadow the package's), then turns I2C on as in step 5
@@ -22,7 +24,12 @@
 #   --with-mqtt   also the MQTT bridge: libmosquitto, the unit pomodoro-mqtt.service and its
 #                 system user `pomodoro-mqtt` (in the group pomodoro, for the control socket),
 #                 enabled and started like the device's unit; the broker is the config's mqtt_host
-#   --uninstall   what `apt remove` does: remove the binary, units (the bridge's too), udev rule,
+#   --with-web    also the web page: the unit pomodoro-web.service and its system user
+#                 `pomodoro-web` (in the group pomodoro, for the control socket), enabled and
+#                 started the same way; with --binary, libmicrohttpd, which it loads; the port is
+#                 the config's web_port (8080)
+#   --uninstall   what `apt remove` does: remove the binary, units (the bridge's and the page's
+#                 too), udev rule,
 #                 sysusers and modules files; keep the config, the state and history and the
 #                 users, and say what `apt purge` would delete besides
 #
@@ -40,6 +47,7 @@
 #      (a dated backup first), i2c-dev loaded at boot
 #   6. systemctl enable, and (re)start unless a reboot is needed first
 #   7. with --with-mqtt: the bridge's unit and user, enabled and (re)started the same way
+#   8. with --with-web: the page's unit and user, the same way
 set -euo pipefail
 
 readonly BIN=/usr/local/bin/pomodoro
@@ -52,11 +60,12 @@ readonly STATE_DIR=/var/lib/pomodoro
 readonly MODULES_LOAD=/etc/modules-load.d/pomodoro-i2c.conf # debian/pomodoro-i2c.conf
 readonly UDEV_RULE=/etc/udev/rules.d/60-pomodoro.rules      # debian/pomodoro.udev
 readonly SYSUSERS=/etc/sysusers.d/pomodoro.conf             # debian/pomodoro.sysusers
-readonly MQTT_SYSUSERS=/etc/sysusers.d/pomodoro-mqtt.conf   # debian/pomodoro-mqtt.sysusers
 readonly MQTT_STATE_DIR=/var/lib/pomodoro-mqtt
 readonly SWIFT_BIN=/usr/libexec/swift/bin # Debian's swiftlang keeps its tools here
 readonly MQTT_UNIT=/etc/systemd/system/pomodoro-mqtt.service
 readonly MQTT_USER=pomodoro-mqtt
+readonly WEB_UNIT=/etc/systemd/system/pomodoro-web.service
+readonly WEB_STATE_DIR=/var/lib/pomodoro-web
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=deploy/lib/common.sh
@@ -70,6 +79,7 @@ deb=""
 dest=""
 reboot_needed=0
 mqtt=0
+web=0
 
 while (($#)); do
   case "$1" in
@@ -78,6 +88,7 @@ while (($#)); do
   --no-apt) no_apt=1 ;;
   --uninstall) uninstall=1 ;;
   --with-mqtt) mqtt=1 ;;
+  --with-web) web=1 ;;
   --binary)
     binary="$(realpath "${2:?--binary needs a file}")"
     shift
@@ -378,34 +389,62 @@ mqtt_dependencies() {
   fi
 }
 
-install_mqtt() {
-  run install -m 0644 "$repo/deploy/pomodoro-mqtt.service" "$(path $MQTT_UNIT)"
-  say "unit: $MQTT_UNIT"
+# install_companion NAME WHAT HINT: a process of its own beside the device (pomodoro-mqtt, the
+# bridge; pomodoro-web, the page): deploy/NAME.service to /etc/systemd/system, its system user
+# NAME (in the group pomodoro, for the control socket) from the package's sysusers file, as it is,
+# enabled and (re)started like the device's unit; HINT is said when it is started.
+install_companion() {
+  local name=$1 what=$2 hint=$3
+  local unit=/etc/systemd/system/$name.service sysusers=/etc/sysusers.d/$name.conf
+  run install -m 0644 "$repo/deploy/$name.service" "$(path "$unit")"
+  say "unit: $unit"
   # The group pomodoro (made with the user pomodoro) owns /run/pomodoro and the control socket.
-  run install -D -m 0644 "$repo/deploy/debian/pomodoro-mqtt.sysusers" "$(path $MQTT_SYSUSERS)"
-  system systemd-sysusers "$MQTT_SYSUSERS"
-  say "user: $MQTT_USER in pomodoro (the control socket), no devices ($MQTT_SYSUSERS)"
+  run install -D -m 0644 "$repo/deploy/debian/$name.sysusers" "$(path "$sysusers")"
+  system systemd-sysusers "$sysusers"
+  say "user: $name in pomodoro (the control socket), no devices ($sysusers)"
   if ! have_systemd && ((!dry)); then
-    say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now pomodoro-mqtt"
+    say "systemd is not running here${dest:+ (--dest)}: enable it later with: systemctl enable --now $name"
     return
   fi
   system systemctl daemon-reload
-  system systemctl enable pomodoro-mqtt.service
+  system systemctl enable "$name.service"
   if ((reboot_needed)); then
-    say "the bridge starts after the reboot, with the device"
+    say "the $what starts after the reboot, with the device"
   elif ((start)); then
-    system systemctl restart pomodoro-mqtt.service
-    say "bridge started: journalctl -u pomodoro-mqtt -f (the broker: mqtt_host in $CONF)"
+    system systemctl restart "$name.service"
+    say "$what started: journalctl -u $name -f ($hint)"
   else
-    say "bridge not started (--no-start): sudo systemctl start pomodoro-mqtt"
+    say "$what not started (--no-start): sudo systemctl start $name"
   fi
 }
 
-uninstall_mqtt() {
+uninstall_companion() { # uninstall_companion NAME: its unit stopped, disabled and removed
   if have_systemd || ((dry)); then
-    system systemctl disable --now pomodoro-mqtt.service || true
+    system systemctl disable --now "$1.service" || true
   fi
-  run rm -f "$(path $MQTT_UNIT)" "$(path $MQTT_SYSUSERS)"
+  run rm -f "$(path "/etc/systemd/system/$1.service")" "$(path "/etc/sysusers.d/$1.conf")"
+}
+
+install_mqtt() { install_companion pomodoro-mqtt bridge "the broker: mqtt_host in $CONF"; }
+
+# --- 8. the web page (--with-web) ---------------------------------------------------------------
+# web_dependencies: with --binary, the library the page's server loads (by name,
+# libmicrohttpd.so.12: a binary built without the header does not carry that name); a build gets
+# libmicrohttpd-dev with the build dependencies (step 1).
+web_dependencies() {
+  [[ -n "$binary" ]] || return 0
+  case "$(os_codename)" in
+  bookworm) apt_packages libmicrohttpd12 ;;
+  *) apt_packages libmicrohttpd12t64 ;; # trixie's name (64-bit time_t)
+  esac
+  if ! grep -qa 'libmicrohttpd\.so\.12' "$binary"; then
+    say "warning: $binary was built without libmicrohttpd: its 'pomodoro web' says so and exits 69;" \
+      "build it where libmicrohttpd-dev is installed"
+  fi
+}
+
+install_web() {
+  install_companion pomodoro-web "web page" "open http://$(uname -n).local:8080 from a phone; web_port in $CONF"
 }
 
 # --- --deb: the Debian package --------------------------------------------------------------
@@ -419,9 +458,15 @@ install_deb() {
     [[ -f "$bridge" ]] || die "--with-mqtt: no $bridge beside $deb (build-deb.sh makes both)"
     packages+=("$bridge")
   fi
+  if ((web)); then
+    local page
+    page="$(dirname "$deb")/pomodoro-web_${deb##*/pomodoro_}"
+    [[ -f "$page" ]] || die "--with-web: no $page beside $deb (build-deb.sh makes it)"
+    packages+=("$page")
+  fi
   # A source install's files: /etc/systemd/system would override the package's unit.
   local f
-  for f in "$BIN" "$UNIT" "$MQTT_UNIT"; do
+  for f in "$BIN" "$UNIT" "$MQTT_UNIT" "$WEB_UNIT"; do
     if [[ -e "$(path "$f")" ]]; then
       say "removing the source install's $f (the package has its own)"
       run rm -f "$(path "$f")"
@@ -447,11 +492,12 @@ build from source instead: sudo bash deploy/install.sh"
 }
 
 # --- uninstall ----------------------------------------------------------------------------------
-# uninstall_all: what `apt remove pomodoro pomodoro-mqtt` does: the installed files go (binary,
+# uninstall_all: what `apt remove pomodoro pomodoro-mqtt pomodoro-web` does: the installed files go (binary,
 # units, the shipped config's copy, docs, udev rule, sysusers and modules files); the config,
 # the state with the history, and the users stay. It says what purge would delete besides.
 uninstall_all() {
-  uninstall_mqtt
+  uninstall_companion pomodoro-mqtt
+  uninstall_companion pomodoro-web
   if have_systemd || ((dry)); then
     system systemctl disable --now pomodoro.service || true
   fi
@@ -460,10 +506,12 @@ uninstall_all() {
   run rm -rf "$(path $DOC_DIR)"
   if have_systemd || ((dry)); then system systemctl daemon-reload; fi
   say "kept, as apt remove keeps them: the config $CONF, the state and history in $STATE_DIR" \
-    "(a new install takes them over), the users pomodoro and $MQTT_USER"
-  say "apt purge would also delete $CONF, $STATE_DIR (the timer and the history) and $MQTT_STATE_DIR," \
-    "having first withdrawn the desk from Home Assistant; by hand: sudo pomodoro mqtt --remove (before" \
-    "--uninstall, with the bridge installed), then sudo rm -rf $CONF_DIR $STATE_DIR $MQTT_STATE_DIR" \
+    "(a new install takes them over), the paired browsers in $WEB_STATE_DIR, the users pomodoro," \
+    "$MQTT_USER and pomodoro-web"
+  say "apt purge would also delete $CONF, $STATE_DIR (the timer and the history), $MQTT_STATE_DIR and" \
+    "$WEB_STATE_DIR (the paired browsers), having first withdrawn the desk from Home Assistant; by hand:" \
+    "sudo pomodoro mqtt --remove (before --uninstall, with the bridge installed), then" \
+    "sudo rm -rf $CONF_DIR $STATE_DIR $MQTT_STATE_DIR $WEB_STATE_DIR" \
     "(the users stay, as Debian's do)"
   say "I2C stays enabled in config.txt (other devices may use it); the backups are beside it"
   say "removed the Pomodoro device"
@@ -494,11 +542,13 @@ else
   install_dependencies
 fi
 ((mqtt)) && mqtt_dependencies
+((web)) && web_dependencies
 [[ -n "$binary" ]] || build
 install_files
 install_user
 enable_i2c
 start_service
 ((!mqtt)) || install_mqtt
+((!web)) || install_web
 ((reboot_needed)) && say "REBOOT NEEDED: I2C was enabled in config.txt; run: sudo reboot"
 say "done. Check the hardware with: sudo -u pomodoro $BIN probe --config $CONF"

@@ -7,20 +7,23 @@
 #     changed recompiles) from a copy of the source whose version is VERSION+upgradetest and
 #     whose shipped config (deploy/pomodoro.conf) changed: deploy/lib/upgrade-deb.sh, which
 #     reuses the one Tests/system/run.sh made into the same --debs folder (CI runs that first).
-#  2. In the build root: lintian on pomodoro and pomodoro-mqtt for amd64 and arm64 (no error and
-#     no warning; --pedantic, infos shown); each package's Version against its own binary's
-#     `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod v2,
-#     libi2c and libmosquitto; every Tests/scenarios/*.pomo run by the amd64 package's binary
+#  2. In the build root: lintian on pomodoro, pomodoro-mqtt and pomodoro-web for amd64 and arm64
+#     (no error and no warning; --pedantic, infos shown); each package's Version against its own
+#     binary's `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod
+#     v2, libi2c and libmosquitto, and carry the web page's server (libmicrohttpd); every Tests/scenarios/*.pomo run by the amd64 package's binary
 #     and the arm64 one under qemu (its `# expect` lines checked by pomodoro itself), with the
 #     same transcript from both.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal
 #     (</dev/null), as docs/install.md says: install, the owner edits the config and has a
 #     history, upgrade to the second build (no prompt, the edit kept, no warning), remove (config
 #     and history kept), purge (nothing left that docs/install.md does not name: the system users
-#     pomodoro and pomodoro-mqtt and the groups gpio and i2c), install again.
+#     pomodoro, pomodoro-mqtt and pomodoro-web and the groups gpio and i2c), install again; all
+#     three packages each time. pomodoro-web: its user, `sudo pomodoro web pair` and `forget` in
+#     the state directory as systemd makes it (the files they write readable by the service's
+#     user), the page served as the unit runs it, the pairings kept by upgrade and remove.
 #
 # Usage: sudo bash deploy/test-deb.sh --debs DIR --root DIR [--source DIR]
-#   --debs DIR    the folder with pomodoro{,-mqtt}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (its arm64 sysroot runs the arm64 binary)
 #   --source DIR  the package (default: the repository holding this script)
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
@@ -124,7 +127,7 @@ mkdir -p "$root/var/tmp/test-deb/Tests"
 cp -r "$source_dir/Tests/scenarios" "$root/var/tmp/test-deb/Tests/"
 
 for arch in amd64 arm64; do
-  for package in pomodoro pomodoro-mqtt; do
+  for package in pomodoro pomodoro-mqtt pomodoro-web; do
     file="$(deb "$package" "$version" "$arch")"
     if [[ ! -f "$file" ]]; then
       fail "lintian $package $arch" "no ${file##*/} in $debs (build-deb.sh --arch $arch --out $debs)"
@@ -153,7 +156,7 @@ manifest() { # manifest SYSROOT: the manifest as the packages' build evaluates i
 out="$(manifest /var/tmp/test-deb/empty-sysroot)"
 status=$?
 if ((status != 0)) && grep -q 'empty-sysroot/usr/include/gpiod.h is missing' <<<"$out" &&
-  grep -q 'mosquitto.h is missing' <<<"$out"; then
+  grep -q 'mosquitto.h is missing' <<<"$out" && grep -q 'microhttpd.h is missing' <<<"$out"; then
   pass "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them"
 else
   fail "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them" \
@@ -179,9 +182,13 @@ for arch in amd64 arm64; do
   dpkg-deb -x "$file" "$root/var/tmp/test-deb/$arch"
   package_version="$(dpkg-deb -f "$file" Version)"
   said="$(run_binary "$arch" --version 2>&1)"
-  want="pomodoro $package_version (libgpiod v2 API, libi2c, libmosquitto)"
+  want="pomodoro $package_version (libgpiod v2 API, libi2c, libmosquitto, libmicrohttpd)"
   check "$arch: the package's Version ($package_version) is its pomodoro --version, with the hardware" \
     "pomodoro --version said: $said; wanted: $want" [ "$said" = "$want" ]
+  # The web page's server compiled in: the shim names the library it loads (its 'not installed'
+  # body does not).
+  check "$arch: pomodoro web is compiled in (the binary loads libmicrohttpd.so.12)" \
+    "no libmicrohttpd.so.12 in /usr/bin/pomodoro" grep -qa 'libmicrohttpd\.so\.12' "$root/var/tmp/test-deb/$arch/usr/bin/pomodoro"
 done
 if [[ -f "$(deb pomodoro "$upgrade_version" amd64)" ]]; then
   check "the upgrade package's Version is $upgrade_version" "it is $(dpkg-deb -f "$(deb pomodoro "$upgrade_version" amd64)" Version)" \
@@ -228,9 +235,12 @@ chmod -R a+rX "$root/var/tmp/debs" # apt reads local packages as _apt
 
 old_pomodoro="/var/tmp/debs/pomodoro_${version}_amd64.deb"
 old_mqtt="/var/tmp/debs/pomodoro-mqtt_${version}_amd64.deb"
+old_web="/var/tmp/debs/pomodoro-web_${version}_amd64.deb"
 new_pomodoro="/var/tmp/debs/pomodoro_${upgrade_version}_amd64.deb"
 new_mqtt="/var/tmp/debs/pomodoro-mqtt_${upgrade_version}_amd64.deb"
-[[ -f "$root$old_pomodoro" && -f "$root$old_mqtt" ]] || die "no ${old_pomodoro##*/} and ${old_mqtt##*/} in $debs"
+new_web="/var/tmp/debs/pomodoro-web_${upgrade_version}_amd64.deb"
+[[ -f "$root$old_pomodoro" && -f "$root$old_mqtt" && -f "$root$old_web" ]] ||
+  die "no ${old_pomodoro##*/}, ${old_mqtt##*/} and ${old_web##*/} in $debs"
 
 # apt_step LOG ARGS...: apt-get -y ARGS with no terminal; its output in $work/LOG.
 apt_step() {
@@ -244,7 +254,7 @@ warnings() { grep -iE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' "$wo
 
 # The packages' dependencies first, so that what is left after purge is measured against a
 # system that has them.
-dependencies="$(for f in "$root$old_pomodoro" "$root$old_mqtt"; do dpkg-deb -f "$f" Depends; done |
+dependencies="$(for f in "$root$old_pomodoro" "$root$old_mqtt" "$root$old_web"; do dpkg-deb -f "$f" Depends; done |
   tr ',' '\n' | sed -E 's/\|.*//; s/\(.*\)//; s/ //g' | grep -vx 'pomodoro' | sort -u | xargs)"
 say "dependencies: $dependencies"
 apt_retry in_root apt-get -qq update >/dev/null || die "apt-get update in $root failed"
@@ -262,19 +272,24 @@ snapshot >"$work/before"
 status_of() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
 in_groups() { in_root id -nG "$1" 2>/dev/null | tr ' ' '\n' | sort | xargs; }
 
+statuses() { printf '%s' "$(status_of pomodoro)$(status_of pomodoro-mqtt)$(status_of pomodoro-web)"; }
+
 # 3a. install
-apt_step install.log install "$old_pomodoro" "$old_mqtt"
+apt_step install.log install "$old_pomodoro" "$old_mqtt" "$old_web"
 check "install $version: apt-get -y with no terminal succeeds" "$(tail -n 20 "$work/install.log")" \
-  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "iiii" ]
+  [ "$(statuses)" = "iiiiii" ]
 check "install: no warning" "$(warnings install.log)" no_warnings install.log
 check "install: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
-  [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto)" ]
+  [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto, libmicrohttpd)" ]
 groups="$(in_groups pomodoro)"
 check "install: the system user pomodoro is in gpio and i2c" "id -nG pomodoro: $groups" \
   [ "$groups" = "gpio i2c pomodoro" ]
 groups="$(in_groups pomodoro-mqtt)"
 check "install: the system user pomodoro-mqtt is in pomodoro, nothing else" "id -nG pomodoro-mqtt: $groups" \
   [ "$groups" = "pomodoro pomodoro-mqtt" ]
+groups="$(in_groups pomodoro-web)"
+check "install: the system user pomodoro-web is in pomodoro, nothing else" "id -nG pomodoro-web: $groups" \
+  [ "$groups" = "pomodoro pomodoro-web" ]
 check "install: $CONF made from /usr/share/pomodoro/pomodoro.conf" "$(ls -l "$root/etc/pomodoro" 2>&1)" \
   cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"
 check "install: the shipped config has every key commented out (each takes its default)" \
@@ -283,7 +298,7 @@ printf 'wait 2s\n' >"$root/var/tmp/wait.pomo"
 check "install: pomodoro reads $CONF (simulate --config)" \
   "$(in_root pomodoro simulate --config "$CONF" --script /var/tmp/wait.pomo 2>&1 | tail -n 3)" \
   in_root sh -c "pomodoro simulate --config $CONF --script /var/tmp/wait.pomo | grep -q summary"
-for unit in pomodoro pomodoro-mqtt; do
+for unit in pomodoro pomodoro-mqtt pomodoro-web; do
   check "install: $unit.service enabled (multi-user.target.wants)" \
     "$(ls -l "$root/etc/systemd/system/multi-user.target.wants/" 2>&1)" \
     [ "$(readlink "$root/etc/systemd/system/multi-user.target.wants/$unit.service")" = "/usr/lib/systemd/system/$unit.service" ]
@@ -294,6 +309,56 @@ check "install: postinst says how to turn I2C on" "$(cat "$work/install.log")" \
   grep -q 'sudo raspi-config nonint do_i2c 0' "$work/install.log"
 check "install: /boot/firmware/config.txt untouched (none made)" "$(ls -la "$root/boot" 2>&1)" \
   [ ! -e "$root/boot/firmware/config.txt" ]
+
+# The web page as its unit runs it. No systemd here: the state directory made as StateDirectory=
+# makes it (the service's user's, 0700), then what the owner does as root in it, then the server
+# as that user (setpriv, the unit's user and groups), on a port of its own on 127.0.0.1.
+web_state=/var/lib/pomodoro-web
+owner_mode() { in_root stat -c '%U:%G %a' "$1" 2>&1; }
+# pairings_are N: N hashed pairings in the state directory, in a file of the service user's, 0600.
+pairings_are() {
+  [[ "$(grep -c '^\$5\$' "$root$web_state/pairings" 2>/dev/null)" == "$1" &&
+    "$(owner_mode "$web_state/pairings")" == "pomodoro-web:pomodoro-web 600" ]]
+}
+# http PORT METHOD PATH [BODY]: the status line of a request to 127.0.0.1:PORT (Host: localhost).
+http() {
+  # shellcheck disable=SC2016 # the inner bash's
+  timeout 5 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" \
+      "$2" "$3" "${#4}" "$4" >&3
+    head -n 1 <&3 | tr -d "\r"' http "$@" 2>/dev/null
+}
+check "install: the web unit runs /usr/bin/pomodoro web" "$(grep -E '^ExecStart=' "$root/usr/lib/systemd/system/pomodoro-web.service")" \
+  grep -qx 'ExecStart=/usr/bin/pomodoro web --config /etc/pomodoro/pomodoro.conf' "$root/usr/lib/systemd/system/pomodoro-web.service"
+in_root install -d -m 0700 -o pomodoro-web -g pomodoro-web "$web_state"
+code="$(in_root pomodoro web pair 2>&1)"
+check "sudo pomodoro web pair: prints a code" "$code" grep -qE '^[0-9]{6}  \(' <<<"$code"
+code="${code%% *}"
+check "sudo pomodoro web pair: the code it leaves is the service user's (pomodoro-web, 0600)" \
+  "$(owner_mode "$web_state/pair-code")" [ "$(owner_mode "$web_state/pair-code")" = "pomodoro-web:pomodoro-web 600" ]
+port=$((20000 + RANDOM % 20000))
+printf 'web_port = %d\nweb_bind = 127.0.0.1\n' "$port" >"$root/var/tmp/web.conf"
+# chroot, env, timeout, setpriv and env exec each other: $! is timeout, which passes SIGTERM on.
+chroot "$root" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+  timeout --preserve-status 30 setpriv --reuid=pomodoro-web --regid=pomodoro-web --init-groups \
+  env STATE_DIRECTORY="$web_state" pomodoro web --config /var/tmp/web.conf >"$work/web.log" 2>&1 &
+web_pid=$!
+for _ in $(seq 50); do
+  [[ -z "$(http "$port" GET /api/session)" ]] || break
+  sleep 0.2
+done
+answer="$(http "$port" POST /api/pair "{\"code\":\"$code\"}")"
+kill -TERM "$web_pid" 2>/dev/null
+wait "$web_pid"
+web_status=$?
+served() { ((web_status == 0)) && grep -q "serving the page on 127.0.0.1 port $port" "$work/web.log"; }
+check "pomodoro web as pomodoro-web: serves (libmicrohttpd loaded), stops on SIGTERM with 0" \
+  "exit $web_status; $(cat "$work/web.log")" served
+check "pomodoro web: the printed code pairs a browser (POST /api/pair: 200)" "answer: ${answer:-none}; $(cat "$work/web.log")" \
+  [ "$answer" = "HTTP/1.1 200 OK" ]
+check "pomodoro web: the pairing kept, hashed, in $web_state/pairings (the service user's, 0600)" \
+  "$(owner_mode "$web_state/pairings"); $(cat "$root$web_state/pairings" 2>&1)" pairings_are 1
+cp "$root$web_state/pairings" "$work/pairings"
 
 # 3b. the owner's edit and history, then the upgrade with a changed shipped config
 sed -i 's/^# focus = 25m$/focus = 50m/' "$root$CONF"
@@ -306,9 +371,9 @@ in_root chown -R pomodoro:pomodoro /var/lib/pomodoro
 cp "$root/var/lib/pomodoro/history.jsonl" "$work/history.jsonl"
 
 if [[ -f "$root$new_pomodoro" ]]; then
-  apt_step upgrade.log install "$new_pomodoro" "$new_mqtt"
-  check "upgrade to $upgrade_version with no terminal succeeds" "$(tail -n 20 "$work/upgrade.log")" \
-    [ "$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro | tr -d ' ')" = "${upgrade_version}ii" ]
+  apt_step upgrade.log install "$new_pomodoro" "$new_mqtt" "$new_web"
+  check "upgrade to $upgrade_version with no terminal succeeds (the three packages)" "$(tail -n 20 "$work/upgrade.log")" \
+    [ "$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}\n' pomodoro pomodoro-mqtt pomodoro-web | tr -d ' ' | sort -u)" = "${upgrade_version}ii" ]
   check "upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
   check "upgrade: pomodoro --version is $upgrade_version" "$(in_root pomodoro --version 2>&1)" \
     in_root sh -c "pomodoro --version | grep -qF 'pomodoro $upgrade_version ('"
@@ -318,35 +383,45 @@ if [[ -f "$root$new_pomodoro" ]]; then
     cmp -s "$work/edited.conf" "$root$CONF"
   check "upgrade: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
     cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+  check "upgrade: the web pairings kept" "$(ls -la "$root$web_state" 2>&1)" cmp -s "$work/pairings" "$root$web_state/pairings"
 else
   fail "upgrade to $upgrade_version" "no ${new_pomodoro##*/} in $debs"
 fi
 
-# 3c. remove: the config and the history stay
-apt_step remove.log remove pomodoro pomodoro-mqtt
-check "remove: both removed, their config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
-  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "rcrc" ]
+# sudo pomodoro web forget: every pairing revoked, the file still the service user's.
+said="$(in_root pomodoro web forget 2>&1)"
+check "sudo pomodoro web forget: forgets the one paired browser" "$said" grep -q '^forgot 1 paired browser;' <<<"$said"
+check "sudo pomodoro web forget: no pairing left, pairings still the service user's" \
+  "$(owner_mode "$web_state/pairings"); $(cat "$root$web_state/pairings" 2>&1)" pairings_are 0
+cp "$root$web_state/pairings" "$work/pairings"
+
+# 3c. remove: the config, the history and the pairings stay
+apt_step remove.log remove pomodoro pomodoro-mqtt pomodoro-web
+check "remove: the three removed, their config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
+  [ "$(statuses)" = "rcrcrc" ]
 check "remove: /usr/bin/pomodoro gone" "$(ls -l "$root/usr/bin/pomodoro" 2>&1)" [ ! -e "$root/usr/bin/pomodoro" ]
 check "remove: $CONF kept as edited" "$(ls -la "$root/etc/pomodoro" 2>&1)" cmp -s "$work/edited.conf" "$root$CONF"
 check "remove: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
+check "remove: the web pairings kept" "$(ls -la "$root$web_state" 2>&1)" cmp -s "$work/pairings" "$root$web_state/pairings"
 
 # 3d. purge: nothing left but the system users and groups (lines in /etc/passwd, group...)
-apt_step purge.log purge pomodoro pomodoro-mqtt
-check "purge: both purged" "$(tail -n 10 "$work/purge.log")" [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)" ]
+apt_step purge.log purge pomodoro pomodoro-mqtt pomodoro-web
+check "purge: the three purged" "$(tail -n 10 "$work/purge.log")" [ -z "$(statuses)" ]
 check "purge: /etc/pomodoro gone" "$(ls -la "$root/etc/pomodoro" 2>&1)" [ ! -e "$root/etc/pomodoro" ]
 check "purge: /var/lib/pomodoro (state and history) gone" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   [ ! -e "$root/var/lib/pomodoro" ]
+check "purge: $web_state (the pairings) gone" "$(ls -la "$root$web_state" 2>&1)" [ ! -e "$root$web_state" ]
 snapshot >"$work/after"
 check "purge: no file left behind (against the root before the first install)" \
   "$(diff "$work/before" "$work/after")" cmp -s "$work/before" "$work/after"
 check "purge: the system users stay (docs/install.md)" "$(grep -E '^pomodoro' "$root/etc/passwd")" \
-  [ "$(grep -cE '^pomodoro(-mqtt)?:' "$root/etc/passwd")" = 2 ]
+  [ "$(grep -cE '^pomodoro(-mqtt|-web)?:' "$root/etc/passwd")" = 3 ]
 
 # 3e. install again
-apt_step reinstall.log install "$old_pomodoro" "$old_mqtt"
+apt_step reinstall.log install "$old_pomodoro" "$old_mqtt" "$old_web"
 check "install again after purge succeeds" "$(tail -n 20 "$work/reinstall.log")" \
-  [ "$(status_of pomodoro)$(status_of pomodoro-mqtt)" = "iiii" ]
+  [ "$(statuses)" = "iiiiii" ]
 check "install again: no warning (the users exist)" "$(warnings reinstall.log)" no_warnings reinstall.log
 check "install again: a fresh $CONF from the shipped one" "$(diff "$root/usr/share/pomodoro/pomodoro.conf" "$root$CONF")" \
   cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"

@@ -55,13 +55,13 @@ fake_binary "$scratch/pomodoro-1" 1
 bash deploy/install.sh --dry-run --dest "$root" >"$scratch/out" 2>&1
 expect "dry run: exits 0" true
 expect "dry run: says it would build with swift-build -c release" contains "$scratch/out" "would run: swift-build --package-path $repo -c release --static-swift-stdlib --manifest-cache none"
-expect "dry run: says it would apt-get satisfy control's build dependencies, swiftlang first (trixie)" contains "$scratch/out" "swiftlang (>= 6.0), libgpiod-dev (>= 2), libi2c-dev, libmosquitto-dev, libstdc++-14-dev"
+expect "dry run: says it would apt-get satisfy control's build dependencies, swiftlang first (trixie)" contains "$scratch/out" "swiftlang (>= 6.0), libgpiod-dev (>= 2), libi2c-dev, libmosquitto-dev, libmicrohttpd-dev, libstdc++-14-dev"
 bw_root="$scratch/bookworm-deps"
 new_root "$bw_root" "$pi_os_config"
 printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n' >"$bw_root/etc/os-release"
 bash deploy/install.sh --dry-run --dest "$bw_root" >"$scratch/out-bookworm" 2>&1 || true
 expect "dry run on bookworm: control's build dependencies less swiftlang, with GCC 12's libstdc++" contains "$scratch/out-bookworm" \
-  "--no-install-recommends libgpiod-dev, libi2c-dev, libmosquitto-dev, libstdc++-12-dev"
+  "--no-install-recommends libgpiod-dev, libi2c-dev, libmosquitto-dev, libmicrohttpd-dev, libstdc++-12-dev"
 expect "dry run: shows the config.txt change" contains "$scratch/out" "+dtparam=i2c_arm_baudrate=400000"
 expect "dry run: says it would install the unit" contains "$scratch/out" "$root/etc/systemd/system/pomodoro.service"
 expect "dry run: leaves the staged system as it was" diff -r "$scratch/dry-before" "$root"
@@ -124,7 +124,7 @@ expect "uninstall: the state is kept (as apt remove keeps it)" contains "$root/v
 expect "uninstall: the history is kept" contains "$root/var/lib/pomodoro/history.jsonl" "focus"
 expect "uninstall: removes no user" lacks "$scratch/out" "userdel"
 expect "uninstall: says what apt purge would delete" contains "$scratch/out" \
-  "apt purge would also delete /etc/pomodoro/pomodoro.conf, /var/lib/pomodoro (the timer and the history) and /var/lib/pomodoro-mqtt"
+  "apt purge would also delete /etc/pomodoro/pomodoro.conf, /var/lib/pomodoro (the timer and the history), /var/lib/pomodoro-mqtt and /var/lib/pomodoro-web (the paired browsers)"
 
 # --- --with-mqtt: the bridge's unit and user, and --uninstall removes them ----------------------------
 root="$scratch/mqtt"
@@ -165,6 +165,39 @@ bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
 expect "uninstall: the bridge's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro-mqtt.service"
 expect "uninstall: the device's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro.service"
 expect "uninstall: the bridge's sysusers file is gone" test ! -e "$root/etc/sysusers.d/pomodoro-mqtt.conf"
+
+# --- --with-web: the page's unit and user, and --uninstall removes them -------------------------------
+root="$scratch/web"
+new_root "$root" "$pi_os_config"
+install --dest "$root" --binary "$scratch/pomodoro-1"
+expect "without --with-web: no page unit" test ! -e "$root/etc/systemd/system/pomodoro-web.service"
+cp -a "$root" "$scratch/web-before"
+bash deploy/install.sh --dry-run --with-web --dest "$root" >"$scratch/out" 2>&1
+expect "dry run --with-web: exits 0" true
+expect "dry run --with-web: would install the page's unit" contains "$scratch/out" \
+  "would run: install -m 0644 $repo/deploy/pomodoro-web.service $root/etc/systemd/system/pomodoro-web.service"
+expect "dry run --with-web: would make the user pomodoro-web in the group pomodoro (the package's sysusers file)" \
+  line_after "$scratch/out" \
+  "would run: install -D -m 0644 $repo/deploy/debian/pomodoro-web.sysusers $root/etc/sysusers.d/pomodoro-web.conf" \
+  "would run: systemd-sysusers /etc/sysusers.d/pomodoro-web.conf"
+expect "dry run --with-web: would enable and start the page" line_after "$scratch/out" \
+  "would run: systemctl enable pomodoro-web.service" "would run: systemctl restart pomodoro-web.service"
+expect "dry run --with-web: leaves the staged system as it was" diff -r "$scratch/web-before" "$root"
+install --dest "$root" --binary "$scratch/pomodoro-2" --with-web --with-mqtt
+expect "--with-web --with-mqtt: exits 0" true
+expect "--with-web: the page's unit is installed" cmp deploy/pomodoro-web.service "$root/etc/systemd/system/pomodoro-web.service"
+expect "--with-web --with-mqtt: the bridge's unit too" cmp deploy/pomodoro-mqtt.service "$root/etc/systemd/system/pomodoro-mqtt.service"
+expect "--with-web --binary: the library the page loads (trixie's libmicrohttpd12t64)" contains "$scratch/out" \
+  "--no-install-recommends libmicrohttpd12t64"
+expect "--with-web --binary: warns when the binary lacks libmicrohttpd" contains "$scratch/out" "was built without libmicrohttpd"
+expect "--with-web: the package's sysusers file, as it is" cmp deploy/debian/pomodoro-web.sysusers "$root/etc/sysusers.d/pomodoro-web.conf"
+expect "--with-web: says how to enable it later" contains "$scratch/out" "systemctl enable --now pomodoro-web"
+bash deploy/install.sh --dry-run --uninstall --dest "$root" >"$scratch/out" 2>&1
+expect "dry run --uninstall: would stop and disable the page" contains "$scratch/out" \
+  "would run: systemctl disable --now pomodoro-web.service"
+bash deploy/install.sh --uninstall --dest "$root" >"$scratch/out" 2>&1
+expect "uninstall: the page's unit is gone" test ! -e "$root/etc/systemd/system/pomodoro-web.service"
+expect "uninstall: the page's sysusers file is gone" test ! -e "$root/etc/sysusers.d/pomodoro-web.conf"
 
 # --- other config.txt shapes ----------------------------------------------------------------------
 root="$scratch/pi4-last"
@@ -237,6 +270,16 @@ expect "--deb --with-mqtt: names it" contains "$scratch/out" "no $scratch/debs/p
 : >"$scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
 install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb" --with-mqtt
 expect "--deb --with-mqtt: both packages in one apt-get install" contains "$scratch/out" "$scratch/debs/pomodoro_0.1.0_arm64.deb $scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
+set +e
+install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb" --with-web
+status=$?
+set -e
+expect "--deb --with-web: refused without the page's package beside it" test "$status" -ne 0
+expect "--deb --with-web: names it" contains "$scratch/out" "no $scratch/debs/pomodoro-web_0.1.0_arm64.deb"
+: >"$scratch/debs/pomodoro-web_0.1.0_arm64.deb"
+install --dest "$root" --deb "$scratch/debs/pomodoro_0.1.0_arm64.deb" --with-mqtt --with-web
+expect "--deb --with-mqtt --with-web: the three packages in one apt-get install" contains "$scratch/out" \
+  "$scratch/debs/pomodoro_0.1.0_arm64.deb $scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb $scratch/debs/pomodoro-web_0.1.0_arm64.deb"
 set +e
 install --dest "$root" --deb "$scratch/debs/pomodoro-mqtt_0.1.0_arm64.deb"
 status=$?

@@ -6,22 +6,23 @@
 #  1. A throwaway ed25519 key (certification-only primary, signing subkey with an expiry, as
 #     docs/release.md makes the real one), an unrelated one and a next one (for a rotation), in
 #     temporary GnuPG homes.
-#  2. The packages build-deb.sh made (--debs: pomodoro and pomodoro-mqtt, amd64 and arm64) and a
-#     second version of the amd64 ones (VERSION+upgradetest, deploy/lib/upgrade-deb.sh, reused
-#     when test-deb.sh or Tests/system/run.sh made it into the same folder), the keyring package
+#  2. The packages build-deb.sh made (--debs: pomodoro, pomodoro-mqtt and pomodoro-web, amd64 and
+#     arm64) and a second version of the amd64 ones (VERSION+upgradetest, deploy/lib/upgrade-deb.sh,
+#     reused when test-deb.sh or Tests/system/run.sh made it into the same folder), the keyring package
 #     (apt-repo.sh keyring, lintian in the build root) and the repository (apt-repo.sh build),
 #     served by `python3 -m http.server` on 127.0.0.1 beside three that apt must refuse: signed
 #     by the other key, unsigned, and with a Packages file changed after signing.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal: the keyring
 #     package installed from its file; `apt-get update` with no warning (apt verifies with sqv);
-#     `apt-get install pomodoro pomodoro-mqtt` gets the newest; `pomodoro=VERSION` goes back;
-#     the owner's config and history kept through `apt-get upgrade` to the newest, which also
+#     `apt-get install pomodoro pomodoro-mqtt pomodoro-web` gets the newest; `pomodoro=VERSION`
+#     goes back; the owner's config and history kept through `apt-get upgrade` to the newest, which also
 #     brings a second keyring package holding a next key (a rotation: sqv then takes both); purge; the
 #     three bad repositories refused; then arm64 added as a foreign architecture and
-#     `apt-get install --download-only pomodoro:arm64` resolved from the repository and Debian.
+#     `apt-get install --download-only pomodoro:arm64` (and the other two) resolved from the
+#     repository and Debian.
 #
 # Usage: sudo bash deploy/test-repo.sh --debs DIR --root DIR [--source DIR]
-#   --debs DIR    the folder with pomodoro{,-mqtt}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (lintian; the upgrade build if it is missing)
 #   --source DIR  the package (default: the repository holding this script)
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
@@ -147,10 +148,10 @@ else
   fail "the second version $new_version built" "$(tail -n 20 "$work/v2.log")"
 fi
 mkdir -p "$work/debs/$version" "$work/debs/$new_version" "$work/www"
-for f in "$debs"/pomodoro{,-mqtt}_"$version"_{amd64,arm64}.deb; do
+for f in "$debs"/pomodoro{,-mqtt,-web}_"$version"_{amd64,arm64}.deb; do
   if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
 done
-cp "$debs"/pomodoro{,-mqtt}_"$new_version"_amd64.deb "$work/debs/$new_version/" 2>/dev/null
+cp "$debs"/pomodoro{,-mqtt,-web}_"$new_version"_amd64.deb "$work/debs/$new_version/" 2>/dev/null
 
 # The server first: the keyring package's apt source names its port.
 python3 -m http.server --bind 127.0.0.1 --directory "$work/www" 0 >"$work/http.log" 2>&1 &
@@ -213,9 +214,10 @@ check "Release: SHA256 and SHA512 sums, no MD5 or SHA-1" "$(grep -E '^[A-Za-z0-9
 packages_of() { # packages_of ARCH: NAME=VERSION of each stanza in binary-ARCH/Packages
   awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' "$dist/main/binary-$1/Packages" | LC_ALL=C sort | xargs
 }
-want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-mqtt=$new_version pomodoro=$version pomodoro=$new_version"
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-mqtt=$new_version"
+want+=" pomodoro-web=$version pomodoro-web=$new_version pomodoro=$version pomodoro=$new_version"
 check "binary-amd64 keeps both versions ($(packages_of amd64))" "want $want" [ "$(packages_of amd64)" = "$want" ]
-want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro=$version"
+want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-web=$version pomodoro=$version"
 check "binary-arm64: $(packages_of arm64)" "want $want" [ "$(packages_of arm64)" = "$want" ]
 check "binary-all: the keyring packages alone ($(packages_of all))" "" \
   [ "$(packages_of all)" = "pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version" ]
@@ -308,17 +310,17 @@ check "apt-cache policy pomodoro: the candidate is the newest, $new_version" "$(
   [ "$candidate" = "$new_version" ]
 
 start=$SECONDS
-apt_step install.log install pomodoro pomodoro-mqtt
+apt_step install.log install pomodoro pomodoro-mqtt pomodoro-web
 install_time=$((SECONDS - start))
-check "apt-get install pomodoro pomodoro-mqtt: the newest, $new_version (${install_time} s)" "$(tail -n 20 "$work/install.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$new_version $new_version ii" ]
+check "apt-get install pomodoro pomodoro-mqtt pomodoro-web: the newest, $new_version (${install_time} s)" "$(tail -n 20 "$work/install.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$new_version $new_version $new_version ii" ]
 check "apt-get install: no warning" "$(warnings install.log)" no_warnings install.log
 fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/install.log" | head -n 1)"
 say "  $fetched (with the Debian packages it depends on), in $install_time s"
 
-apt_step downgrade.log install --allow-downgrades "pomodoro=$version" "pomodoro-mqtt=$version"
-check "apt-get install pomodoro=$version pomodoro-mqtt=$version: goes back" "$(tail -n 20 "$work/downgrade.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$version $version ii" ]
+apt_step downgrade.log install --allow-downgrades "pomodoro=$version" "pomodoro-mqtt=$version" "pomodoro-web=$version"
+check "apt-get install pomodoro=$version pomodoro-mqtt=$version pomodoro-web=$version: goes back" "$(tail -n 20 "$work/downgrade.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$version $version $version ii" ]
 check "the way back: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
   in_root sh -c "pomodoro --version | grep -qF 'pomodoro $version ('"
 
@@ -336,8 +338,8 @@ gpg --homedir "$next_gnupg" --batch --local-user "$next_key" --detach-sign -o "$
 check "before the rotation: the installed keyring refuses the next key's signature" "" \
   bash -c "! chroot '$root' sqv --keyring $KEYRING /var/tmp/Release.next.gpg /var/tmp/Release >/dev/null 2>&1"
 apt_step upgrade.log upgrade
-check "apt-get upgrade: both to $new_version" "$(tail -n 20 "$work/upgrade.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(status_of pomodoro)" = "$new_version $new_version ii" ]
+check "apt-get upgrade: the three to $new_version" "$(tail -n 20 "$work/upgrade.log")" \
+  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$new_version $new_version $new_version ii" ]
 check "apt-get upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
 check "apt-get upgrade: the owner's $CONF kept as edited" "$(diff "$work/edited.conf" "$root$CONF")" \
   cmp -s "$work/edited.conf" "$root$CONF"
@@ -350,9 +352,9 @@ check "after it, sqv takes the next key's signature" "$said" grep -q "$next_key"
 said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.gpg /var/tmp/Release 2>&1)"
 check "and still the first key's" "$said" grep -q "$key" <<<"$said"
 
-apt_step purge.log purge pomodoro pomodoro-mqtt
-check "apt-get purge pomodoro pomodoro-mqtt: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
-  [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
+apt_step purge.log purge pomodoro pomodoro-mqtt pomodoro-web
+check "apt-get purge pomodoro pomodoro-mqtt pomodoro-web: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
+  [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)$(status_of pomodoro-web)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
 
 # --- 5. what apt must refuse ----------------------------------------------------------------
 clock "the repositories apt must refuse"
@@ -387,20 +389,20 @@ status=$?
 check "apt-get update with arm64 added: no warning, no error" "exit $status; $(warnings update-arm64.log)" \
   bash -c "[ $status -eq 0 ] && ! grep -qiE '^(W|E): ' '$work/update-arm64.log'"
 rm -f "$root"/var/cache/apt/archives/*.deb
-apt_retry apt_step arm64.log install --download-only pomodoro:arm64 pomodoro-mqtt:arm64
+apt_retry apt_step arm64.log install --download-only pomodoro:arm64 pomodoro-mqtt:arm64 pomodoro-web:arm64
 status=$?
 got="$(find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort | xargs)"
-check "pomodoro:arm64 and pomodoro-mqtt:arm64 $version from the repository" "exit $status; got: $got; $(tail -n 5 "$work/arm64.log")" \
-  bash -c "[ $status -eq 0 ] && [ -f '$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-mqtt_${version}_arm64.deb' ]"
-check "their dependencies from Debian: libgpiod3, libi2c0, libmosquitto1 :arm64" "got: $got" \
-  bash -c "ls '$root'/var/cache/apt/archives/ | grep -q '^libgpiod3_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libi2c0_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmosquitto1_.*_arm64.deb$'"
+check "pomodoro:arm64, pomodoro-mqtt:arm64 and pomodoro-web:arm64 $version from the repository" "exit $status; got: $got; $(tail -n 5 "$work/arm64.log")" \
+  bash -c "[ $status -eq 0 ] && [ -f '$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-mqtt_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-web_${version}_arm64.deb' ]"
+check "their dependencies from Debian: libgpiod3, libi2c0, libmosquitto1, libmicrohttpd12t64 :arm64" "got: $got" \
+  bash -c "ls '$root'/var/cache/apt/archives/ | grep -q '^libgpiod3_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libi2c0_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmosquitto1_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmicrohttpd12t64_.*_arm64.deb$'"
 arm64_fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/arm64.log" | head -n 1)"
-say "  arm64: $arm64_fetched for pomodoro and pomodoro-mqtt with their Debian dependencies"
+say "  arm64: $arm64_fetched for pomodoro, pomodoro-mqtt and pomodoro-web with their Debian dependencies"
 check "the downloaded pomodoro_${version}_arm64.deb is build-deb.sh's" "" \
   cmp -s "$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb" "$debs/pomodoro_${version}_arm64.deb"
 
 # --- figures --------------------------------------------------------------------------------
-say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes"
-say "figures: apt-get install pomodoro pomodoro-mqtt $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
+say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes, pomodoro-web_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-web_${version}_arm64.deb") bytes"
+say "figures: apt-get install pomodoro pomodoro-mqtt pomodoro-web $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
 say "done in $((SECONDS - t_start)) s"
 test_done

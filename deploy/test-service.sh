@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# deploy/test-service.sh: checks deploy/pomodoro.service and deploy/pomodoro-mqtt.service (the
-# MQTT bridge) without booting them.
+# deploy/test-service.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
+# MQTT bridge) and deploy/pomodoro-web.service (the web page) without booting them.
 #  - systemd-analyze verify finds no unknown or malformed setting (a missing
 #    /usr/local/bin/pomodoro on the build machine is expected and ignored);
 #  - the settings each relies on are there (the device: Type=notify, the watchdog, the user, the
-#    runtime folder of its control socket...; the bridge: its user in the group pomodoro, no devices);
+#    runtime folder of its control socket...; the bridge and the page: their user in the group
+#    pomodoro, no devices; the page: every sandbox line of the bridge's unit but the two it must
+#    differ in, said below);
 #  - `systemd-analyze security --offline=true` rates each one's exposure at MAX or lower (default 1.5).
-# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: both units)
+# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max="${2:-1.5}"
@@ -50,6 +52,30 @@ check_unit() {
     # The broker is on the network, and the control socket is the pomodoro group's.
     forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes")
     ;;
+  pomodoro-web.service)
+    required=(
+      "ExecStart=/usr/local/bin/pomodoro web --config /etc/pomodoro/pomodoro.conf"
+      "Restart=on-failure"
+      # 69 (a port held by another program, an address not there yet) restarts, a few times.
+      "RestartPreventExitStatus=64 78$"
+      "RestartSec=5s"
+      "StartLimitBurst=5"
+      "User=pomodoro-web"
+      "Group=pomodoro-web"
+      "SupplementaryGroups=pomodoro$"
+      "PrivateDevices=yes"
+      "DevicePolicy=closed"
+      "NoNewPrivileges=yes"
+      # AF_NETLINK: getifaddrs, the addresses a request's Host may name.
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK$"
+      # The pairings, and the code `sudo pomodoro web pair` leaves (STATE_DIRECTORY).
+      "StateDirectory=pomodoro-web$"
+      "StateDirectoryMode=0700"
+    )
+    # The phones are on the network and the control socket is the pomodoro group's; ProcSubset=pid
+    # would hide /proc/sys/kernel/random/boot_id, which a printed pairing code is checked against.
+    forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes" "ProcSubset=")
+    ;;
   *)
     required=(
       "Type=notify"
@@ -71,14 +97,29 @@ check_unit() {
   esac
   for setting in "${required[@]}"; do
     if grep -q "^${setting}" "$unit"; then
-      pass "$name: has ${setting}"
+      pass "$name: has ${setting%\$}"
     else
-      fail "$name: missing ${setting}"
+      fail "$name: missing ${setting%\$}"
     fi
   done
   for setting in "${forbidden[@]}"; do
     if grep -q "^${setting}" "$unit"; then fail "$name: has ${setting}"; else pass "$name: no ${setting}"; fi
   done
+
+  # 2b. The page is sandboxed as the bridge is: each of the bridge's [Service] lines but those
+  # that name the bridge, its exit codes, its address families and ProcSubset= (above).
+  if [[ "$name" == pomodoro-web.service ]]; then
+    local line missing=()
+    while IFS= read -r line; do
+      grep -qxF -- "$line" "$unit" || missing+=("$line")
+    done < <(sed -n '/^\[Service\]/,/^\[/p' "$(dirname "$unit")/pomodoro-mqtt.service" |
+      grep -E '^[A-Za-z]+=' | grep -vE '^(ExecStart|User|Group|StateDirectory|RestartPreventExitStatus|RestrictAddressFamilies|ProcSubset)=')
+    if ((${#missing[@]} == 0)); then
+      pass "$name: every sandbox line of pomodoro-mqtt.service"
+    else
+      fail "$name: lacks pomodoro-mqtt.service's ${missing[*]}"
+    fi
+  fi
 
   # 3. The exposure rating.
   report="$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1 || true)"
@@ -98,6 +139,7 @@ if (($#)); then
 else
   check_unit deploy/pomodoro.service
   check_unit deploy/pomodoro-mqtt.service
+  check_unit deploy/pomodoro-web.service
 fi
 
 test_done test-service

@@ -3,6 +3,7 @@ import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
+import PomodoroWeb
 
 /// `pomodoro`: the commands, their help, and the mapping of errors to exit codes.
 public enum PomodoroCLI {
@@ -64,7 +65,9 @@ public enum PomodoroCLI {
     let i2c = HardwareSupport.i2c ? "libi2c" : "no libi2c"
     // The MQTT bridge's libmosquitto, decided as `pomodoro mqtt` decides "not installed".
     let mqtt = MQTTBridge.available ? "libmosquitto" : "no libmosquitto"
-    return "pomodoro \(version) (\(gpio), \(i2c), \(mqtt))"
+    // And the web page's libmicrohttpd, as `pomodoro web` decides it.
+    let web = WebService.available ? "libmicrohttpd" : "no libmicrohttpd"
+    return "pomodoro \(version) (\(gpio), \(i2c), \(mqtt), \(web))"
   }
 
   static func fail(_ message: String) {

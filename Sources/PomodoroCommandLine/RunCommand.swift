@@ -13,7 +13,8 @@ enum RunCommand {
     let (config, lines) = try PomodoroCLI.loadConfigFile(args.values["--config"], defaultPath: file, log: log)
     let parts = try openHardware(config)
     let clock = SystemClock()
-    var storage: Storage? = Storage(directory: config.stateDirectory)
+    // The state and history written by a thread of their own: the loop never waits on an fsync.
+    var storage: Storage? = Storage(directory: config.stateDirectory, writesInBackground: true)
     do {
       try Files.makeDirectories(config.stateDirectory)
     } catch {

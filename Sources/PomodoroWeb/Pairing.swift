@@ -164,7 +164,32 @@ public final class Pairings {
     let before = store.count
     store.entries = []
     try store.save()
+    try giveToDirectoryOwner(store.path, directory: directory, fs: fs)
     return before
+  }
+
+  /// A file `pomodoro web pair` or `forget` wrote as root into the service's state directory goes
+  /// to the directory's owner (the service's user, pomodoro-web): the server reads it as that
+  /// user, and a root-owned 0600 file is unreadable to it. Nothing to do when not root, or when
+  /// the directory is root's (systemd's StateDirectory= then gives the directory and what is in it
+  /// to the service's user at its next start). The file is opened without following a link and
+  /// must be the one just written (root's, a regular file with one link): a link or file the
+  /// service's user planted in the meantime is not given away.
+  static func giveToDirectoryOwner(_ path: String, directory: String, fs: FileSystem) throws {
+    guard geteuid() == 0, fs is PosixFileSystem else { return }
+    var owner = stat()
+    guard stat(directory, &owner) == 0 else { throw SystemError("cannot read \(directory)'s owner") }
+    guard owner.st_uid != 0 else { return }
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw SystemError("cannot open \(path)") }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == 0, st.st_nlink == 1 else {
+      throw SystemError("\(path) is not the file just written; it stays root's", errno: EPERM)
+    }
+    guard fchown(fd, owner.st_uid, owner.st_gid) == 0 else {
+      throw SystemError("cannot give \(path) to \(directory)'s owner")
+    }
   }
 
   func save() throws {
@@ -204,7 +229,9 @@ public final class Pairings {
     guard let hash = hash(digits) else { throw SystemError("cannot hash a code (libcrypt)", errno: 0) }
     let until = now + PairingGate.codeLifetime
     let text = "\(hash) \(until.nanoseconds) \(bootID())\n"
-    try Files.writeAtomically(directory + "/" + codeFileName, Array(text.utf8), permissions: 0o600, in: fs)
+    let path = directory + "/" + codeFileName
+    try Files.writeAtomically(path, Array(text.utf8), permissions: 0o600, in: fs)
+    try giveToDirectoryOwner(path, directory: directory, fs: fs)
     return digits
   }
 

@@ -16,7 +16,11 @@ public final class WebDesk: LoopSource {
 
   public let link: DeviceLink
   public let server: HTTPServer
-  let hosts: AllowedHosts
+  var hosts: AllowedHosts
+  /// Reads the names and addresses again (an address DHCP gave later), at most every 10 s, when
+  /// a request names a host not among them.
+  let rereadHosts: (() -> AllowedHosts)?
+  var hostsReadAt: Instant
   let view: WebView
   let pairings: Pairings
   let clock: MonotonicClock
@@ -34,12 +38,14 @@ public final class WebDesk: LoopSource {
   var waiting: [Int32: Instant] = [:]
 
   public init(
-    link: DeviceLink, address: String?, port: Int, hosts: AllowedHosts, view: WebView = .open, pairings: Pairings,
-    limits: HTTPServer.Limits = .init(), clock: MonotonicClock, wall: @escaping () -> WallTime = WallTime.now,
-    log: Log
+    link: DeviceLink, address: String?, port: Int, hosts: AllowedHosts, rereadHosts: (() -> AllowedHosts)? = nil,
+    view: WebView = .open, pairings: Pairings, limits: HTTPServer.Limits = .init(), clock: MonotonicClock,
+    wall: @escaping () -> WallTime = WallTime.now, log: Log
   ) throws {
     self.link = link
     self.hosts = hosts
+    self.rereadHosts = rereadHosts
+    hostsReadAt = clock.now
     self.view = view
     self.pairings = pairings
     self.clock = clock
@@ -61,6 +67,10 @@ public final class WebDesk: LoopSource {
   static func event(_ name: String, _ data: String) -> String { "event: \(name)\ndata: \(data)\n\n" }
 
   public func respond(_ request: HTTPRequest) -> HTTPResponse {
+    if !hosts.allows(host: request.host), let reread = rereadHosts, clock.now - hostsReadAt >= seconds(10) {
+      hosts = reread()
+      hostsReadAt = clock.now
+    }
     guard hosts.allows(host: request.host) else {
       limiter.say(
         "host", .warning, "refused a request for Host '\(request.host ?? "")' from \(request.client) (421)",

@@ -31,7 +31,8 @@ public enum WebService {
     try Files.makeDirectories(stateDirectory, permissions: 0o700)
     let link = DeviceLink(socketPath: socketPath, clock: clock, log: log, shownIn: "the page")
     let desk = try WebDesk(
-      link: link, address: config.webBind, port: config.webPort, hosts: .thisMachine(), view: config.webView,
+      link: link, address: config.webBind, port: config.webPort, hosts: .thisMachine(), rereadHosts: { .thisMachine() },
+      view: config.webView,
       pairings: Pairings(directory: stateDirectory), clock: clock, log: log)
     let waiter = try PollWaiter(clock: clock)
     log.info(

@@ -11,14 +11,15 @@ import PomodoroTestSupport
 /// `delay` slower, as an SD card's), 5 times over, while the cancel button is pressed every 97 ms: how long
 /// each press takes from its edge to the state it makes, the longest turn of the loop, the
 /// watchdog's longest gap (pinged every second as the service does at half of WatchdogSec), and
-/// how many saves the burst cost.
-/// `pomodoro-bench burst [FSYNC_MS...]` (default 0 10 20).
-func burstBench(fsyncDelays: [Int64]) {
-  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay)) }
+/// how many saves the burst cost. The state is written by a thread of its own, as `pomodoro run`
+/// writes it (`ThreadSaveWriter`); `--inline`: by the loop itself, as tests and scripts do.
+/// `pomodoro-bench burst [--inline] [FSYNC_MS...]` (default 0 10 20).
+func burstBench(fsyncDelays: [Int64], background: Bool = true) {
+  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay), background: background) }
 }
 
-func burstBench(fsyncDelay: Nanoseconds) {
-  let name = "burst.fsync_plus_\(fsyncDelay / 1_000_000)ms"
+func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
+  let name = "burst\(background ? "" : ".inline").fsync_plus_\(fsyncDelay / 1_000_000)ms"
   let directory = "/tmp/pomodoro-bench-burst-\(getpid())"
   mkdir(directory, 0o700)
   defer {
@@ -30,23 +31,11 @@ func burstBench(fsyncDelay: Nanoseconds) {
   config.stateDirectory = directory
   let hardware = try! MockHardware(config: config, clock: clock)
   let disk = SlowSyncFileSystem(delay: fsyncDelay)
-  final class Seen: DeviceObserver {
-    let clock: SystemClock
-    var idleAt: [Instant] = []
-    var changes = 0
-    init(clock: SystemClock) { self.clock = clock }
-    func stateChanged(_ state: EngineState, at: Instant) {
-      changes += 1
-      if state.phase == .idle { idleAt.append(clock.now) }
-    }
-    func frameFlushed(bytes: Int, shown: String, at: Instant) {}
-    func buzzerChanged(_ on: Bool, at: Instant) {}
-    func recorded(_ entry: HistoryEntry, at: Instant) {}
-  }
-  let seen = Seen(clock: clock)
+  let seen = StateTimes(clock: clock)
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
-    storage: Storage(directory: directory, fileSystem: disk), log: Log(sink: { _, _ in }))
+    storage: Storage(directory: directory, fileSystem: disk, writesInBackground: background),
+    log: Log(sink: { _, _ in }))
   device.observer = seen
   let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
   device.start()
@@ -74,7 +63,7 @@ func burstBench(fsyncDelay: Nanoseconds) {
   let presses = (0..<200).map { began + ms(30) + Int64($0) * ms(97) }
   for at in presses { hardware.chip.schedulePress(config.buttonCancel, at: at, holding: ms(40)) }
 
-  let waiter = try! PollWaiter(clock: clock)
+  let waiter = BusyWaiter(try! PollWaiter(clock: clock), clock: clock)
   var pings: [Instant] = [began]
   var nextPing = began + seconds(1)
   var lastStep = began
@@ -103,21 +92,13 @@ func burstBench(fsyncDelay: Nanoseconds) {
 
   // Each press that found a timer: from its edge to the first idle state after it settled.
   let end = finished ?? clock.now
-  var latencies: [Double] = []
   let during = presses.filter { $0 < end }.count
   if CommandLine.arguments.contains("--verbose") {
     print(
       "# presses during the burst \(during), changes \(seen.changes), saves \(device.saves), idle states \(seen.idleAt.map { Double($0 - began) / 1e6 })"
     )
   }
-  for at in presses where at < end {
-    let settled = at + config.debounce
-    guard let idle = seen.idleAt.first(where: { $0 >= settled }), idle < settled + seconds(5) else { continue }
-    // Only when this press made it (not a later press).
-    if let next = presses.first(where: { $0 > at }), idle >= next + config.debounce { continue }
-    latencies.append(Double(idle - at) / 1e6)
-  }
-  latencies.sort()
+  let latencies = seen.latencies(presses, before: end, debounce: config.debounce)
   let gaps = zip(pings.dropFirst(), pings).map { Double($0 - $1) / 1e6 }
   figure("\(name).burst_800_toggles_wall", Double(end - began) / 1e6 / Double(rounds), "ms")
   figure("\(name).replies", Double(replies.value), "lines")
@@ -130,6 +111,7 @@ func burstBench(fsyncDelay: Nanoseconds) {
   }
   figure("\(name).press_debounce", Double(config.debounce) / 1e6, "ms")
   figure("\(name).longest_loop_turn", Double(longestTurn) / 1e6, "ms")
+  figure("\(name).longest_busy_turn", Double(waiter.longestBusy) / 1e6, "ms")
   figure("\(name).watchdog_1s_pings_longest_gap", gaps.max() ?? 0, "ms")
 }
 

@@ -27,11 +27,11 @@ func webBench() {
   var config = DeviceConfig()
   config.controlSocket = directory + "/c.sock"
   let hardware = try! MockHardware(config: config, clock: clock)
-  let changes = StateTimes()
+  let changes = WebStateTimes()
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
     log: Log(sink: { _, _ in }))
-  let observer = ChangeObserver(clock: clock, times: changes)
+  let observer = WebChangeObserver(clock: clock, times: changes)
   device.observer = observer
   let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
   device.start()
@@ -68,15 +68,17 @@ func webBench() {
   let flood = Flood(port: port, connections: 1000, streams: 64)
   let pressedAt = (0..<40).map { clock.now + ms(200) + Int64($0) * ms(250) }
   for (i, at) in pressedAt.enumerated() {
-    hardware.chip.schedulePress(i % 2 == 0 ? config.buttonCancel : config.buttonStart, at: at, holding: ms(40))
+    // Start, then cancel: every press changes the state.
+    hardware.chip.schedulePress(i % 2 == 0 ? config.buttonStart : config.buttonCancel, at: at, holding: ms(40))
   }
   let before = changes.all.count
   flood.start()
   serve(seconds(11))
   let during = Array(changes.all.dropFirst(before))
   var pressToState: [Double] = []
-  for at in pressedAt {
-    if let t = during.first(where: { $0 >= at }), t - at < seconds(1) { pressToState.append(Double(t - at) / 1e6) }
+  for (i, at) in pressedAt.enumerated() {
+    let next = i + 1 < pressedAt.count ? pressedAt[i + 1] : at + seconds(1)
+    if let t = during.first(where: { $0 >= at }), t < next { pressToState.append(Double(t - at) / 1e6) }
   }
   report("web.flood_press_to_state", pressToState)
   figure("web.flood_streams_kept", Double(flood.streamsOpen), "streams")
@@ -84,7 +86,7 @@ func webBench() {
   figure("web.peak_rss_after_flood", Double(peakResidentKiB(web.processIdentifier)) / 1024, "MiB")
   flood.close()
   // A change, for the server to find the streams that left (a waiting stream learns it at its next write).
-  device.perform(.press(.cancel))
+  device.perform(.press(.encoder))
   serve(seconds(2))
 
   // 16 streams, each a thread that notes when each new mode arrives.
@@ -92,6 +94,7 @@ func webBench() {
   for s in streams { s.start() }
   serve(seconds(1))
 
+  let changesBefore = changes.modeChanges.count
   // A knob press every 400 ms: the next mode, acted on at its release (a long push means something else).
   let presses = 60
   let began = clock.now
@@ -104,7 +107,7 @@ func webBench() {
   serve(ms(400) * Int64(presses) + seconds(1))
   var fromChange: [Double] = []
   var fromRelease: [Double] = []
-  let modeChanges = changes.modeChanges
+  let modeChanges = Array(changes.modeChanges.dropFirst(changesBefore))
   for (i, change) in modeChanges.enumerated() {
     for s in streams {
       guard let got = s.arrival(ofChange: i + 1) else { continue }
@@ -124,6 +127,15 @@ func webBench() {
   figure("web.cpu_16_streams_running_focus", Double(cpuAfter - cpuBefore) / 1e6 / 20, "ms/s")
   figure("web.cpu_16_streams_running_focus_share", Double(cpuAfter - cpuBefore) / 1e9 / 20 * 100, "%")
   figure("web.peak_rss_16_streams", Double(peakResidentKiB(web.processIdentifier)) / 1024, "MiB")
+  // What of it is the process's own: the binary's text and the libraries are shared (with
+  // `pomodoro run`, the same file, and every process using libc).
+  let rollup = (try? String(contentsOfFile: "/proc/\(web.processIdentifier)/smaps_rollup", encoding: .utf8)) ?? ""
+  for (field, name) in [("Pss:", "pss"), ("Private_Dirty:", "private_dirty")] {
+    let kib = rollup.split(separator: "\n").first { $0.hasPrefix(field) }.flatMap {
+      Int($0.split(separator: " ").dropFirst().first ?? "")
+    }
+    figure("web.\(name)_16_streams", Double(kib ?? 0) / 1024, "MiB")
+  }
   figure("web.events_per_stream_20s", Double(streams.map(\.events).reduce(0, +)) / 16 - 1, "events")
 
   for s in streams { s.stop() }
@@ -146,16 +158,16 @@ func processCPU(_ pid: Int32) -> Int64 {
 }
 
 /// When the device's state changed, and when its mode did.
-final class StateTimes: @unchecked Sendable {
+final class WebStateTimes: @unchecked Sendable {
   var all: [Instant] = []
   var modeChanges: [Instant] = []
 }
 
-final class ChangeObserver: DeviceObserver {
+final class WebChangeObserver: DeviceObserver {
   let clock: SystemClock
-  let times: StateTimes
+  let times: WebStateTimes
   var mode: Mode?
-  init(clock: SystemClock, times: StateTimes) {
+  init(clock: SystemClock, times: WebStateTimes) {
     self.clock = clock
     self.times = times
   }

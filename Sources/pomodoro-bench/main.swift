@@ -5,7 +5,8 @@
 // `pomodoro-bench history` only the history readers at a million lines and the device's time
 // to READY=1 and peak memory on a million-line history (`ready-child DIR` is that device);
 // `pomodoro-bench mqtt-payloads` the bridge's peak memory with large payloads on its command
-// topic; `pomodoro-bench burst [FSYNC_MS...]` only 800 toggles in one socket write (issue 29);
+// topic; `pomodoro-bench burst [--inline] [FSYNC_MS...]` only 800 toggles in one socket write (issue 29);
+// `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
 // `pomodoro-bench web` only the web page's server beside a device (issue 28).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
@@ -17,7 +18,10 @@ if arguments.first == "history" {
   mqttPayloadBench()
 } else if arguments.first == "burst" {
   let delays = arguments.dropFirst().compactMap { Int64($0) }
-  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays)
+  burstBench(fsyncDelays: delays.isEmpty ? [0, 10, 20] : delays, background: !arguments.contains("--inline"))
+} else if arguments.first == "mqtt-burst" {
+  let delays = arguments.dropFirst().compactMap { Int64($0) }
+  mqttBurstBench(fsyncDelays: delays.isEmpty ? [10, 20] : delays, background: !arguments.contains("--inline"))
 } else if arguments.first == "web" {
   webBench()
 } else if arguments.first == "soak" {

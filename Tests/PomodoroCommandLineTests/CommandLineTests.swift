@@ -1,6 +1,7 @@
 import Foundation
 import PomodoroCore
 import PomodoroMQTT
+import PomodoroWeb
 import XCTest
 
 @testable import PomodoroCommandLine
@@ -32,8 +33,11 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(PomodoroCLI.main(["run", "--help"]), 0)
     XCTAssertTrue(PomodoroCLI.versionText.hasPrefix("pomodoro \(PomodoroCLI.version) ("))
     // The MQTT bridge's library too, as `pomodoro mqtt` finds it.
-    let mqtt = MQTTBridge.available ? ", libmosquitto)" : ", no libmosquitto)"
-    XCTAssertTrue(PomodoroCLI.versionText.hasSuffix(mqtt), PomodoroCLI.versionText)
+    let mqtt = MQTTBridge.available ? ", libmosquitto, " : ", no libmosquitto, "
+    XCTAssertTrue(PomodoroCLI.versionText.contains(mqtt), PomodoroCLI.versionText)
+    // And the web page's, as `pomodoro web` finds it.
+    let web = WebService.available ? ", libmicrohttpd)" : ", no libmicrohttpd)"
+    XCTAssertTrue(PomodoroCLI.versionText.hasSuffix(web), PomodoroCLI.versionText)
     let out = captureOutput { PomodoroCLI.main(["--version"]) }.out
     XCTAssertEqual(out, PomodoroCLI.versionText + "\n")
   }

@@ -25,7 +25,7 @@
       directory: String, config: DeviceConfig = DeviceConfig(),
       wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) },
       fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false,
-      storing: Bool = true
+      storing: Bool = true, writesInBackground: Bool = false
     ) throws {
       let clock = self.clock
       let fixedWall = wall
@@ -40,7 +40,9 @@
       let log = Log()
       device = Device(
         config: config, parts: hardware.parts, clock: clock, screen: screen ?? .standard(height: config.height),
-        storage: storing ? Storage(directory: directory, fileSystem: fileSystem) : nil, log: log, wallClock: wall)
+        storage: storing
+          ? Storage(directory: directory, fileSystem: fileSystem, writesInBackground: writesInBackground) : nil,
+        log: log, wallClock: wall)
       log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
     }
 

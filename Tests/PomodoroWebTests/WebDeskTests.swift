@@ -120,6 +120,23 @@ final class WebDeskTests: XCTestCase {
     XCTAssertEqual(lines.filter { $0.contains("(421)") }.count, 2, "\(lines)")
   }
 
+  /// An address the machine got after the server started (DHCP) is read again on the first
+  /// request that names it, at most every 10 s.
+  func testANewAddressIsReadAgain() throws {
+    var addresses = ["192.0.2.7"]
+    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
+    desk = try WebDesk(
+      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: addresses),
+      rereadHosts: { AllowedHosts(hostName: "desk", addresses: addresses) },
+      pairings: Pairings(directory: stateDirectory),
+      clock: clock, log: Log(sink: { _, _ in }))
+    desk.hostsReadAt = clock.now - seconds(11)
+    serve(until: { self.desk.state != nil })
+    addresses.append("198.51.100.9")
+    XCTAssertEqual(status(try request("GET /api/state HTTP/1.1\r\nHost: 198.51.100.9:8080")), 200)
+    XCTAssertEqual(status(try request("GET /api/state HTTP/1.1\r\nHost: 203.0.113.1")), 421, "still not any address")
+  }
+
   /// Nothing here acts: another method is 405, and the device's state is what it was.
   func testNoRequestActs() throws {
     let post = try request(

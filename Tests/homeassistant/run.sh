@@ -106,7 +106,7 @@ if [[ -z "$binary" ]]; then
   fi
 fi
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-grep -qF ', libmosquitto)' <<<"$("$binary" --version)" || die "$binary was built without libmosquitto: apt-get install libmosquitto-dev and rebuild"
+grep -qF ', libmosquitto,' <<<"$("$binary" --version)" || die "$binary was built without libmosquitto: apt-get install libmosquitto-dev and rebuild"
 
 venv=/opt/homeassistant
 in_venv() { # in_venv COMMAND...: in the root with the venv first on PATH and pip's CA bundle

@@ -61,9 +61,12 @@ expect() {
   fi
 }
 
+# FILE is read once: a pipe (`<(...)`) gives its lines to the first reader only.
 count_results() {
-  PASSED=$((PASSED + $(grep -c '^PASS ' "$1" || true)))
-  FAILED=$((FAILED + $(grep -c '^FAIL ' "$1" || true)))
+  local _tl_lines
+  _tl_lines=$(cat "$1")
+  PASSED=$((PASSED + $(printf '%s\n' "$_tl_lines" | grep -c '^PASS ' || true)))
+  FAILED=$((FAILED + $(printf '%s\n' "$_tl_lines" | grep -c '^FAIL ' || true)))
 }
 
 # shellcheck disable=SC2120 # PREFIX is optional

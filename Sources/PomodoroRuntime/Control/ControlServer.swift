@@ -48,6 +48,15 @@ public final class ControlServer: LoopSource, DeviceObserver {
     let fd: Int32
     var input = LineBuffer(limit: ControlServer.maxLine)
     var output: [UInt8] = []
+    /// The end of `output` waiting for a save: a batch's replies and watch lines, each batch's
+    /// bytes with the number of the save that holds the state they report (`Device.saveTicket`),
+    /// oldest first. They go out once that save has ended.
+    var held: [(count: Int, ticket: Int)] = []
+    var heldBytes = 0
+    /// Where `output` ended when the batch being answered began.
+    var batchMark = 0
+    /// The bytes that may go out now (before those held).
+    var ready: Int { output.count - heldBytes }
     var watching = false
     /// The client has closed its side: close once the output is out.
     var closing = false
@@ -137,13 +146,18 @@ public final class ControlServer: LoopSource, DeviceObserver {
     closed
       ? [] : [listener] + clients.values.filter { $0.waiting.isEmpty && !$0.ended && $0.list == nil }.map(\.fd).sorted()
   }
-  /// The clients with bytes to send; none while the device has a save to make (a batch's replies
-  /// follow the save of the state they report: `Device.saveHold`).
+  /// The clients with bytes to send: what is not held, and what is held for a save that has ended
+  /// (a batch's replies follow the save of the state they report, `Device.saveTicket`).
   public var writeDescriptors: [Int32] {
-    device.saveDue ? [] : clients.values.filter { !$0.output.isEmpty || $0.list != nil }.map(\.fd).sorted()
+    let ended = device.savesEnded
+    return clients.values.filter { client in
+      client.ready > 0 || (client.held.first.map { $0.ticket <= ended } ?? (client.list != nil))
+    }.map(\.fd).sorted()
   }
 
   public func handle(_ wake: Wake) {
+    // A save a thread was writing may have ended: the replies that waited for it may go.
+    device.collectSave()
     for fd in wake.writable { if let client = clients[fd] { flush(client) } }
     for fd in wake.readable {
       if fd == listener {
@@ -158,7 +172,14 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   /// Lines wait to be answered (the next wake must come at once); a client whose list is going
   /// out waits for the socket to take it instead.
-  public var busy: Bool { clients.values.contains { !$0.waiting.isEmpty && $0.list == nil } }
+  public var busy: Bool { clients.values.contains(where: answerable) }
+
+  /// A client whose lines may be answered now: it has some, no list is going out, and it has
+  /// less than `listChunk` of replies held for a save being written (the rest waits for the
+  /// save to end: what is held stays bounded however long the disk takes).
+  func answerable(_ client: Client) -> Bool {
+    !client.waiting.isEmpty && client.list == nil && client.heldBytes < Self.listChunk
+  }
 
   /// Now while lines wait to be answered; else the first moment a client that is not watching
   /// has been idle for `idleTimeout`.
@@ -279,16 +300,18 @@ public final class ControlServer: LoopSource, DeviceObserver {
   }
 
   /// Answers the waiting lines in turns, one a client a turn, at most `linesPerWake` a client;
-  /// saves the state once for them all (`Device.saveIfDue`), then sends the replies and the watch
-  /// lines, and closes the clients that are done.
+  /// saves the state once for them all (`Device.saveIfDue`), and sends the replies and the watch
+  /// lines once that save has ended (at once where the loop writes it; where a thread does, at
+  /// the wake its end brings, the loop going on meanwhile), and closes the clients that are done.
   func answerWaiting() {
-    let turns = clients.values.filter { !$0.waiting.isEmpty && $0.list == nil }.map(\.fd).sorted()
+    let turns = clients.values.filter(answerable).map(\.fd).sorted()
     if !turns.isEmpty {
       // The first turn goes round: the client after the last batch's first.
       let first = turns.firstIndex { $0 > firstTurn } ?? 0
       let order = Array(turns[first...] + turns[..<first])
       firstTurn = order[0]
       batching = true
+      for client in clients.values { client.batchMark = client.output.count }
       for _ in 0..<Self.linesPerWake {
         var any = false
         for fd in order {
@@ -302,12 +325,17 @@ public final class ControlServer: LoopSource, DeviceObserver {
       // A step now: the buttons read (a press that came meanwhile holds the save back until it
       // acts: `Device.saveHold`), the panel painted, and the batch's state saved once.
       device.step()
+      // What the batch queued waits for the save that holds its state.
+      let ticket = device.saveTicket
+      for client in clients.values where client.output.count > client.batchMark {
+        let count = client.output.count - client.batchMark
+        client.held.append((count, ticket))
+        client.heldBytes += count
+      }
     }
-    // Replies wait for a save the device holds back (a button settling); they go when it is made.
-    guard !device.saveDue else { return }
     for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
       if client.ended && client.waiting.isEmpty { client.closing = true }
-      guard !client.output.isEmpty || client.closing || client.list != nil else { continue }
+      guard client.ready > 0 || !client.held.isEmpty || client.closing || client.list != nil else { continue }
       flush(client)
       dropIfBehind(client)
     }
@@ -391,20 +419,27 @@ public final class ControlServer: LoopSource, DeviceObserver {
     }
   }
 
-  /// Queues a line and sends what the socket takes now (after the batch, while one is answered);
-  /// a client past `maxPending` is dropped.
+  /// Queues a line and sends what the socket takes now (after the batch, while one is answered;
+  /// after the lines held for a save, while some are); a client past `maxPending` is dropped.
   func queue(_ client: Client, _ line: String) {
     guard clients[client.fd] != nil else { return }
     client.output += Array(line.utf8)
     client.output.append(0x0A)
     guard !batching else { return }
+    if !client.held.isEmpty {
+      // Behind the held lines, and out with them.
+      client.held[client.held.count - 1].count += line.utf8.count + 1
+      client.heldBytes += line.utf8.count + 1
+      return
+    }
     flush(client)
     dropIfBehind(client)
   }
 
-  /// Drops a client whose unsent output passed `maxPending`.
+  /// Drops a client whose unsent output passed `maxPending` (what is held for a save is ours to
+  /// send, not its to read: `answerable` bounds it).
   func dropIfBehind(_ client: Client) {
-    if clients[client.fd] != nil, client.output.count > Self.maxPending {
+    if clients[client.fd] != nil, client.ready > Self.maxPending {
       dropped += 1
       log.warning(
         "control socket \(path): dropped a \(client.watching ? "watcher" : "client") that does not read (\(client.output.count) bytes unsent)"
@@ -414,11 +449,18 @@ public final class ControlServer: LoopSource, DeviceObserver {
   }
 
   func flush(_ client: Client) {
-    // A list's next lines, as much as the client has read of it (once a flush).
-    pump(client)
-    while !client.output.isEmpty {
+    // What waited for a save that has ended may go.
+    let ended = device.savesEnded
+    while let first = client.held.first, first.ticket <= ended {
+      client.held.removeFirst()
+      client.heldBytes -= first.count
+    }
+    // A list's next lines, as much as the client has read of it (once a flush), behind
+    // anything held.
+    if client.held.isEmpty { pump(client) }
+    while client.ready > 0 {
       let n = retryingOnInterrupt {
-        client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, UnixSocket.sendFlags) }
+        client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, client.ready, UnixSocket.sendFlags) }
       }
       if n < 0 {
         let e = currentErrno()
@@ -427,7 +469,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       }
       client.output.removeFirst(n)
     }
-    if client.closing && client.list == nil { drop(client.fd) }
+    if client.closing && client.list == nil && client.output.isEmpty { drop(client.fd) }
   }
 
   func drop(_ fd: Int32) {

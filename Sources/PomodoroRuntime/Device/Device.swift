@@ -54,11 +54,20 @@ public final class Device {
     didSet { if saveDue && !oldValue { saveDueSince = clock.now } }
   }
   var saveDueSince = Instant.zero
-  /// State saves written since start (tests and the bench count them).
+  /// State saves started since start (tests and the bench count them).
   public private(set) var saves = 0
   /// A save waits, at most this long, while a button settles within it: the press then acts
   /// before the save's two fsyncs (40 ms on a slow SD card), not after them.
   public static let saveHold: Nanoseconds = ms(50)
+  /// Saves ended since start: a reply may go out once this reaches the `saveTicket` it was
+  /// given (`ControlServer`).
+  public var savesEnded: Int { recorder?.ended ?? 0 }
+  /// The number of the save that holds the state as it is now: the one being written (or the
+  /// last), or, while a save is due, the next.
+  public var saveTicket: Int { (recorder?.started ?? 0) + (saveDue ? 1 : 0) }
+  /// Readable when the save being written by a thread has ended (`ThreadSaveWriter`); nil when
+  /// none is, or saves are written by the loop itself. The loop polls it.
+  public var saveDescriptor: Int32? { recorder?.saving == true ? recorder?.writer.descriptor : nil }
 
   /// - Parameters:
   ///   - config: the config file's (the defaults where it says nothing); `start()` lays the
@@ -112,6 +121,7 @@ public final class Device {
         for case .record(let record) in effects { append(record, at: now) }
         if effects.contains(.persist) { saveDue = true }
         saveIfDue()
+        recorder.settle()  // written before the history is counted and READY=1 is said
         if state.restored {
           // A flow counts up: its clock is the time counted, not the time left.
           let clock = formatClock(state.shownSeconds(at: now))
@@ -130,6 +140,7 @@ public final class Device {
   /// Does everything due now: reads edges, settles buttons, feeds the engine in time order,
   /// acts on its effects, drives the buzzer and repaints what changed.
   public func step() {
+    collectSave()
     let now = clock.now
     var actions: [(Instant, InputMapper.Action)] = []
     if !inputsFailed {
@@ -166,9 +177,11 @@ public final class Device {
   /// (`ControlServer`), before their replies go out. A power cut loses no more than before:
   /// nothing is saved between the events of one step or one batch anyway, and what is saved is
   /// the state after the last of them; only while a button settles does a save wait, 50 ms at
-  /// most (`saveHold`), for the step that acts on the press.
+  /// most (`saveHold`), for the step that acts on the press. While a thread writes a save
+  /// (`ThreadSaveWriter`) the next waits, still due, and starts at the step after it has ended
+  /// with the state as it is then: any number of saves asked meanwhile are that one.
   public func saveIfDue() {
-    guard saveDue, storage != nil else { return }
+    guard saveDue, storage != nil, recorder?.saving != true else { return }
     let now = clock.now
     // A button settling soon: its step (due by then) saves, unless the save has waited its bound.
     if let settles = mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold { return }
@@ -274,7 +287,9 @@ public final class Device {
   public func shutdown() {
     let now = clock.now
     try? player.silence(parts.buzzer)
+    recorder?.settle()
     save(at: now)
+    recorder?.close()
     display.park()
     parts.buzzer.release()
     parts.inputs.release()
@@ -303,12 +318,19 @@ public final class Device {
     }
   }
 
-  /// Saves the state and appends the records pending (`SessionRecorder.save`).
+  /// Saves the state and appends the records pending (`SessionRecorder.save`): started, and
+  /// written before this returns unless a thread writes it; while one is being written it stays
+  /// due.
   func save(at now: Instant) {
+    if recorder?.saving == true { return }
     saves += 1
     saveDue = false
     recorder?.save(state.saved(at: now))
   }
+
+  /// Takes the end of a save a thread was writing, if it has ended (each step does, and the
+  /// control socket before it releases the replies that waited for it).
+  public func collectSave() { recorder?.collect() }
 
   /// Labels a record with the wall-clock time it ended, hands it to the observer, and saves it
   /// with the state (`SessionRecorder.append`, then `save`).

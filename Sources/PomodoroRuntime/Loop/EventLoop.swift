@@ -21,7 +21,10 @@ public enum EventLoop {
       let deadline = ([device.nextDeadline, extraDeadline()] + sources.map(\.deadline)).compactMap { $0 }.min()
       // The input lines only while they work: a line that failed may stay readable (an error
       // condition) and would wake the loop at once, forever.
-      let reads = [device.inputDescriptor].compactMap { $0 } + watching + sources.flatMap(\.readDescriptors)
+      // The save writer's pipe while a thread writes a save: its end wakes the loop.
+      let reads =
+        [device.inputDescriptor, device.saveDescriptor].compactMap { $0 } + watching
+        + sources.flatMap(\.readDescriptors)
       let writes = sources.flatMap(\.writeDescriptors)
       let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
       for signal in Signals.coalesced(wake.signals) where !onSignal(signal) { return signal }

@@ -8,11 +8,16 @@ public struct Storage {
   public var history: HistoryLog
   /// The settings set with `pomodoro ctl config set` or the page.
   public var settings: SettingsStore
+  /// The state and the history are written by a thread of their own (`ThreadSaveWriter`), so
+  /// that the loop never waits on an fsync: `pomodoro run` and the bench. Otherwise by the loop
+  /// itself, at the instant the save is asked for (tests, scripts, the simulator).
+  public var writesInBackground: Bool
 
-  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared) {
+  public init(directory: String, fileSystem: FileSystem = PosixFileSystem.shared, writesInBackground: Bool = false) {
     state = StateStore(directory: directory, fileSystem: fileSystem)
     history = HistoryLog(directory: directory, fileSystem: fileSystem)
     settings = SettingsStore(directory: directory, fileSystem: fileSystem)
+    self.writesInBackground = writesInBackground
   }
 }
 
@@ -38,11 +43,41 @@ public final class SessionRecorder {
   /// A count names at most this many damaged lines; one more message says how many followed.
   public static let damagedNamed = 20
 
-  public init(storage: Storage, log: Log, wallClock: @escaping () -> WallTime) {
+  /// Who does a save's blocking writes (`SaveWriter`).
+  let writer: SaveWriter
+  /// The save being written: how many pending lines its job took, how many of the oldest
+  /// pending lines were dropped since (`pendingLimit`), and whether a record was added since.
+  struct InFlight {
+    var lines: Int
+    var dropped = 0
+    var recorded = false
+  }
+  var inFlight: InFlight?
+  /// Saves started and ended (taken) since start: a reply waits for the save of its state.
+  public private(set) var started = 0
+  public private(set) var ended = 0
+
+  /// `writer`: who writes (nil: a thread where `storage.writesInBackground`, else the caller).
+  public init(storage: Storage, log: Log, wallClock: @escaping () -> WallTime, writer: SaveWriter? = nil) {
     self.storage = storage
     self.log = log
     self.wallClock = wallClock
+    if let writer {
+      self.writer = writer
+    } else if storage.writesInBackground {
+      do {
+        self.writer = try ThreadSaveWriter(storage: storage)
+      } catch {
+        log.warning("\(error); the state is saved by the loop itself")
+        self.writer = InlineSaveWriter(storage: storage)
+      }
+    } else {
+      self.writer = InlineSaveWriter(storage: storage)
+    }
   }
+
+  /// A save is being written (a new one waits until it has ended: `collect`).
+  public var saving: Bool { inFlight != nil }
 
   /// After a restart: history lines saved with the state that did not reach the history file
   /// are appended now (or kept pending, `Storage.recover`); then the saved timer, nil when there
@@ -61,41 +96,65 @@ public final class SessionRecorder {
     }
   }
 
-  /// Saves the state with the history lines still pending, then appends those lines. A save
-  /// that fails after a session ended removes the state file (a restart then starts fresh
-  /// rather than bringing back a timer that already rang); the lines stay in memory and are
-  /// tried again at the next save.
-  public func save(_ saved: SavedTimer) {
-    do {
-      try storage.state.save(saved, pendingHistory: pending)
-      stateOnDiskEnded = false
-      log.forget("state-save")
-    } catch {
+  /// Saves the state with the history lines still pending, then appends those lines: starts the
+  /// writer on them (an inline writer has written them when this returns, and its end is
+  /// taken). False, and nothing started, while a save is being written: the caller asks again
+  /// once it has ended. A save that fails after a session ended removes the state file (a
+  /// restart then starts fresh rather than bringing back a timer that already rang); the lines
+  /// stay in memory and are tried again at the next save.
+  @discardableResult
+  public func save(_ saved: SavedTimer) -> Bool {
+    guard inFlight == nil else { return false }
+    let job = SaveJob(
+      state: StateStore.bytes(saved, pendingHistory: pending), lines: pending, removeStateOnFailure: stateOnDiskEnded)
+    inFlight = InFlight(lines: pending.count)
+    started += 1
+    writer.start(job)
+    collect()
+    return true
+  }
+
+  /// Takes the end of the save being written, if it has ended (`waiting`: waits for it): logs
+  /// what failed and drops the lines written from those pending. True when a save ended.
+  @discardableResult
+  public func collect(waiting: Bool = false) -> Bool {
+    guard let flight = inFlight, let outcome = waiting ? writer.wait() : writer.finished() else { return false }
+    inFlight = nil
+    ended += 1
+    if let error = outcome.stateError {
       log.once(
         "state-save", .error,
         "saving the timer state failed: \(error); \(Storage.advice(error, path: storage.state.path))")
-      if stateOnDiskEnded {
-        do {
-          try storage.state.remove()
-          stateOnDiskEnded = false
-        } catch {
-          log.once("state-remove", .error, "removing the outdated \(storage.state.path) failed: \(error)")
-        }
+      if outcome.removed { stateOnDiskEnded = flight.recorded }
+      if let error = outcome.removeError {
+        log.once("state-remove", .error, "removing the outdated \(storage.state.path) failed: \(error)")
       }
+    } else {
+      // The file holds the state of the job; a record made since ended a timer it may hold.
+      stateOnDiskEnded = flight.recorded
+      log.forget("state-save")
     }
-    while let line = pending.first {
-      do {
-        try storage.history.appendLine(line)
-        pending.removeFirst()
-      } catch {
-        log.once(
-          "history-append", .error,
-          "appending to the history failed: \(error); \(pending.count) record(s) kept in memory and written at the next save; \(Storage.advice(error, path: storage.history.path))"
-        )
-        return
-      }
+    // Lines dropped from the front since the job was taken were among its first.
+    pending.removeFirst(min(pending.count, max(0, outcome.linesWritten - flight.dropped)))
+    if let error = outcome.appendError {
+      log.once(
+        "history-append", .error,
+        "appending to the history failed: \(error); \(pending.count) record(s) kept in memory and written at the next save; \(Storage.advice(error, path: storage.history.path))"
+      )
+    } else {
+      log.forget("history-append")
     }
-    log.forget("history-append")
+    return true
+  }
+
+  /// Waits for the save being written, if any: before the history is read (its pending lines
+  /// would count twice while they are being appended), and at shutdown.
+  public func settle() { collect(waiting: true) }
+
+  /// Waits for the save being written and ends the writer (its thread).
+  public func close() {
+    settle()
+    writer.stop()
   }
 
   /// Keeps a record's line pending until the next `save` writes it (the caller saves next): the
@@ -104,9 +163,11 @@ public final class SessionRecorder {
     if pending.count >= Self.pendingLimit {
       log.error("the history could not be written for \(Self.pendingLimit) records; the oldest is dropped")
       pending.removeFirst()
+      inFlight?.dropped += 1
     }
     pending.append(entry.jsonLine)
     stateOnDiskEnded = true
+    inFlight?.recorded = true
   }
 
   /// The most records `recent` gives.
@@ -117,6 +178,7 @@ public final class SessionRecorder {
   /// synchronised clock (at most `recentLimit`, the newest kept), then the pending ones. Damaged
   /// lines are left out (today's count names them).
   public func recent(days: Int) throws -> [String] {
+    settle()
     let first = wallClock().localDay - (days - 1)
     var lines: [String] = []
     try storage.history.fileSystem.forEachLineBackward(storage.history.path, maxLine: HistoryLog.maxLine) {
@@ -154,6 +216,7 @@ public final class SessionRecorder {
   /// today's lines, whatever the history's length. Damaged lines are skipped: the first
   /// `damagedNamed` are named (each once), the rest counted in one message.
   public func countToday(onDayOf now: WallTime) throws -> Int {
+    settle()
     var tally = TodayTally(day: now.localDay)
     for line in pending { if let entry = HistoryEntry(jsonLine: line) { tally.count(entry) } }
     let path = storage.history.path

@@ -17,6 +17,11 @@ public struct StateStore {
   /// are saved with the state that follows them, so that a restart finds the session either
   /// still running or recorded (`Storage.recover`), never both and never neither.
   public func save(_ saved: SavedTimer, pendingHistory: [String] = []) throws {
+    try Files.writeAtomically(path, Self.bytes(saved, pendingHistory: pendingHistory), in: fileSystem)
+  }
+
+  /// The file's contents for `saved` with `pendingHistory` (what `save` writes).
+  public static func bytes(_ saved: SavedTimer, pendingHistory: [String] = []) -> [UInt8] {
     var pairs: [(String, JSONValue)] = [
       ("version", .int(1)),
       ("phase", .string(saved.phase.rawValue)),
@@ -29,7 +34,7 @@ public struct StateStore {
     // Only when set: files without it read as false.
     if saved.breakAfterFlow { pairs.append(("break_after_flow", .bool(true))) }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
-    try Files.writeAtomically(path, Array((FlatJSON.encode(pairs) + "\n").utf8), in: fileSystem)
+    return Array((FlatJSON.encode(pairs) + "\n").utf8)
   }
 
   /// Removes the state file (a restart then starts fresh): what a failed save does when the

@@ -141,21 +141,16 @@ public struct ConfigLayers: Equatable, Sendable {
     for (index, rawLine) in TextLines.split(text).enumerated() {
       let number = index + 1
       func problem(_ message: String) { problems.append(ConfigError(file: path, line: number, message: message)) }
-      var key = ""
-      var value = ""
-      switch TextLines.keyValue(rawLine) {
-      case .blank: continue
-      case .pair(let k, let v): (key, value) = (k, v)
-      case .other:
-        do {
-          guard let pair = try ConfigParser.slowKeyValue(rawLine, lineNumber: number, file: path) else { continue }
-          (key, value) = pair
-        } catch let error as ConfigError {
-          problems.append(error)
-          continue
-        } catch {
-          continue
-        }
+      let key: String
+      let value: String
+      do {
+        guard let pair = try ConfigParser.keyValue(rawLine, lineNumber: number, file: path) else { continue }
+        (key, value) = pair
+      } catch let error as ConfigError {
+        problems.append(error)
+        continue
+      } catch {
+        continue
       }
       if let first = seen[key] {
         problem(ConfigParser.setTwice(key, first: first))

@@ -14,15 +14,7 @@ public enum ConfigParser {
     var lineNumber = 0
     for rawLine in TextLines.split(text) {
       lineNumber += 1
-      var key = ""
-      var value = ""
-      switch TextLines.keyValue(rawLine) {
-      case .blank: continue
-      case .pair(let k, let v): (key, value) = (k, v)
-      case .other:
-        guard let pair = try slowKeyValue(rawLine, lineNumber: lineNumber, file: file) else { continue }
-        (key, value) = pair
-      }
+      guard let (key, value) = try keyValue(rawLine, lineNumber: lineNumber, file: file) else { continue }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
       guard keys[key] != nil else { throw fail(unknownKey(key)) }
       if let first = seen[key] { throw fail(setTwice(key, first: first)) }
@@ -74,6 +66,16 @@ public enum ConfigParser {
 
   /// The key and value of a line `TextLines.keyValue` left to the Character-wise reading (one
   /// with a character outside printable ASCII, or without `=`): the same split, or the error.
+  /// A line's key and value; nil for a blank or comment line; a line that is neither is its
+  /// error (FILE:LINE). The config file's reading and the overlay's (`ConfigLayers`) share it.
+  static func keyValue(_ rawLine: String, lineNumber: Int, file: String) throws -> (String, String)? {
+    switch TextLines.keyValue(rawLine) {
+    case .blank: return nil
+    case .pair(let k, let v): return (k, v)
+    case .other: return try slowKeyValue(rawLine, lineNumber: lineNumber, file: file)
+    }
+  }
+
   static func slowKeyValue(_ rawLine: String, lineNumber: Int, file: String) throws -> (String, String)? {
     var line = Substring(rawLine)
     if let hash = TextLines.commentStart(line) { line = line[..<hash] }
