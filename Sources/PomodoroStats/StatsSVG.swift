@@ -3,8 +3,8 @@ import PomodoroSystem
 
 /// `pomodoro stats`' heatmap and streaks as SVG, for the page (`GET /api/stats.svg`): the same
 /// numbers, title and lines as the PNG (`StatsPicture`), a square a day sized by its focus
-/// minutes, in the page's colours (`currentColor` and the stylesheet's shades: light and dark
-/// follow the phone). Pure: text in, text out; every text escaped.
+/// minutes, in the page's colours (light and dark follow the phone: an `<img>` has no
+/// `currentColor` of the page's). Pure: text in, text out; every text escaped.
 public enum StatsSVG {
   static let cell = 12
   static let pitch = 15
@@ -17,7 +17,7 @@ public enum StatsSVG {
     let title = StatsPicture.title(s, grid)
     let summary = StatsPicture.summary(s)
     let gridX = margin + labelWidth
-    let monthsY = margin + lineHeight + 4
+    let monthsY = margin + lineHeight + 14
     let gridY = monthsY + 6
     let legendY = gridY + 7 * pitch + 10
     let summaryY = legendY + cell + lineHeight
@@ -26,9 +26,9 @@ public enum StatsSVG {
     var out = """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
       font-family="system-ui, sans-serif" font-size="12" role="img" aria-label="\(escape(title))">
-      <style>text{fill:#888}.t{fill:currentColor;font-weight:600}.d0{fill:#8884}.d1{fill:#e8a0a0}\
+      <style>text{fill:#888}.t{fill:#222;font-weight:600}.d0{fill:#8884}.d1{fill:#e8a0a0}\
       .d2{fill:#e06666}.d3{fill:#c0392b}.d4{fill:#8e1b10}@media(prefers-color-scheme:dark){text{fill:#aaa}\
-      .d1{fill:#5c2a26}.d2{fill:#8e3b33}.d3{fill:#c0392b}.d4{fill:#ff6b57}}</style>
+      .t{fill:#eee}.d1{fill:#5c2a26}.d2{fill:#8e3b33}.d3{fill:#c0392b}.d4{fill:#ff6b57}}</style>
       <text class="t" x="\(margin)" y="\(margin + 12)">\(escape(title))</text>
 
       """

@@ -60,7 +60,12 @@ public final class WebDesk: LoopSource {
     route = { [unowned self] in respond($0) }
     server.onStream = { [unowned self] id, _ in opened(id) }
     link.onState = { [unowned self] in changed(FlatJSON.encode(StateFields.ordered($0))) }
-    link.onAvailability = { [unowned self] available in if !available { broadcast(Self.event("offline", "{}")) } }
+    link.onAvailability = { [unowned self] available in
+      guard !available else { return }
+      broadcast(Self.event("offline", "{}"))
+      // The next state the desk says is news, even when it is the one it said before going.
+      state = nil
+    }
   }
 
   /// An event of the stream: `event: state` and its data line.

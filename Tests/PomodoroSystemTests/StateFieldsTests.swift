@@ -34,7 +34,9 @@ final class StateFieldsTests: XCTestCase {
     state = Engine.step(state, .press(.start), now: t0).0
     let now = t0 + seconds(12 * 60 + 34) + ms(567)
     let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
-    XCTAssertEqual(full.map(\.0), ["phase", "mode", "elapsed_ms", "earned_break_ms", "remaining"])
+    XCTAssertEqual(full.map(\.0), ["phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today"])
+    XCTAssertEqual(full.first { $0.0 == "title" }?.1, .string(state.title), "the panel's title")
+    XCTAssertEqual(full.first { $0.0 == "today" }?.1, .int(0))
     XCTAssertEqual(full.first { $0.0 == "elapsed_ms" }?.1, .int(754_567))
     XCTAssertEqual(full.first { $0.0 == "earned_break_ms" }?.1, .int(180_000), "12:34.567 / 5 is 2:31: 3 min")
     XCTAssertEqual(full.first { $0.0 == "remaining" }?.1, .string("12:34"), "the time counted, as on the panel")

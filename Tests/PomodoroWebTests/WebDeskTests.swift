@@ -15,6 +15,8 @@ final class WebDeskTests: XCTestCase {
   let clock = SystemClock()
   var lines: [String] = []
   var stateDirectory = ""
+  /// Device sockets served beside the fixture's (a device back after a restart).
+  var otherServers: [ControlServer] = []
 
   override func setUpWithError() throws {
     guard HTTPServer.available else { throw XCTSkip("built without libmicrohttpd: sudo apt install libmicrohttpd-dev") }
@@ -48,6 +50,7 @@ final class WebDeskTests: XCTestCase {
     let end = clock.now + seconds(3)
     while !done() && clock.now < end {
       fixture.server.serviceNow()
+      for server in otherServers { server.serviceNow() }
       for source in [desk.server, desk.link, desk] as [LoopSource] {
         source.handle(Wake(readable: source.readDescriptors))
       }
@@ -172,6 +175,22 @@ final class WebDeskTests: XCTestCase {
     _ = read(third, until: { $0.contains("event: state") })
     serve { self.desk.server.streams.count == 2 }
     XCTAssertEqual(desk.server.streams.count, 2, "the oldest ended for the newest")
+  }
+
+  /// The device gone, then back (a restart): the stream says offline, then the state again,
+  /// though it is the state it said before.
+  func testTheStreamSaysTheStateAgainWhenTheDeskComesBack() throws {
+    let fd = try openStream()
+    defer { close(fd) }
+    _ = read(fd, until: { $0.contains("event: state") })
+    fixture.server.close()
+    let offline = read(fd, until: { $0.contains("event: offline") })
+    XCTAssertTrue(offline.contains("event: offline"), offline)
+    let again = try ControlServer(path: fixture.path, device: fixture.h.device, log: Log(sink: { _, _ in }))
+    otherServers = [again]
+    defer { again.close() }
+    let seen = read(fd, until: { $0.contains("event: state") })
+    XCTAssertTrue(seen.contains("event: state\ndata: {\"phase\":\"idle\""), seen)
   }
 
   func openStream() throws -> Int32 {

@@ -19,12 +19,10 @@
 # Screenshots in the work folder (phone.png, phone-dark.png, desktop.png); with --docs the phone's
 # also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed, M failed`.
 #
-# Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--docs] [--stub]
+# Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--docs]
 #   --binary FILE  the pomodoro to test (default .build/debug/pomodoro, built when missing)
 #   --work DIR     keep the work folder (logs, screenshots) in DIR (default: a temporary one)
 #   --docs         write the phone's screenshot to docs/images/web-phone.png
-#   --stub         serve with Tests/web/stub.py (the API in Python over the control socket) instead
-#                  of `pomodoro web`; taken by itself when the binary has no `web` command
 set -uo pipefail
 
 PROG=web/run.sh
@@ -38,13 +36,11 @@ source "$repo/deploy/lib/test-lib.sh"
 binary=""
 work=""
 docs=0
-stub=0
 while (($#)); do
   case "$1" in
   --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
   --work) work="${2:?--work needs a folder}" && shift 2 ;;
   --docs) docs=1 && shift ;;
-  --stub) stub=1 && shift ;;
   -h | --help) usage && exit 0 ;;
   *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -96,36 +92,23 @@ bash -c "$device_start" || die "tmux could not start the simulator"
 for _ in $(seq 100); do "${ctl[@]}" status >/dev/null 2>&1 && break; sleep 0.1; done
 check "the simulator answers on its control socket" "$(tail -n 5 "$work/simulator.log")" "${ctl[@]}" status
 
-if ((stub == 0)) && ! "$binary" help web >/dev/null 2>&1; then
-  say "this pomodoro has no 'web' command yet: serving with Tests/web/stub.py"
-  stub=1
-fi
-if ((stub)); then
-  python3 "$here/stub.py" --socket "$sock" --port "$port" --page "$repo/Sources/PomodoroWeb/Page" \
-    --pair-file "$work/pair-code" >"$work/server.log" 2>&1 &
-  pids+=($!)
-  server_pid=$!
-  pair="cat '$work/pair-code'"
-  server="Tests/web/stub.py (the API over the control socket; the page's files from Sources)"
-else
-  printf 'control_socket = %s\nweb_port = %d\nweb_bind = 127.0.0.1\nweb_view = open\n' "$sock" "$port" >"$work/web.conf"
-  STATE_DIRECTORY="$work/web-state" "$binary" web --config "$work/web.conf" >"$work/server.log" 2>&1 &
-  pids+=($!)
-  server_pid=$!
-  pair="STATE_DIRECTORY='$work/web-state' '$binary' web pair --config '$work/web.conf'"
-  server="pomodoro web"
-fi
+"$binary" --version | grep -qF ', libmicrohttpd)' ||
+  die "$binary was built without libmicrohttpd: apt-get install libmicrohttpd-dev and rebuild"
+printf 'control_socket = %s\nweb_port = %d\nweb_bind = 127.0.0.1\nweb_view = open\n' "$sock" "$port" >"$work/web.conf"
+STATE_DIRECTORY="$work/web-state" "$binary" web --config "$work/web.conf" >"$work/server.log" 2>&1 &
+pids+=($!)
+server_pid=$!
+pair="STATE_DIRECTORY='$work/web-state' '$binary' web pair --config '$work/web.conf'"
+server="pomodoro web"
 for _ in $(seq 100); do curl -fsS -o /dev/null "$url/" 2>/dev/null && break; sleep 0.1; done
 check "$server answers on $url" "$(tail -n 5 "$work/server.log")" curl -fsS -o /dev/null "$url/"
-if ((!stub)); then
-  headers=$(curl -fsS -D - -o /dev/null "$url/")
-  csp="default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
-  check "the page's headers: CSP, nosniff, no-referrer, no-cache with an ETag" "$headers" \
-    grep -qiF "content-security-policy: $csp" <<<"$headers"
-  etag=$(sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p' <<<"$headers")
-  check "a copy with the page's ETag is answered 304" "ETag '$etag'" \
-    test "$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/")" = 304
-fi
+headers=$(curl -fsS -D - -o /dev/null "$url/")
+csp="default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+check "the page's headers: CSP, nosniff, no-referrer, no-cache with an ETag" "$headers" \
+  grep -qiF "content-security-policy: $csp" <<<"$headers"
+etag=$(sed -n 's/^[Ee][Tt][Aa][Gg]: *\(.*\)\r$/\1/p' <<<"$headers")
+check "a copy with the page's ETag is answered 304" "ETag '$etag'" \
+  test "$(curl -sS -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "$url/")" = 304
 
 phone_png=()
 if ((docs)); then

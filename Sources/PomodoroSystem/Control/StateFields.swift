@@ -6,7 +6,7 @@ import PomodoroCore
 /// their order are interfaces (docs/scripts.md, docs/control.md).
 public enum StateFields {
   /// Every field `full` can give, in its order.
-  public static let names = coreNames + ["remaining", "cycle", "ends_at"]
+  public static let names = coreNames + ["remaining", "cycle", "ends_at", "title", "today"]
 
   /// Every field `core` can give, in its order (`elapsed_ms` and `earned_break_ms` in flow only).
   public static let coreNames = ["phase", "mode", "remaining_ms", "total_ms", "elapsed_ms", "earned_break_ms"]
@@ -30,7 +30,9 @@ public enum StateFields {
   }
 
   /// `core`, then the time left as the panel shows it (in flow: the time counted), the focus's place in the cycle, and, while
-  /// running with a synchronised wall clock, the end: the control socket's and the bridge's state.
+  /// running with a synchronised wall clock, the end; the panel's title ("Focus 2/4", the egg
+  /// titles, "Earned break") and today's completed focus sessions: the control socket's and the
+  /// bridge's state, and the page's.
   public static func full(_ state: EngineState, at now: Instant, wall: WallTime?) -> [(String, JSONValue)] {
     var fields = core(state, at: now)
     fields.append(("remaining", .string(state.clockText(at: now))))
@@ -40,6 +42,8 @@ public enum StateFields {
       let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(state.remaining(at: now)), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }
+    fields.append(("title", .string(state.title)))
+    fields.append(("today", .int(Int64(state.completedToday))))
     return fields
   }
 
