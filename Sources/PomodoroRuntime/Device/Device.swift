@@ -41,33 +41,18 @@ public final class Device {
   var shiftOrigin: Instant
   var offSince: Instant?
   var activeAt: Instant
-  public private(set) var look: DisplayCare.Look
+  public internal(set) var look: DisplayCare.Look
   /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
-  public private(set) var pairing = PairingPrompt()
-  var storage: Storage? { recorder?.storage }
-  /// History lines not yet in the history file (`SessionRecorder.pending`).
-  public var pendingHistory: [String] { recorder?.pending ?? [] }
+  public internal(set) var pairing = PairingPrompt()
   /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
   /// once by `saveIfDue()` at the end of the step, or after a batch of commands, rather than once
   /// an event (a burst of 800 toggles is one save, not 1,600 fsyncs).
-  public private(set) var saveDue = false {
+  public internal(set) var saveDue = false {
     didSet { if saveDue && !oldValue { saveDueSince = clock.now } }
   }
   var saveDueSince = Instant.zero
   /// State saves started since start (tests and the bench count them).
-  public private(set) var saves = 0
-  /// A save waits, at most this long, while a button settles within it: the press then acts
-  /// before the save's two fsyncs (40 ms on a slow SD card), not after them.
-  public static let saveHold: Nanoseconds = ms(50)
-  /// Saves ended since start: a reply may go out once this reaches the `saveTicket` it was
-  /// given (`ControlServer`).
-  public var savesEnded: Int { recorder?.ended ?? 0 }
-  /// The number of the save that holds the state as it is now: the one being written (or the
-  /// last), or, while a save is due, the next.
-  public var saveTicket: Int { (recorder?.started ?? 0) + (saveDue ? 1 : 0) }
-  /// Readable when the save being written by a thread has ended (`ThreadSaveWriter`); nil when
-  /// none is, or saves are written by the loop itself. The loop polls it.
-  public var saveDescriptor: Int32? { recorder?.saving == true ? recorder?.writer.descriptor : nil }
+  public internal(set) var saves = 0
 
   /// - Parameters:
   ///   - config: the config file's (the defaults where it says nothing); `start()` lays the
@@ -172,22 +157,6 @@ public final class Device {
     saveIfDue()
   }
 
-  /// Saves the state (with the history lines still pending) when something since the last save
-  /// asked for it: once a step, after the buzzer and the panel, and once a batch of commands
-  /// (`ControlServer`), before their replies go out. A power cut loses no more than before:
-  /// nothing is saved between the events of one step or one batch anyway, and what is saved is
-  /// the state after the last of them; only while a button settles does a save wait, 50 ms at
-  /// most (`saveHold`), for the step that acts on the press. While a thread writes a save
-  /// (`ThreadSaveWriter`) the next waits, still due, and starts at the step after it has ended
-  /// with the state as it is then: any number of saves asked meanwhile are that one.
-  public func saveIfDue() {
-    guard saveDue, storage != nil, recorder?.saving != true else { return }
-    let now = clock.now
-    // A button settling soon: its step (due by then) saves, unless the save has waited its bound.
-    if let settles = mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold { return }
-    save(at: now)
-  }
-
   /// One input, in time order. A press acts at its settled press-down where a short and a long
   /// press mean the same in the phase (Engine.actsAtPressDown), else at its release or its long
   /// press. An input that wakes a blank panel does nothing else.
@@ -216,27 +185,6 @@ public final class Device {
     }
   }
 
-  /// Gives the panel the look OLED care wants now (on/off, contrast); the shift applies to the
-  /// next frame.
-  func refreshLook(at now: Instant) {
-    let active = max(activeAt, state.phaseSince)
-    var want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
-    if want.on, let off = offSince {
-      // Waking: the orbit stood still while the panel was off, and goes on from where it stopped.
-      shiftOrigin = shiftOrigin + (now - off)
-      offSince = nil
-      want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
-    } else if !want.on, offSince == nil {
-      offSince = care.blanksAt(phase: state.phase, activeAt: active) ?? now
-    }
-    guard want != look else { return }
-    if want.on != look.on || want.contrast != look.contrast {
-      display.setLook(on: want.on, contrast: want.contrast, at: now)
-    }
-    look = want
-    observer?.displayChanged(want, at: now)
-  }
-
   /// The descriptor that is readable when the input lines have edges, while they work (nil
   /// after a read failed: they are ignored until restart, and a failed line may stay readable).
   public var inputDescriptor: Int32? { inputsFailed ? nil : parts.inputs.pollDescriptor }
@@ -248,16 +196,6 @@ public final class Device {
     activeAt = max(activeAt, clock.now)  // a command is a touch too: it wakes a dimmed panel
     feed(event, at: clock.now)
     return state
-  }
-
-  /// Shows a pairing code over the timer's screen (waking the panel), or withdraws it (nil).
-  public func showPairing(_ code: String?) {
-    if let code {
-      pairing.show(code, at: clock.now)
-      activeAt = max(activeAt, clock.now)
-    } else {
-      pairing.withdraw()
-    }
   }
 
   /// When `step()` must run next if no input arrives: the engine's next wake, an animation
@@ -318,46 +256,4 @@ public final class Device {
     }
   }
 
-  /// Saves the state and appends the records pending (`SessionRecorder.save`): started, and
-  /// written before this returns unless a thread writes it; while one is being written it stays
-  /// due.
-  func save(at now: Instant) {
-    if recorder?.saving == true { return }
-    saves += 1
-    saveDue = false
-    recorder?.save(state.saved(at: now))
-  }
-
-  /// Takes the end of a save a thread was writing, if it has ended (each step does, and the
-  /// control socket before it releases the replies that waited for it).
-  public func collectSave() { recorder?.collect() }
-
-  /// Labels a record with the wall-clock time it ended, hands it to the observer, and saves it
-  /// with the state (`SessionRecorder.append`, then `save`).
-  func append(_ record: SessionRecord, at now: Instant) {
-    var wall = wallClock()
-    wall.epochSeconds -= wholeSeconds(now - record.endedAt)
-    let entry = HistoryEntry(ended: wall, record: record)
-    recorder?.append(entry)
-    observer?.recorded(entry, at: now)
-    if storage != nil { saveDue = true }
-  }
-
-  func driveBuzzer(at now: Instant) {
-    let before = player.lineLevel
-    do {
-      try player.drive(parts.buzzer, at: now)
-      buzzerFailed = false
-    } catch {
-      if !buzzerFailed { log.error("setting the buzzer line failed: \(HardwareAdvice.text(error))") }
-      buzzerFailed = true
-    }
-    if let after = player.lineLevel, after != before { observer?.buzzerChanged(after, at: now) }
-  }
-
-  /// At start, then each minute: a new local day sets today's count afresh from the history.
-  func recountToday(at now: Instant) {
-    dayCheckedAt = now
-    if let count = recorder?.countIfNewDay() { feed(.setCompletedToday(count), at: now) }
-  }
 }

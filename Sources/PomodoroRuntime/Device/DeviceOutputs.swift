@@ -1,0 +1,49 @@
+import PomodoroCore
+import PomodoroSystem
+
+/// What the device shows and sounds beside the screen's frames: the panel's look (OLED care's
+/// dimming, blanking and shift), the pairing code over the screen, the buzzer's line.
+extension Device {
+  /// Gives the panel the look OLED care wants now (on/off, contrast); the shift applies to the
+  /// next frame.
+  func refreshLook(at now: Instant) {
+    let active = max(activeAt, state.phaseSince)
+    var want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+    if want.on, let off = offSince {
+      // Waking: the orbit stood still while the panel was off, and goes on from where it stopped.
+      shiftOrigin = shiftOrigin + (now - off)
+      offSince = nil
+      want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+    } else if !want.on, offSince == nil {
+      offSince = care.blanksAt(phase: state.phase, activeAt: active) ?? now
+    }
+    guard want != look else { return }
+    if want.on != look.on || want.contrast != look.contrast {
+      display.setLook(on: want.on, contrast: want.contrast, at: now)
+    }
+    look = want
+    observer?.displayChanged(want, at: now)
+  }
+
+  /// Shows a pairing code over the timer's screen (waking the panel), or withdraws it (nil).
+  public func showPairing(_ code: String?) {
+    if let code {
+      pairing.show(code, at: clock.now)
+      activeAt = max(activeAt, clock.now)
+    } else {
+      pairing.withdraw()
+    }
+  }
+
+  func driveBuzzer(at now: Instant) {
+    let before = player.lineLevel
+    do {
+      try player.drive(parts.buzzer, at: now)
+      buzzerFailed = false
+    } catch {
+      if !buzzerFailed { log.error("setting the buzzer line failed: \(HardwareAdvice.text(error))") }
+      buzzerFailed = true
+    }
+    if let after = player.lineLevel, after != before { observer?.buzzerChanged(after, at: now) }
+  }
+}
