@@ -61,7 +61,62 @@ say "start button debounce period: ${DEBOUNCE_US:-?} us"
 display_blocks
 check display-init "commands on the smbus_write trace: $(display_commands | cut -c1-120)" display_init_ok
 
-# --- 2. the sandbox, on the live unit ----------------------------------------------------------
+# --- 2. the web page: pomodoro-web.service as installed, in its sandbox -----------------------
+# The package enabled it; it reaches the device only through the control socket. The requests go
+# to 127.0.0.1:8080 with Host: localhost (web-request.sh), each response kept in /run/systest.
+web_prop() { systemctl show -P "$1" pomodoro-web.service; }
+web_active() { [ "$(systemctl is-active pomodoro-web.service)" = active ]; }
+# web NAME ARGS...: web-request.sh ARGS; the response, or why there is none, in web-NAME.txt.
+web() {
+  name=$1
+  shift
+  "$SYSTEST/web-request.sh" "$@" >"/run/systest/web-$name.txt" 2>&1
+}
+# web_got NAME STATUS [PATTERN]: web-NAME.txt has STATUS and a line matching PATTERN.
+web_got() { head -n 1 "/run/systest/web-$1.txt" | grep -q "^HTTP/1.1 $2 " && grep -q "${3:-.}" "/run/systest/web-$1.txt"; }
+web_said() { tr '\n' '|' <"/run/systest/web-$1.txt" | cut -c1-300; }
+phase_now() { pomodoro ctl status --json 2>&1 | sed -n 's/.*"phase":"\([a-z]*\)".*/\1/p'; }
+phase_is() { [ "$(phase_now)" = "$1" ]; }
+wait_for 60 web_active
+check web-active "pomodoro-web.service is $(systemctl is-active pomodoro-web.service) ($(web_prop Result)), $(systemctl is-enabled pomodoro-web.service 2>&1)" \
+  [ "$(systemctl is-active pomodoro-web.service):$(systemctl is-enabled pomodoro-web.service 2>&1)" = active:enabled ]
+web_pid=$(web_prop MainPID)
+web_user=$(stat -c %U "/proc/$web_pid" 2>&1)
+check web-user "main process $web_pid runs as '$web_user', expected pomodoro-web" [ "$web_user" = pomodoro-web ]
+# The unit's sandbox is on the live process: a seccomp filter (mode 2), no new privileges.
+web_sandbox=$(awk '$1 == "Seccomp:" || $1 == "NoNewPrivs:" { printf "%s%s ", $1, $2 }' "/proc/$web_pid/status")
+check web-sandbox-live "/proc/$web_pid/status: '$web_sandbox', expected NoNewPrivs:1 Seccomp:2 (a filter)" \
+  [ "$web_sandbox" = "NoNewPrivs:1 Seccomp:2 " ]
+state_served() { web state GET /api/state && web_got state 200 '"phase":'; }
+wait_for 30 state_served
+say "web: GET /api/state: $(tail -n 1 /run/systest/web-state.txt)"
+check web-state "GET /api/state: $(web_said state); expected 200 and the idle state" web_got state 200 '^{"phase":"idle",'
+said=$(pomodoro web pair 2>&1)
+code=$(echo "$said" | sed -n 's/^\([0-9]\{6\}\)  .*/\1/p' | head -n 1)
+say "web: pomodoro web pair: $said"
+check web-pair-code "pomodoro web pair (as root) printed '$said', expected a 6-digit code" [ -n "$code" ]
+refused_unpaired() { web_got unpaired 401 && phase_is idle; }
+web unpaired POST /api/command '{"cmd":"toggle"}'
+check web-command-needs-pairing "POST /api/command with no cookie: $(web_said unpaired); then phase $(phase_now), expected 401 and idle" \
+  refused_unpaired
+web pair POST /api/pair "{\"code\":\"$code\"}"
+paired() { web_got pair 200 '"paired":true' && [ -n "$cookie" ]; }
+cookie=$(sed -n 's/^Set-Cookie: \(pomodoro_pairing=[0-9a-f]*\);.*/\1/p' /run/systest/web-pair.txt)
+check web-pair "POST /api/pair with that code: $(web_said pair); expected 200 and the pairing cookie" \
+  paired
+toggled() { web_got toggle 200 '"phase":"running"' && [ "$before:$after" = idle:running ]; }
+before=$(phase_now)
+web toggle POST /api/command '{"cmd":"toggle"}' "$cookie"
+after=$(phase_now)
+say "web: toggle from the page: phase $before -> $after"
+check web-command-toggle "POST /api/command toggle with the cookie: $(web_said toggle); pomodoro ctl status: phase $before -> $after, expected idle -> running" \
+  toggled
+cancelled() { web_got cancel 200 && phase_is idle; }
+web cancel POST /api/command '{"cmd":"cancel"}' "$cookie"
+check web-command-cancel "POST /api/command cancel: $(web_said cancel); then phase $(phase_now), expected idle" \
+  cancelled
+
+# --- 3. the sandbox, on the live unit ----------------------------------------------------------
 security=$(systemd-analyze security pomodoro.service 2>&1 | tail -n 1)
 level=$(echo "$security" | sed -n 's/.*: \([0-9.]*\) .*/\1/p')
 say "systemd-analyze security pomodoro: $security"
@@ -88,7 +143,7 @@ check sandbox-no-inet-socket "$(probe inet-socket); expected socket() refused (R
 rm -f $DROPIN/systest-probe.conf
 systemctl daemon-reload
 
-# --- 3. the watchdog ---------------------------------------------------------------------------
+# --- 4. the watchdog ---------------------------------------------------------------------------
 printf '[Service]\nWatchdogSec=4s\n' >$DROPIN/systest-watchdog.conf
 say "watchdog: a test-only runtime drop-in sets WatchdogSec=4s (the unit ships 30s)"
 systemctl daemon-reload
@@ -140,7 +195,7 @@ rm -f $DROPIN/systest-watchdog.conf
 say "crashes: a test-only runtime drop-in sets RestartSec=1s (the unit ships 5s)"
 systemctl daemon-reload
 
-# --- 4. a bad config line, crashes -------------------------------------------------------------
+# --- 5. a bad config line, crashes -------------------------------------------------------------
 cp "$CONF" /run/systest/pomodoro.conf.good
 echo "no_such_setting = 1" >>"$CONF"
 bad_line=$(wc -l <"$CONF")
@@ -184,10 +239,13 @@ check crash-gives-up "after $kills crashes: $(systemctl is-active pomodoro.servi
   sh -c "[ \"\$(systemctl is-active pomodoro.service)\" = failed ] && [ $kills = $((burst + 1)) ] && tail -n +$((crash_mark + 1)) $LOG | grep -q 'Start request repeated too quickly'"
 restart_service
 
-# --- 5. an upgrade to a second build of the package while a timer runs -----------------------
+# --- 6. an upgrade to a second build of the package while a timer runs -----------------------
 # The host put the second build (VERSION+upgradetest, its shipped config changed) in
 # $SYSTEST/debs; the owner's config was edited above (set_conf). apt-get -y, no terminal.
 UPGRADE_DEB=$(find "$SYSTEST/debs" -name 'pomodoro_*_amd64.deb' | head -n 1)
+# pomodoro-web depends on this very version of pomodoro: the two go up together, as apt upgrade
+# takes them.
+UPGRADE_WEB=$(find "$SYSTEST/debs" -name 'pomodoro-web_*_amd64.deb' | head -n 1)
 new_version=$(dpkg-deb -f "$UPGRADE_DEB" Version)
 old_version=$(dpkg-query -W -f '${Version}' pomodoro)
 say "upgrade: pomodoro $old_version -> $new_version (${UPGRADE_DEB##*/})"
@@ -204,7 +262,7 @@ sleep 2
 old_pid=$(main_pid)
 apt_start=$(date +%s%3N)
 upgrade_rc=0
-DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=false "$UPGRADE_DEB" \
+DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=false "$UPGRADE_DEB" "$UPGRADE_WEB" \
   </dev/null >/run/systest/upgrade.log 2>&1 || upgrade_rc=$?
 apt_ms=$(($(date +%s%3N) - apt_start))
 say "upgrade: apt-get install took $apt_ms ms (exit $upgrade_rc)"
@@ -220,6 +278,20 @@ said=$(pomodoro --version 2>&1)
 say "upgrade: PID $old_pid -> $new_pid running $exe; pomodoro --version: $said"
 check upgrade-new-binary-runs "PID $new_pid runs '$exe'; pomodoro --version: '$said'; expected /usr/bin/pomodoro and $new_version" \
   sh -c "[ '$exe' = /usr/bin/pomodoro ] && echo '$said' | grep -qF 'pomodoro $new_version ('"
+# The web page, upgraded beside it, serves again. Its journal over this whole boot (the device's
+# crashes and start limit, the upgrade) has no refusal by its sandbox (SystemCallErrorNumber=EPERM:
+# a filtered call fails with EPERM, it kills nothing), no crash and no failure; nor has the
+# kernel's audit (a seccomp kill is audit type 1326).
+web_upgraded() { [ "$web_version" = "$new_version ii " ] && web_active && web_got state 200 '"phase":'; }
+web_version=$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro-web)
+wait_for 30 state_served
+check web-after-upgrade "pomodoro-web '$web_version', $(systemctl is-active pomodoro-web.service); GET /api/state: $(web_said state)" \
+  web_upgraded
+denials=$(journalctl -b -u pomodoro-web.service -o cat --no-pager |
+  grep -iE 'bad system call|SIGSYS|status=31|operation not permitted|core-dump|failed with result|start request repeated' | head -n 3)
+denials="$denials$(journalctl -b -k -o cat --no-pager | grep -E 'type=1326|audit.*seccomp' | head -n 3)"
+say "web: journal: $(journalctl -b -u pomodoro-web.service -o cat --no-pager | grep -vE '^(Started|Stopping|Stopped) ' | cut -c1-160 | head -n 20 | tr '\n' '|')"
+check web-no-denial "pomodoro-web this boot: $(echo "$denials" | tr '\n' '|')" [ -z "$denials" ]
 wait_for 20 log_since "$mark" '^restored a focus timer'
 journal_order() { # stopping on SIGTERM, then restored a focus timer, then ready, after MARK
   tail -n +"$((mark + 1))" "$LOG" | grep -oE '^(stopping on SIGTERM|restored a focus timer|ready$)' | uniq | tr '\n' '|'
@@ -267,7 +339,7 @@ mark=$(log_mark)
 press "$ENC_PUSH" 1500
 expect_state upgrade-preset-again "$mark" 'phase=idle mode=focus remaining_ms=60000 total_ms=60000$' 10
 
-# --- 6. the scenario, from gpio-sim edges ------------------------------------------------------
+# --- 7. the scenario, from gpio-sim edges ------------------------------------------------------
 trace_clear
 DIAL_STEPS="55000 50000 45000 40000 35000 30000 25000 20000 15000 10000 5000 10000 "
 dial=$(log_mark)
@@ -319,7 +391,7 @@ check bounce-counts-once "$changes state changes after one bouncy press: $(tail 
 expect_state break-rings "$mark" 'phase=ringing mode=short' 30
 buzzer_level 1 10 >/dev/null || true
 
-# --- 7. power-off while the alarm rings; then the power cuts' settings -------------------------
+# --- 8. power-off while the alarm rings; then the power cuts' settings -------------------------
 # Sessions that end within the power-cut boots (run.sh), set as a person would.
 set_conf focus 30s
 set_conf short_break 10s
