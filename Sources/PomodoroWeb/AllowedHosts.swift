@@ -68,10 +68,8 @@ extension AllowedHosts {
       default: continue
       }
       // A link-local IPv6 address as a Host carries its zone ("fe80::1%wlan0" is not sent by browsers).
-      out.append(ofCString(text))
+      out.append(PomodoroSystem.text(ofCString: text))
     }
     return out
   }
-
-  static func ofCString(_ chars: [CChar]) -> String { text(ofCString: chars) }
 }

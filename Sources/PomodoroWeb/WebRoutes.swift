@@ -132,14 +132,16 @@ extension WebDesk {
         }
       }
     }
-    let left = pairings.leftCode()
+    // The code `pomodoro web pair` left, judged (and hashed) only when the desk's is not it.
+    var wasLeft = false
     let verdict = gate.check(typed, at: now) { code in
-      guard let left, now < left.until, let hash = Pairings.hash(code) else { return false }
-      return PairingGate.same(hash, left.hash)
+      guard let left = pairings.leftCode(), now < left.until, let hash = Pairings.hash(code) else { return false }
+      wasLeft = PairingGate.same(hash, left.hash)
+      return wasLeft
     }
     switch verdict {
     case .paired:
-      if let left, let hash = Pairings.hash(typed), PairingGate.same(hash, left.hash) { pairings.removeLeftCode() }
+      if wasLeft { pairings.removeLeftCode() }
       // The code leaves the desk's screen.
       _ = link.send(line: FlatJSON.encode([("cmd", .string("pair"))]), label: "pair done") { _ in }
       do {

@@ -26,19 +26,11 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
     for file in ["state.json", "state.json.tmp", "history.jsonl", "c.sock"] { unlink(directory + "/" + file) }
     rmdir(directory)
   }
-  let clock = SystemClock()
-  var config = DeviceConfig()
-  config.stateDirectory = directory
-  let hardware = try! MockHardware(config: config, clock: clock)
   let disk = SlowSyncFileSystem(delay: fsyncDelay)
-  let seen = StateTimes(clock: clock)
-  let device = Device(
-    config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
-    storage: Storage(directory: directory, fileSystem: disk, writesInBackground: background),
-    log: Log(sink: { _, _ in }))
-  device.observer = seen
-  let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
-  device.start()
+  let (device, hardware, server, seen) = benchDevice(
+    socket: directory + "/c.sock", storage: (directory, disk, background))
+  let clock = seen.clock
+  let config = device.config
   let savesBefore = device.saves
 
   // The client: 5 rounds of one write of 800 toggles, each followed by reading its 800 replies.
@@ -120,4 +112,26 @@ final class Counter: @unchecked Sendable {
   var count = 0
   var value: Int { lock.withLock { count } }
   func add(_ n: Int) { lock.withLock { count += n } }
+}
+
+/// A device on the mocks and the real clock for the benches, started, with its control socket at
+/// `socket` and a `StateTimes` watching it; its state and history in `storage`'s directory on
+/// its file system (written by a thread unless `background` is false), or nowhere.
+func benchDevice(socket: String, storage: (directory: String, fs: FileSystem, background: Bool)? = nil) -> (
+  Device, MockHardware, ControlServer, StateTimes
+) {
+  let clock = SystemClock()
+  var config = DeviceConfig()
+  config.controlSocket = socket
+  if let storage { config.stateDirectory = storage.directory }
+  let hardware = try! MockHardware(config: config, clock: clock)
+  let seen = StateTimes(clock: clock)
+  let device = Device(
+    config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
+    storage: storage.map { Storage(directory: $0.directory, fileSystem: $0.fs, writesInBackground: $0.background) },
+    log: Log(sink: { _, _ in }))
+  device.observer = seen
+  let server = try! ControlServer(path: socket, device: device, log: Log(sink: { _, _ in }))
+  device.start()
+  return (device, hardware, server, seen)
 }

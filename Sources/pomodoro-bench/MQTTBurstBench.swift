@@ -36,18 +36,22 @@ func mqttBurstBench(fsyncDelays: [Int64], background: Bool) {
   }
 }
 
-/// Sees each state change with the real clock's time it happened: the phases, and the idle
-/// states a cancel makes.
+/// Sees each state change with the real clock's time it happened: the phases, the idle
+/// states a cancel makes, and the changes of mode (a knob's push).
 final class StateTimes: DeviceObserver {
   let clock: SystemClock
   var idleAt: [Instant] = []
   var phases: [(Instant, Phase)] = []
-  var changes = 0
+  var modeChanges: [Instant] = []
+  var mode: Mode?
+  var changes: Int { phases.count }
   init(clock: SystemClock) { self.clock = clock }
   func stateChanged(_ state: EngineState, at: Instant) {
-    changes += 1
-    phases.append((clock.now, state.phase))
-    if state.phase == .idle { idleAt.append(clock.now) }
+    let now = clock.now
+    phases.append((now, state.phase))
+    if state.phase == .idle { idleAt.append(now) }
+    if let mode, mode != state.mode { modeChanges.append(now) }
+    mode = state.mode
   }
   func frameFlushed(bytes: Int, shown: String, at: Instant) {}
   func buzzerChanged(_ on: Bool, at: Instant) {}
@@ -88,21 +92,11 @@ func mqttBurst(
   defer { stopProcess(broker) }
 
   // The device, served by this thread's loop.
-  let clock = SystemClock()
-  var config = DeviceConfig()
-  config.stateDirectory = directory
   let socketPath = directory + "/device.sock"
-  config.controlSocket = socketPath
-  let hardware = try! MockHardware(config: config, clock: clock)
   let disk = SlowSyncFileSystem(delay: fsyncDelay)
-  let seen = StateTimes(clock: clock)
-  let device = Device(
-    config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64),
-    storage: Storage(directory: directory, fileSystem: disk, writesInBackground: background),
-    log: Log(sink: { _, _ in }))
-  device.observer = seen
-  let server = try! ControlServer(path: socketPath, device: device, log: Log(sink: { _, _ in }))
-  device.start()
+  let (device, hardware, server, seen) = benchDevice(socket: socketPath, storage: (directory, disk, background))
+  let clock = seen.clock
+  let config = device.config
 
   // The bridge, and a subscriber that says when it has published the device's state (it is
   // subscribed to its command topic by then).

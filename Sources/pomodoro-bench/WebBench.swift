@@ -23,18 +23,9 @@ func webBench() {
   let directory = NSTemporaryDirectory() + "pomodoro-web-bench-\(getpid())"
   try? FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: directory) }
-  let clock = SystemClock()
-  var config = DeviceConfig()
-  config.controlSocket = directory + "/c.sock"
-  let hardware = try! MockHardware(config: config, clock: clock)
-  let changes = WebStateTimes()
-  let device = Device(
-    config: config, parts: hardware.parts, clock: clock, screen: .standard(height: 64), storage: nil,
-    log: Log(sink: { _, _ in }))
-  let observer = WebChangeObserver(clock: clock, times: changes)
-  device.observer = observer
-  let server = try! ControlServer(path: directory + "/c.sock", device: device, log: Log(sink: { _, _ in }))
-  device.start()
+  let (device, hardware, server, changes) = benchDevice(socket: directory + "/c.sock")
+  let clock = changes.clock
+  let config = device.config
   writeText(
     directory + "/web.conf",
     "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
@@ -71,10 +62,10 @@ func webBench() {
     // Start, then cancel: every press changes the state.
     hardware.chip.schedulePress(i % 2 == 0 ? config.buttonStart : config.buttonCancel, at: at, holding: ms(40))
   }
-  let before = changes.all.count
+  let before = changes.phases.count
   flood.start()
   serve(seconds(11))
-  let during = Array(changes.all.dropFirst(before))
+  let during = changes.phases.dropFirst(before).map(\.0)
   var pressToState: [Double] = []
   for (i, at) in pressedAt.enumerated() {
     let next = i + 1 < pressedAt.count ? pressedAt[i + 1] : at + seconds(1)
@@ -155,31 +146,6 @@ func report(_ name: String, _ samples: [Double]) {
 func processCPU(_ pid: Int32) -> Int64 {
   guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8) else { return 0 }
   return text.split(separator: " ").first.flatMap { Int64($0) } ?? 0
-}
-
-/// When the device's state changed, and when its mode did.
-final class WebStateTimes: @unchecked Sendable {
-  var all: [Instant] = []
-  var modeChanges: [Instant] = []
-}
-
-final class WebChangeObserver: DeviceObserver {
-  let clock: SystemClock
-  let times: WebStateTimes
-  var mode: Mode?
-  init(clock: SystemClock, times: WebStateTimes) {
-    self.clock = clock
-    self.times = times
-  }
-  func stateChanged(_ state: EngineState, at: Instant) {
-    let now = clock.now
-    times.all.append(now)
-    if let mode, mode != state.mode { times.modeChanges.append(now) }
-    mode = state.mode
-  }
-  func frameFlushed(bytes: Int, shown: String, at: Instant) {}
-  func buzzerChanged(_ on: Bool, at: Instant) {}
-  func recorded(_ entry: HistoryEntry, at: Instant) {}
 }
 
 /// An open `GET /events` read on a thread of its own: when each change of mode arrived.

@@ -248,19 +248,26 @@ final class SaveWriterTests: XCTestCase {
     XCTAssertEqual(fs.syncsOnTheMainThread, 0)
   }
 
-  /// A command's reply goes out once the save of the state it made has ended, not before.
-  func testAReplyWaitsForTheSaveOfItsState() throws {
+  /// A device whose saves a thread writes on a gated disk, its control socket served, and a
+  /// client connected; all closed when the test ends.
+  func servedDevice() throws -> (GatedFileSystem, DeviceHarness, ControlServer, Int32) {
     let fs = GatedFileSystem()
     let h = try DeviceHarness(directory: directory, fileSystem: fs, writesInBackground: true)
     let server = try ControlServer(path: directory + "/c.sock", device: h.device, log: h.device.log)
     h.device.start()
-    defer {
+    let fd = try UnixSocket.connect(server.path)
+    addTeardownBlock {
+      systemClose(fd)
       server.close()
       h.device.shutdown()
     }
-    let fd = try UnixSocket.connect(server.path)
-    defer { systemClose(fd) }
     server.serviceNow()
+    return (fs, h, server, fd)
+  }
+
+  /// A command's reply goes out once the save of the state it made has ended, not before.
+  func testAReplyWaitsForTheSaveOfItsState() throws {
+    let (fs, h, server, fd) = try servedDevice()
     fs.close()
     XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
     server.serviceNow()
@@ -281,17 +288,7 @@ final class SaveWriterTests: XCTestCase {
   /// `listChunk`, then the loop sleeps (no spinning, nobody dropped); once the disk answers,
   /// every reply goes out, each after the save of its state, and saves stay a few.
   func testAFloodWhileASaveHangsIsHeldBoundedThenAnsweredWhole() throws {
-    let fs = GatedFileSystem()
-    let h = try DeviceHarness(directory: directory, fileSystem: fs, writesInBackground: true)
-    let server = try ControlServer(path: directory + "/c.sock", device: h.device, log: h.device.log)
-    h.device.start()
-    defer {
-      server.close()
-      h.device.shutdown()
-    }
-    let fd = try UnixSocket.connect(server.path)
-    defer { systemClose(fd) }
-    server.serviceNow()
+    let (fs, h, server, fd) = try servedDevice()
     let saves = h.device.saves
     fs.close()
     XCTAssertTrue(UnixSocket.writeAll(fd, Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)))
