@@ -12,27 +12,52 @@ public struct AllowedHosts: Sendable {
     names = Set([name, name + ".local", "localhost", "127.0.0.1", "::1"] + addresses.map { $0.lowercased() })
   }
 
-  /// `host` without its port (and an IPv6 address without its brackets), lowercased.
-  static func bare(_ host: String) -> String {
-    var h = Substring(host.lowercased())
+  /// A Host header's or an Origin's authority split into its name (lowercased, an IPv6 address
+  /// without its brackets) and its port; nil when it is neither `name`, `name:port`, `[v6]` nor
+  /// `[v6]:port` (`[::1]evil.example`, `desk:80x`, an empty name).
+  static func authority(_ text: String) -> (name: String, port: Int?)? {
+    var h = Substring(text.lowercased())
+    var name: Substring
     if h.hasPrefix("[") {
-      h = h.dropFirst()
-      if let close = h.firstIndex(of: "]") { h = h[..<close] }
-      return String(h)
+      guard let close = h.firstIndex(of: "]") else { return nil }
+      name = h[h.index(after: h.startIndex)..<close]
+      h = h[h.index(after: close)...]
+      guard h.isEmpty || h.hasPrefix(":") else { return nil }
+    } else {
+      // More than one colon and no brackets: an IPv6 address a client sent bare, no port.
+      if let colon = h.firstIndex(of: ":"), h.lastIndex(of: ":") == colon {
+        name = h[..<colon]
+        h = h[colon...]
+      } else {
+        name = h
+        h = ""
+      }
     }
-    if let colon = h.lastIndex(of: ":"), h.firstIndex(of: ":") == colon { h = h[..<colon] }
-    return String(h)
+    guard !name.isEmpty else { return nil }
+    guard h.hasPrefix(":") else { return (String(name), nil) }
+    let digits = h.dropFirst()
+    guard (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(digits),
+      port <= 65535
+    else { return nil }
+    return (String(name), port)
   }
 
-  public func allows(host: String?) -> Bool { host.map { names.contains(Self.bare($0)) } ?? false }
+  public func allows(host: String?) -> Bool {
+    guard let host, let a = Self.authority(host) else { return false }
+    return names.contains(a.name)
+  }
 
-  /// An Origin header (`http://desk.local:8080`) of this device; nil (none sent) is allowed.
-  public func allows(origin: String?) -> Bool {
+  /// An Origin header (`http://desk.local:8080`) of this device's page: scheme http, one of its
+  /// names, and the port it serves on (`port`; none written means 80). A page on another port of
+  /// the same host is another site (SameSite cookies ignore ports, so the cookie alone would let
+  /// it act). nil (no Origin sent: curl, `pomodoro ctl`) is allowed.
+  public func allows(origin: String?, port: Int) -> Bool {
     guard let origin else { return true }
-    for scheme in ["http://", "https://"] where origin.lowercased().hasPrefix(scheme) {
-      return allows(host: String(origin.dropFirst(scheme.count)))
+    let scheme = "http://"
+    guard origin.lowercased().hasPrefix(scheme), let a = Self.authority(String(origin.dropFirst(scheme.count))) else {
+      return false
     }
-    return false
+    return names.contains(a.name) && (a.port ?? 80) == port
   }
 }
 

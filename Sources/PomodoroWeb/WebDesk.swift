@@ -82,7 +82,7 @@ public final class WebDesk: LoopSource {
         what: "requests for other hosts", at: clock.now)
       return .error(421, "this desk answers to its own name and addresses only, not '\(request.host ?? "")'")
     }
-    guard hosts.allows(origin: request.origin) else {
+    guard hosts.allows(origin: request.origin, port: server.port) else {
       limiter.say(
         "origin", .warning, "refused a request from the page of '\(request.origin ?? "")' (403)",
         what: "requests from other sites", at: clock.now)

@@ -137,6 +137,31 @@ final class SessionRecorderTests: XCTestCase {
     XCTAssertEqual(r.countIfNewDay(), 0, "a new day starts at zero")
   }
 
+  /// The last N days are counted in civil days across a month's end, a year's end and a leap
+  /// day: one record at noon of each of the 8 days before, 7 asked for, 7 given (yyyymmdd
+  /// arithmetic asked for 2026-11-97 and left most of them out).
+  func testRecentCountsCivilDaysAcrossMonthYearAndLeapDay() throws {
+    for (year, month, day) in [(2026, 12, 3), (2027, 1, 2), (2028, 3, 1), (2026, 11, 30)] {
+      try? FileManager.default.removeItem(atPath: directory + "/history.jsonl")
+      // Local noon of that day, found from UTC noon (the local day of UTC noon is that day
+      // within 12 hours of UTC, and an offset beyond is corrected by a day).
+      let target = CivilDay(year: year, month: month, day: day)
+      var now = WallTime(epochSeconds: Int64(target.ordinal) * 86_400 + 43_200, synced: true)
+      now.epochSeconds += Int64(target.ordinal - now.localCivilDay.ordinal) * 86_400
+      let lines = (0...7).reversed().map { daysAgo in
+        HistoryEntry(
+          ended: WallTime(epochSeconds: now.epochSeconds - Int64(daysAgo) * 86_400, synced: true),
+          record: SessionRecord(
+            mode: .focus, outcome: .completed, planned: minutes(25), actual: minutes(25), endedAt: .zero)
+        ).jsonLine
+      }
+      try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+        to: URL(fileURLWithPath: directory + "/history.jsonl"))
+      let recent = try recorder(wall: { now }).recent(days: 7)
+      XCTAssertEqual(recent, Array(lines.suffix(7)), "\(target): the 7 days up to it, not the 8th")
+      XCTAssertEqual(try recorder(wall: { now }).recent(days: 1), [lines[7]], "\(target): today alone")
+    }
+  }
   /// Records made before the clock was synchronised may carry any day: one of an earlier day
   /// does not end today's stretch, and one of today counts, as every record of today does.
   func testUnsyncedRecordsNeitherEndTheStretchNorAreLeftOut() throws {

@@ -179,7 +179,8 @@ public final class SessionRecorder {
   /// lines are left out (today's count names them).
   public func recent(days: Int) throws -> [String] {
     settle()
-    let first = wallClock().localDay - (days - 1)
+    // Counted in civil days: yyyymmdd's order is the days', its arithmetic is not.
+    let first = wallClock().localCivilDay.adding(-(days - 1)).yyyymmdd
     var lines: [String] = []
     try storage.history.fileSystem.forEachLineBackward(storage.history.path, maxLine: HistoryLog.maxLine) {
       offset, text in

@@ -1,7 +1,3 @@
-import PomodoroCore
-import PomodoroRuntime
-import PomodoroSystem
-
 /// A calendar date with no time of day and no time zone, counted in days since 1970-01-01, so
 /// that "the next day" and "the Monday of its week" are plain arithmetic (DST plays no part).
 public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -24,6 +20,13 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// The date written as yyyy*10000 + mm*100 + dd (what `WallTime.localDay` gives).
   public init(yyyymmdd: Int) {
     self.init(year: yyyymmdd / 10000, month: yyyymmdd / 100 % 100, day: yyyymmdd % 100)
+  }
+
+  /// The date written as yyyy*10000 + mm*100 + dd: `WallTime.localDay`'s form, whose order is
+  /// the days' order but whose arithmetic is not (20261201 - 1 is no day).
+  public var yyyymmdd: Int {
+    let d = date
+    return d.year * 10000 + d.month * 100 + d.day
   }
 
   /// (year, month 1...12, day 1...31).
