@@ -38,6 +38,7 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
       case .int(let n): return String(n) == pair.value
       case .bool(let b): return String(b) == pair.value
       case .null: return pair.value == "null"
+      case .list: return value.text == pair.value
       }
     }
   }

@@ -41,7 +41,8 @@ extension WebDesk {
     }
   }
 
-  /// `{"days":[{"day":"2026-12-01","focus":4,"focus_ms":6000000,"sessions":[...]},...]}`, a
+  /// `{"days":[{"day":"2026-12-01","focus":4,"focus_ms":6000000,"sessions":[...]},...]}` (a
+  /// session's mode with its name and kind, as the page shows them), a
   /// day each from `first` to `last`, oldest first. A record made before the clock was set is
   /// put on the next set record's day (today when none follows), as `pomodoro stats` does.
   static func daysJSON(_ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay) -> String {
@@ -64,7 +65,8 @@ extension WebDesk {
       for entry in sessions { tally.add(entry) }
       let list = sessions.map { e in
         FlatJSON.encode([
-          ("mode", .string(e.mode.rawValue)), ("ended", .string(e.ended.iso8601)),
+          ("mode", .string(e.mode.rawValue)), ("name", .string(e.mode.displayName)),
+          ("kind", .string(e.mode.kind.name)), ("ended", .string(e.ended.iso8601)),
           ("clock_synced", .bool(e.ended.synced)),
           ("outcome", .string(e.outcome.rawValue)), ("actual_ms", .int(e.actualMs)),
         ])

@@ -15,7 +15,9 @@ final class StateFieldsTests: XCTestCase {
   func testFullGivesEveryNamedFieldInOrderWhileRunningWithASyncedClock() {
     let (state, now) = running()
     let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
-    XCTAssertEqual(full.map(\.0), StateFields.names.filter { !["elapsed_ms", "earned_break_ms"].contains($0) })
+    let flowOnly = ["elapsed_ms", "earned_break_ms", "earned_break_next_ms"]
+    let idleOnly = ["picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms"]
+    XCTAssertEqual(full.map(\.0), StateFields.names.filter { !(flowOnly + idleOnly).contains($0) })
     XCTAssertEqual(Array(full.prefix(4)).map(\.0), StateFields.core(state, at: now).map(\.0), "core leads")
     XCTAssertEqual(full.first { $0.0 == "remaining" }?.1, .string("23:30"))
     XCTAssertEqual(full.first { $0.0 == "ends_at" }?.1.string?.isEmpty, false)
@@ -34,7 +36,12 @@ final class StateFieldsTests: XCTestCase {
     state = Engine.step(state, .press(.start), now: t0).0
     let now = t0 + seconds(12 * 60 + 34) + ms(567)
     let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
-    XCTAssertEqual(full.map(\.0), ["phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today"])
+    XCTAssertEqual(
+      full.map(\.0),
+      [
+        "phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today", "kind", "start", "cancel",
+        "can_extend", "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms",
+      ])
     XCTAssertEqual(full.first { $0.0 == "title" }?.1, .string(state.title), "the panel's title")
     XCTAssertEqual(full.first { $0.0 == "today" }?.1, .int(0))
     XCTAssertEqual(full.first { $0.0 == "elapsed_ms" }?.1, .int(754_567))
@@ -54,5 +61,80 @@ final class StateFieldsTests: XCTestCase {
     let shuffled = Dictionary(
       full.reversed().map { ($0.0, $0.1) } + [("other", .int(1))], uniquingKeysWith: { a, _ in a })
     XCTAssertEqual(StateFields.ordered(shuffled).map(\.0), full.map(\.0), "names order, unknown keys dropped")
+  }
+
+  /// What a view draws beside the time comes from the engine's own rules: the buttons' labels
+  /// and what they offer in each phase, the bar, and while idle the picker from `modes` with the
+  /// presets the settings give (a changed preset or list reaches the page with no change to it).
+  func testTheViewFieldsFollowTheEngine() throws {
+    let t0 = Instant(nanoseconds: seconds(100))
+    let settings = EngineSettings(
+      presets: EngineSettings.defaultPresets.merging([.focus: minutes(30), .soft: minutes(6)]) { $1 },
+      modes: [.soft, .focus, .flow])
+    var state = EngineState(settings: settings, now: t0)
+    func view(_ s: EngineState, _ at: Instant) -> [String: JSONValue] {
+      Dictionary(StateFields.view(s, at: at), uniquingKeysWith: { a, _ in a })
+    }
+    var v = view(state, t0)
+    XCTAssertEqual(v["kind"], .string("focus"))
+    XCTAssertEqual(v["start"], .string("Start"))
+    XCTAssertNil(v["cancel"], "no timer: no cancel")
+    XCTAssertEqual(v["can_extend"], .bool(false))
+    XCTAssertEqual(v["can_skip"], .bool(true))
+    XCTAssertEqual(v["picker"], .list([.string("soft"), .string("focus"), .string("flow")]), "the knob's modes")
+    XCTAssertEqual(v["picker_names"], .list([.string("Soft"), .string("Focus"), .string("Flow")]))
+    XCTAssertEqual(v["picker_presets_ms"], .list([.int(360_000), .int(1_800_000), .null]), "a flow has no preset")
+    XCTAssertEqual(v["dial_min_ms"], .int(5000))
+    XCTAssertEqual(v["progress_ms"], .int(0))
+    XCTAssertEqual(v["progress_total_ms"], .int(1_800_000))
+
+    state = Engine.step(state, .press(.start), now: t0).0
+    v = view(state, t0 + minutes(3))
+    XCTAssertEqual(v["start"], .string("Pause"))
+    XCTAssertEqual(v["cancel"], .string("Cancel"))
+    XCTAssertEqual(v["can_extend"], .bool(true))
+    XCTAssertEqual(v["progress_ms"], .int(180_000), "the time counted of the length")
+    XCTAssertNil(v["picker"], "the picker is the idle screen's")
+    state = Engine.step(state, .press(.start), now: t0 + minutes(3)).0
+    XCTAssertEqual(view(state, t0 + minutes(4))["start"], .string("Resume"))
+    state = Engine.step(state, .press(.start), now: t0 + minutes(4)).0
+    state = Engine.step(state, .tick, now: t0 + minutes(31)).0
+    XCTAssertEqual(state.phase, .ringing)
+    v = view(state, t0 + minutes(31))
+    XCTAssertEqual(v["start"], .string("Stop"))
+    XCTAssertNil(v["cancel"])
+    XCTAssertEqual(v["can_skip"], .bool(false))
+    XCTAssertEqual(v["can_extend"], .bool(true), "a snooze")
+
+    var flow = Engine.step(EngineState(settings: settings, now: t0), .select(.flow), now: t0).0
+    flow = Engine.step(flow, .press(.start), now: t0).0
+    v = view(flow, t0 + minutes(12))
+    XCTAssertEqual(v["kind"], .string("flow"))
+    XCTAssertEqual(v["cancel"], .string("End"))
+    XCTAssertEqual(v["can_extend"], .bool(false), "a flow has no end to move")
+    XCTAssertEqual(v["progress_ms"], .int(120_000), "the bar is the break earned: 12 min / 5")
+    XCTAssertEqual(v["progress_total_ms"], .int(wholeMilliseconds(settings.preset(.longBreak))))
+    XCTAssertEqual(v["earned_break_next_ms"], .int(750_000), "3 min from 12:30 (2:30 x 5)")
+  }
+
+  /// The time at which a flow's earned break next changes is where `earnedBreak` changes: the
+  /// same value up to it, another from it, at every second of three hours, at two ratios.
+  func testTheEarnedBreakChangesWhereItSays() {
+    for ratio in [5, 3] {
+      let settings = EngineSettings(flowBreakRatio: ratio)
+      var elapsed: Nanoseconds = 0
+      while elapsed < hours(3) {
+        let value = settings.earnedBreak(elapsed)
+        guard let next = settings.earnedBreakChanges(after: elapsed) else {
+          XCTAssertEqual(value, settings.preset(.longBreak), "nil only at the ceiling")
+          XCTAssertEqual(settings.earnedBreak(hours(10)), value)
+          break
+        }
+        XCTAssertGreaterThan(next, elapsed)
+        XCTAssertEqual(settings.earnedBreak(next - 1), value, "ratio \(ratio), at \(elapsed): unchanged before")
+        XCTAssertNotEqual(settings.earnedBreak(next), value, "ratio \(ratio), at \(elapsed): changed at \(next)")
+        elapsed += seconds(1)
+      }
+    }
   }
 }

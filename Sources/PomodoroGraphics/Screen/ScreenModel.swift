@@ -141,9 +141,8 @@ extension ScreenModel {
     if fades, age < ScreenTiming.transition {
       transition = Transition(from: state.previousPhase, step: Int(age / ScreenTiming.transitionStep))
     }
-    // A flow's bar is the break it has earned, full at its ceiling (the long break's preset).
     let earned = state.hasTimer ? state.earnedBreak(at: now) : nil
-    let bar = earned.map { ($0, state.settings.preset(.longBreak)) } ?? (state.elapsed(at: now), state.duration)
+    let bar = state.progress(at: now)
     self.init(
       phase: state.phase, title: state.title, timeText: formatClock(shown),
       elapsed: bar.0, total: bar.1, icon: icon,

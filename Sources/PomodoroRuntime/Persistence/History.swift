@@ -233,6 +233,7 @@ public struct HistoryLog {
     case .int(let n): return String(n)
     case .bool(let b): return b ? "true" : "false"
     case .null: return ""
+    case .list: return csvText(.string(value.text))
     }
   }
 }

@@ -6,7 +6,19 @@ import PomodoroCore
 /// their order are interfaces (docs/scripts.md, docs/control.md).
 public enum StateFields {
   /// Every field `full` can give, in its order.
-  public static let names = coreNames + ["remaining", "cycle", "ends_at", "title", "today"]
+  public static let names =
+    coreNames + ["remaining", "cycle", "ends_at", "title", "today"] + viewNames
+
+  /// What a view draws beside the time, from the desk's own rules (`full` gives them): the
+  /// mode's kind, the start button's label, the cancel button's (only while there is a timer),
+  /// whether +time and skip apply, the progress bar (`progress_ms` of `progress_total_ms`; no
+  /// bar when the total is 0), in a flow with a timer the time counted at which its earned break
+  /// changes next, and while idle the picker (its modes, their names and presets, null for a
+  /// flow) and the dial's range.
+  public static let viewNames = [
+    "kind", "start", "cancel", "can_extend", "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms",
+    "picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms",
+  ]
 
   /// Every field `core` can give, in its order (`elapsed_ms` and `earned_break_ms` in flow only).
   public static let coreNames = ["phase", "mode", "remaining_ms", "total_ms", "elapsed_ms", "earned_break_ms"]
@@ -44,6 +56,32 @@ public enum StateFields {
     }
     fields.append(("title", .string(state.title)))
     fields.append(("today", .int(Int64(state.completedToday))))
+    return fields + view(state, at: now)
+  }
+
+  /// `viewNames`' fields for `state` at `now`.
+  public static func view(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
+    var fields: [(String, JSONValue)] = [
+      ("kind", .string(state.mode.kind.name)), ("start", .string(state.startLabel)),
+    ]
+    if state.hasTimer { fields.append(("cancel", .string(state.cancelLabel))) }
+    fields.append(("can_extend", .bool(state.canExtend)))
+    fields.append(("can_skip", .bool(state.canSkip)))
+    let bar = state.progress(at: now)
+    fields.append(("progress_ms", .int(wholeMilliseconds(bar.done))))
+    fields.append(("progress_total_ms", .int(wholeMilliseconds(bar.total))))
+    if let next = state.earnedBreakChanges(at: now) {
+      fields.append(("earned_break_next_ms", .int(wholeMilliseconds(next))))
+    }
+    if state.phase == .idle {
+      let modes = state.pickerModes
+      fields.append(("picker", .list(modes.map { .string($0.rawValue) })))
+      fields.append(("picker_names", .list(modes.map { .string($0.pickerName) })))
+      fields.append(
+        ("picker_presets_ms", .list(modes.map { state.pickerPreset($0).map { .int(wholeMilliseconds($0)) } ?? .null })))
+      fields.append(("dial_min_ms", .int(wholeMilliseconds(Dial.shortest))))
+      fields.append(("dial_max_ms", .int(wholeMilliseconds(Dial.longest))))
+    }
     return fields
   }
 
@@ -60,6 +98,7 @@ public enum StateFields {
       case .int(let n): return "\(name)=\(n)"
       case .bool(let b): return "\(name)=\(b)"
       case .null: return "\(name)=null"
+      case .list: return "\(name)=\(value.text)"
       }
     }.joined(separator: " ")
   }

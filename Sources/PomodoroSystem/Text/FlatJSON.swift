@@ -1,10 +1,14 @@
-/// A JSON object with no nesting: what the state file, the history lines and the transcript
-/// need. Writing keeps the keys in the order given; reading refuses anything malformed.
+/// A JSON object with no nesting but lists of plain values: what the state file, the history
+/// lines, the transcript and the state on the wire need (the state's `picker`). Writing keeps the
+/// keys in the order given; reading refuses anything malformed, and any list inside a list or
+/// any object inside an object.
 public enum JSONValue: Equatable, Sendable {
   case string(String)
   case int(Int64)
   case bool(Bool)
   case null
+  /// A list of strings, numbers, booleans or nulls (never a list).
+  case list([JSONValue])
 
   public var text: String {
     switch self {
@@ -12,12 +16,14 @@ public enum JSONValue: Equatable, Sendable {
     case .int(let n): return String(n)
     case .bool(let b): return b ? "true" : "false"
     case .null: return "null"
+    case .list(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
     }
   }
 
   public var string: String? { if case .string(let s) = self { return s } else { return nil } }
   public var int: Int64? { if case .int(let n) = self { return n } else { return nil } }
   public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+  public var list: [JSONValue]? { if case .list(let l) = self { return l } else { return nil } }
 }
 
 public enum FlatJSON {
@@ -98,10 +104,20 @@ public enum FlatJSON {
       return i == b.count ? out : nil
     }
 
-    mutating func value() -> JSONValue? {
+    /// A value; a list only where `lists` (an object's value, not a list's item).
+    mutating func value(lists: Bool = true) -> JSONValue? {
       skip()
       guard i < b.count else { return nil }
       switch b[i] {
+      case UInt8(ascii: "[") where lists:
+        i += 1
+        var items: [JSONValue] = []
+        if eat(UInt8(ascii: "]")) { return .list(items) }
+        repeat {
+          guard let item = value(lists: false) else { return nil }
+          items.append(item)
+        } while eat(UInt8(ascii: ","))
+        return eat(UInt8(ascii: "]")) ? .list(items) : nil
       case UInt8(ascii: "\""): return string().map(JSONValue.string)
       case UInt8(ascii: "t"): return literal("true", .bool(true))
       case UInt8(ascii: "f"): return literal("false", .bool(false))

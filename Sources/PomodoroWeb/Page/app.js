@@ -1,28 +1,21 @@
 // The desk's page: what the panel shows, counted here between the desk's updates, and its
-// buttons. The state's fields are `pomodoro ctl status --json`'s (docs/control.md); the labels
-// and the title follow the panel's rules (PomodoroCore's EngineState: title, startLabel,
-// cancelLabel). No framework, no build step: this file is served as it is.
+// buttons. It only renders: every title, label, button, bar and picker entry is a field of the
+// desk's state (`pomodoro ctl status --json`'s, docs/control.md), made by the desk's own rules;
+// this file counts the time between the desk's updates and lays them out. No framework, no
+// build step: this file is served as it is.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-// mode -> [name, kind], as PomodoroCore's Mode.
-const MODES = {
-  focus: ['Focus', 'focus'], short: ['Short break', 'rest'], long: ['Long break', 'rest'], flow: ['Flow', 'flow'],
-  soft: ['Soft', 'egg'], medium: ['Medium', 'egg'], hard: ['Hard', 'egg'],
-};
-const PICKER = ['focus', 'short', 'long', 'flow', 'soft', 'medium', 'hard'];
 // Nothing from the desk (a state, a keep-alive every 15 s) for this long: the stream is dead.
 const STALE_MS = 35000;
 // The server's keep-alive: a stream quiet for longer when the phone wakes is replaced at once.
 const KEEP_ALIVE_MS = 16000;
-const SHORTEST = 5, LONGEST = 24 * 3600 - 1;
 
 let state = null; // the desk's last state
 let at = 0; // when it came (performance.now())
 let heard = 0; // when the stream last said anything (only the stream: a reply to a request says nothing of it)
 let online = false;
 let session = { paired: false, view: 'open', pairing_locked: false };
-let settings = {}; // key -> value text
 let stream = null; // the event stream's AbortController
 let retries = 0;
 let dialed = null; // seconds chosen on the page's dial, not yet sent
@@ -30,6 +23,7 @@ let dialTimer = 0;
 let history = null;
 let streamed = 0; // states the stream has brought
 let polling = 0; // while offline: the state asked for every 2 s
+let asked = null; // the state whose earned_break_next_ms has been asked about
 
 // --- time ------------------------------------------------------------------------------------
 const two = (v) => String(v).padStart(2, '0');
@@ -44,62 +38,21 @@ function shortClock(sec) {
   const t = clock(sec);
   return t.length === 5 && t[0] === '0' ? t.slice(1) : t;
 }
-// "25m", "1h30m", "90s", "500ms" -> milliseconds, or null.
-function parseDuration(text) {
-  const units = { h: 3600000, m: 60000, s: 1000, ms: 1 };
-  let ms = 0, rest = String(text || '').trim();
-  if (!rest) return null;
-  while (rest) {
-    const m = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
-    if (!m) return null;
-    ms += parseFloat(m[1]) * units[m[2]];
-    rest = rest.slice(m[0].length);
-  }
-  return ms;
-}
 function durationText(sec) {
   const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
   return (h ? h + 'h' : '') + (m ? m + 'm' : '') + (s || (!h && !m) ? s + 's' : '');
 }
 
 // --- what the panel shows --------------------------------------------------------------------
-const kindOf = (s) => (MODES[s.mode] || [s.mode, 'focus'])[1];
-const nameOf = (s) => (MODES[s.mode] || [s.mode])[0];
-const hasTimer = (s) => s.phase === 'running' || s.phase === 'paused';
+// A flow's state carries the time counted (elapsed_ms), a countdown's the time left.
 const countsUp = (s) => s.elapsed_ms !== undefined;
 
-// EngineState.title (the desk's own `title` when it sends one).
-function title(s) {
-  if (s.title) return s.title;
-  const kind = kindOf(s);
-  if (kind === 'egg') {
-    if (s.phase === 'idle') return 'How do you like your eggs?';
-    if (s.phase === 'ringing') return "Alright, don't choke on them!";
-    return `So you like it ${nameOf(s)} huh?`;
-  }
-  if (s.phase === 'ringing') return { focus: 'Focus done!', flow: 'Flow done!', rest: 'Break over!' }[kind];
-  if (kind === 'focus' && s.cycle) return `${nameOf(s)} ${s.cycle}`;
-  return nameOf(s);
-}
-// EngineState.startLabel: what a press of the start button does now.
-const startLabel = (s) => ({ idle: 'Start', running: 'Pause', paused: 'Resume', ringing: 'Stop' })[s.phase] || 'Start';
-// EngineState.cancelLabel.
-const cancelLabel = (s) => (kindOf(s) === 'flow' ? 'End' : 'Cancel');
-
-// The time as counted now: down from remaining_ms, or up from elapsed_ms in a flow.
+// The time as counted now: down from remaining_ms, or up from elapsed_ms in a flow; `run` is
+// the time since the desk said it, while running.
 function counted(now) {
   const run = state.phase === 'running' ? now - at : 0;
-  if (countsUp(state)) return { up: true, ms: state.elapsed_ms + run };
-  return { up: false, ms: Math.max(0, (state.remaining_ms || 0) - run) };
-}
-// Settings.earnedBreak: a flow's length / ratio in whole minutes, none in its first minute,
-// at most the long break.
-function earned(elapsedMs) {
-  if (elapsedMs < 60000) return 0;
-  const ratio = Number(settings.flow_break_ratio) || 5;
-  const longest = parseDuration(settings.long_break) || 900000;
-  const share = Math.round(elapsedMs / ratio / 60000) * 60000;
-  return Math.min(longest, Math.max(60000, share));
+  if (countsUp(state)) return { up: true, ms: state.elapsed_ms + run, run };
+  return { up: false, ms: Math.max(0, (state.remaining_ms || 0) - run), run };
 }
 
 function tick() {
@@ -111,7 +64,7 @@ function tick() {
   const time = $('time'), bar = $('bar'), sub = $('sub');
   if (!online || !state) {
     time.textContent = online || !heard ? '--:--' : 'Offline';
-    time.classList.remove('long');
+    time.classList.remove('hours');
     bar.style.width = '0';
     sub.textContent = online || !heard ? '' : 'The desk cannot be reached';
     return;
@@ -121,15 +74,20 @@ function tick() {
   if (dialed !== null && state.phase === 'idle') sec = dialed;
   const text = clock(sec);
   if (time.textContent !== text) time.textContent = text;
-  time.classList.toggle('long', text.length > 5);
-  let fill = 0, note = '';
+  time.classList.toggle('hours', text.length > 5);
+  // The bar as the desk drew it, a countdown's growing with the time since; a flow's earned break
+  // changes at the time the desk named, when the state is asked for again.
+  const done = (state.progress_ms || 0) + (c.up ? 0 : c.run);
+  const fill = state.progress_total_ms ? done / state.progress_total_ms : 0;
+  if (c.up && state.earned_break_next_ms !== undefined && c.ms >= state.earned_break_next_ms && asked !== state) {
+    asked = state;
+    loadState();
+  }
+  let note = '';
   if (c.up) {
-    const e = state.phase === 'idle' ? 0 : state.phase === 'running' ? earned(c.ms) : state.earned_break_ms || 0;
-    const longest = parseDuration(settings.long_break) || 900000;
-    fill = e / longest;
+    const e = state.earned_break_ms || 0;
     note = state.phase === 'idle' ? 'Counts up until you end it' : `Break ${shortClock(Math.round(e / 1000))} earned`;
   } else if (state.total_ms) {
-    fill = state.phase === 'idle' ? 0 : 1 - c.ms / state.total_ms;
     // The end by this phone's clock (the desk's ends_at only comes with a synchronised clock).
     if (state.phase === 'running') {
       const end = new Date(Date.now() + c.ms);
@@ -145,23 +103,24 @@ function render() {
   const s = state;
   const canAct = online && !!s && session.paired;
   desk.className = [
-    s ? `phase-${s.phase} kind-${kindOf(s)}` : 'phase-none', online ? 'live' : heard ? 'offline' : '',
+    s ? `phase-${s.phase} kind-${s.kind}` : 'phase-none', online ? 'live' : heard ? 'offline' : '',
     session.paired ? 'paired' : 'unpaired',
   ].join(' ');
   $('link').textContent = online ? 'live' : heard ? 'offline' : 'connecting';
-  document.title = s && online ? `${title(s)} · Pomodoro` : 'Pomodoro';
-  $('title').textContent = s && online ? title(s) : 'Pomodoro';
-  const icon = !s ? 'tomato' : s.phase === 'paused' ? 'pause' : s.phase === 'ringing' ? 'bell' : kindOf(s) === 'egg' ? 'egg' : 'tomato';
+  document.title = s && online ? `${s.title} · Pomodoro` : 'Pomodoro';
+  $('title').textContent = s && online ? s.title : 'Pomodoro';
+  // Paused and ringing have their own icons; else the kind's (index.html's symbols i-<kind>).
+  const icon = !s ? 'tomato' : s.phase === 'paused' ? 'pause' : s.phase === 'ringing' ? 'bell' : s.kind;
   $('icon').firstElementChild.setAttribute('href', `#i-${icon}`);
-  // The buttons: Cancel only while there is a timer, +5 min where a countdown can grow.
+  // The buttons, as the desk offers them: Cancel (or End) only while there is a timer.
   const start = $('start');
-  start.textContent = s ? startLabel(s) : 'Start';
+  if (s) start.textContent = s.start;
   start.disabled = !canAct;
   const cancel = $('cancel');
-  cancel.hidden = !s || !hasTimer(s);
-  cancel.textContent = s ? cancelLabel(s) : 'Cancel';
-  $('extend').hidden = !s || s.phase === 'idle' || countsUp(s);
-  $('skip').hidden = !s || s.phase === 'ringing';
+  cancel.hidden = !s || s.cancel === undefined;
+  if (s && s.cancel !== undefined) cancel.textContent = s.cancel;
+  $('extend').hidden = !s || !s.can_extend;
+  $('skip').hidden = !s || !s.can_skip;
   for (const id of ['cancel', 'extend', 'skip']) $(id).disabled = !canAct;
   // Unpaired: the pairing takes the buttons' place.
   $('controls').hidden = !session.paired;
@@ -176,22 +135,47 @@ function render() {
   const idle = canAct && s.phase === 'idle';
   $('picker').hidden = !idle;
   if (idle) {
+    renderPicker(s);
     for (const b of $('modes').children) b.setAttribute('aria-pressed', String(b.dataset.mode === s.mode));
     $('dial').hidden = countsUp(s);
     const sec = dialed !== null ? dialed : Math.round((s.total_ms || 0) / 1000);
-    $('duration').textContent = sec % 60 ? shortClock(sec) : `${sec / 60} min`;
+    $('duration').textContent = lengthText(sec);
   }
   renderToday();
   tick();
 }
 
+// The picker's buttons: the modes the desk offers, with their presets; made again when they change.
+function renderPicker(s) {
+  const modes = s.picker || [], names = s.picker_names || [], presets = s.picker_presets_ms || [];
+  const key = JSON.stringify([modes, names, presets]);
+  const box = $('modes');
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  modes.forEach((mode, i) => {
+    const b = document.createElement('button');
+    b.dataset.mode = mode;
+    b.append(names[i] || mode);
+    if (presets[i] !== null && presets[i] !== undefined) {
+      const small = document.createElement('small');
+      small.textContent = lengthText(Math.round(presets[i] / 1000));
+      b.append(small);
+    }
+    b.onclick = () => {
+      dialed = null;
+      command({ cmd: 'set', mode });
+    };
+    box.append(b);
+  });
+}
+
+// A length as the picker shows it: "25 min", or "M:SS" when not whole minutes.
+const lengthText = (sec) => (sec % 60 ? shortClock(sec) : `${sec / 60} min`);
+
 function renderToday() {
   const box = $('today');
-  let n = state && Number.isInteger(state.today) ? state.today : null;
-  if (n === null && history && history.length) {
-    const last = history[history.length - 1], d = new Date();
-    if (last.day === `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`) n = last.focus || 0;
-  }
+  const n = state && Number.isInteger(state.today) ? state.today : null;
   const key = String(n);
   if (box.dataset.n === key) return;
   box.dataset.n = key;
@@ -439,9 +423,9 @@ function dayItem(day) {
   chips.className = 'chips';
   for (const s of day.sessions || []) {
     const chip = document.createElement('span');
-    chip.className = `chip ${MODES[s.mode] ? MODES[s.mode][1] : ''} ${s.outcome || ''}`;
+    chip.className = `chip ${s.kind || ''} ${s.outcome || ''}`;
     const ended = String(s.ended || '').slice(11, 16);
-    chip.textContent = `${ended} ${MODES[s.mode] ? MODES[s.mode][0] : s.mode} ${shortClock(Math.round((s.actual_ms || 0) / 1000))}`;
+    chip.textContent = `${ended} ${s.name || s.mode} ${shortClock(Math.round((s.actual_ms || 0) / 1000))}`;
     chip.title = `${s.mode}, ${s.outcome}, ended ${s.ended}`;
     chips.append(chip);
   }
@@ -460,7 +444,6 @@ async function loadSettings() {
     return box.append(p);
   }
   for (const row of r.json.settings || []) {
-    settings[row.key] = row.value;
     box.append(settingRow(row));
   }
   tick();
@@ -489,7 +472,6 @@ function settingRow(row) {
     const fresh = r.json.setting || r.json;
     if (fresh && fresh.key) {
       div.replaceWith(settingRow(fresh));
-      settings[fresh.key] = fresh.value;
       say(`${fresh.key} = ${fresh.value}`);
     } else loadSettings();
   };
@@ -501,12 +483,12 @@ function settingRow(row) {
 }
 
 // --- the picker ------------------------------------------------------------------------------
-// The dial steps as the knob does: a minute, 5 s below one minute; sent once the taps stop.
+// The dial: each tap adds its step within the desk's range; sent once the taps stop, and the
+// desk's state then says what it took.
 function step(by) {
   const now = dialed !== null ? dialed : Math.round((state.total_ms || 0) / 1000);
-  let next = by > 0 && now < 60 ? now + 5 : by < 0 && now <= 60 ? now - 5 : now + by;
-  if (by < 0 && now > 60 && next < 60) next = 60;
-  dialed = Math.max(SHORTEST, Math.min(LONGEST, next));
+  const least = Math.ceil((state.dial_min_ms || 1000) / 1000), most = Math.floor((state.dial_max_ms || 0) / 1000);
+  dialed = Math.max(least, Math.min(most || now + by, now + by));
   render();
   clearTimeout(dialTimer);
   dialTimer = setTimeout(async () => {
@@ -519,16 +501,6 @@ function step(by) {
 
 // --- start -----------------------------------------------------------------------------------
 function init() {
-  for (const mode of PICKER) {
-    const b = document.createElement('button');
-    b.dataset.mode = mode;
-    b.textContent = MODES[mode][0].replace(' break', '');
-    b.onclick = () => {
-      dialed = null;
-      command({ cmd: 'set', mode });
-    };
-    $('modes').append(b);
-  }
   for (const b of $('dial').querySelectorAll('button')) b.onclick = () => step(Number(b.dataset.step));
   $('start').onclick = () => command({ cmd: 'toggle' });
   $('cancel').onclick = () => command({ cmd: 'cancel' });
