@@ -53,7 +53,7 @@ final class ScreenTests: XCTestCase {
       titles.insert(EngineState(now: t0).title)
       titles.insert(s.title)
       titles.insert(Engine.step(s, .press(.start), now: t0 + seconds(1)).0.title)  // paused
-      titles.insert(Engine.step(s, .tick, now: t0 + s.duration).0.title)  // ringing
+      titles.insert(Engine.step(s, .tick, now: t0 + (s.duration ?? Engine.longestFlow)).0.title)  // ringing
       var idle = EngineState(now: t0)
       while idle.mode != mode { idle = Engine.step(idle, .press(.encoder), now: t0).0 }
       titles.insert(idle.title)
