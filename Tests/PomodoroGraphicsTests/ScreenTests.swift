@@ -29,6 +29,12 @@ final class ScreenTests: XCTestCase {
     let idle = ScreenModel(state: Engine.step(EngineState(now: t0), .select(.flow), now: t0).0, now: t0)
     XCTAssertEqual([idle.timeText, idle.knobHint], ["00:00", "Push: mode"])
     XCTAssertNil(idle.earnedText, "no flow, nothing earned")
+    XCTAssertEqual([idle.elapsed, idle.total], [0, minutes(15)], "an empty bar")
+    // At its ceiling it rings with the bar full: the most a flow earns.
+    let end = t0 + Engine.longestFlow
+    let rung = ScreenModel(state: Engine.step(flow, .tick, now: end).0, now: end)
+    XCTAssertEqual([rung.timeText, rung.title], ["24:00:00", "Flow done!"])
+    XCTAssertEqual([rung.elapsed, rung.total], [minutes(15), minutes(15)], "the bar full")
   }
 
   func testTheProgressBarFillsRoundOfElapsedOverTotalTimesItsInnerWidth() {

@@ -165,7 +165,11 @@ extension ScreenModel {
     }
     // A flow's bar is the break it has earned, full at its ceiling (the long break's preset).
     let earned = state.hasTimer ? state.earnedBreak(at: now) : nil
-    let bar = earned.map { ($0, state.settings.longBreak) } ?? (state.elapsed(at: now), state.duration ?? 0)
+    let bar: (Nanoseconds, Nanoseconds)
+    switch state.count(at: now) {
+    case .down(let remaining, let total): bar = (total - remaining, total)
+    case .up(let counted): bar = (state.settings.earnedBreak(counted), state.settings.longBreak)
+    }
     self.init(
       phase: state.phase, title: state.title, timeText: formatClock(shown),
       elapsed: bar.0, total: bar.1, icon: icon,
