@@ -97,6 +97,15 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(
       Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0.count(at: .zero),
       .up(counted: minutes(1)))
+    // A crafted file's difference does not overflow.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"paused","mode":"flow","duration_ns":9223372036854775807,"remaining_ns":-9,"#
+          + #""focus_done_in_cycle":0,"extended_ns":0}"# + "\n").utf8))
+    XCTAssertEqual(
+      Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0.count(at: .zero),
+      .up(counted: Engine.longestFlow))
     // The break a flow earned, idle: flow follows it.
     try Files.writeAtomically(
       store.path,

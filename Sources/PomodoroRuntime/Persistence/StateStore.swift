@@ -97,7 +97,10 @@ public struct StateStore {
       // restore guesses). A flow counted down from the dial's top.
       switch mode.kind.counting {
       case .down: (count, origin) = (.down(remaining: remaining, total: duration), afterFlow ? .earned : nil)
-      case .up: (count, origin) = (.up(counted: max(0, duration - remaining)), nil)
+      case .up:
+        // Held to the engine's range first: a crafted file's difference cannot overflow.
+        let (top, bottom) = (min(max(0, duration), Engine.longestTotal), min(max(0, remaining), Engine.longestTotal))
+        (count, origin) = (.up(counted: max(0, top - bottom)), nil)
       }
     } else {
       switch mode.kind.counting {
