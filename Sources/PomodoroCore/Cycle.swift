@@ -14,7 +14,10 @@ public struct Cycle: Equatable, Sendable {
 
   /// The focus sessions done in the cycle once a session of `mode` has reached zero.
   public func focusDone(afterCompleting mode: Mode, _ done: Int) -> Int {
-    mode == .focus ? done + 1 : done
+    switch mode.kind {
+    case .focus: return done + 1
+    case .rest, .egg, .flow: return done
+    }
   }
 
   /// What to preselect when the alarm of a completed `mode` ends, and the cycle's count from then on.
@@ -31,11 +34,14 @@ public struct Cycle: Equatable, Sendable {
   /// The cycle's count when a session of `mode` starts: a focus after a full cycle whose long
   /// break was skipped begins a new cycle.
   public func focusDone(atStartOf mode: Mode, _ done: Int) -> Int {
-    mode == .focus && done >= longBreakEvery ? 0 : done
+    switch mode.kind {
+    case .focus: return done >= longBreakEvery ? 0 : done
+    case .rest, .egg, .flow: return done
+    }
   }
 
   /// A long cancel while idle skips to focus; skipping a long break starts the cycle anew.
   public func skipToFocus(from mode: Mode, focusDone done: Int) -> (mode: Mode, focusDone: Int) {
-    (.focus, mode == .longBreak ? 0 : done)
+    (.focus, next(after: mode, focusDone: done).focusDone)
   }
 }

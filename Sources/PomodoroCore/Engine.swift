@@ -1,8 +1,9 @@
-/// The countdown engine: a pure state machine, `(state, event, now) -> (state, effects)`.
+/// The timer engine: a pure state machine, `(state, event, now) -> (state, effects)`.
 ///
-/// Time is handed in, never read. The engine counts to deadlines, so the alarm is due at
+/// Time is handed in, never read. A countdown counts to its deadline, so the alarm is due at
 /// exactly start + duration + time spent paused, whatever the number and timing of pauses
-/// (a pause keeps the sub-second remainder). `nextWake` tells the shell the next instant it
+/// (a pause keeps the sub-second remainder); a flow counts up from its start (a resume moves the
+/// start past the pause). `nextWake` tells the shell the next instant it
 /// must be woken, so that nothing polls.
 ///
 /// Every (event, phase) pair is spelled out, without wildcards: a new event, button or phase
@@ -18,6 +19,8 @@ public enum Engine {
   /// the total stays bounded however often a timer is paused and turned up again. Snoozes and
   /// extensions still stop at the dial's top; the time left never passes it.
   public static let longestTotal: Nanoseconds = 2 * Dial.longest
+  /// A flow counts up to a day at most: left running, it stops there and rings.
+  public static let longestFlow: Nanoseconds = hours(24)
 
   /// Applies `event`, which happened at `now`, to `state`.
   public static func step(_ state: EngineState, _ event: Event, now: Instant) -> (EngineState, [Effect]) {
@@ -57,18 +60,17 @@ public enum Engine {
   /// changes exactly when the second does. While ringing: the alarm's timeout, if it has one.
   public static func nextWake(_ s: EngineState, now: Instant) -> Instant? {
     switch s.phaseState {
-    case .running(_, let deadline, _, _):
+    case .running(_, .deadline(let deadline), _, _):
       // Remaining r shows ceil(r) seconds, and one second less once r <= (shown - 1) s.
       let remaining = deadline - now
       if remaining <= 0 { return now }
-      switch s.mode.kind.counting {
-      case .up:
-        // A flow shows the whole seconds counted, one more at each whole second.
-        let counted = s.duration - remaining
-        return min(deadline, now + nanosecondsPerSecond - counted % nanosecondsPerSecond)
-      case .down:
-        return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
-      }
+      return deadline - (shownSeconds(remaining) - 1) * nanosecondsPerSecond
+    case .running(_, .start(let start), _, _):
+      // A flow shows the whole seconds counted, one more at each whole second.
+      let end = start + longestFlow
+      if now >= end { return now }
+      let counted = now - start
+      return min(end, now + nanosecondsPerSecond - counted % nanosecondsPerSecond)
     case .ringing:
       return s.alarmTimesOutAt
     case .idle, .paused:
@@ -125,13 +127,13 @@ public enum Engine {
     case .acknowledge:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
     case .start:
-      start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
+      start(&s, Session(), s.fresh, now: now, effects: &effects)
     case .pause:
       guard let session = s.session else { return }
-      enter(&s, .paused(session, remaining: s.remaining(at: now), lastDetentAt: nil), at: now, effects: &effects)
+      enter(&s, .paused(session, s.held(at: now), lastDetentAt: nil), at: now, effects: &effects)
     case .resume:
       guard let session = s.session else { return }
-      start(&s, session, remaining: s.remaining(at: now), now: now, effects: &effects)
+      start(&s, session, s.held(at: now), now: now, effects: &effects)
     case .cancel:
       switch s.mode.kind {
       case .flow: endFlow(&s, now: now, effects: &effects)
@@ -160,16 +162,16 @@ public enum Engine {
   /// The cancel button under a countdown: the session ends (recorded cancelled, or completed
   /// when it had reached zero and was snoozed) and the picker comes back.
   static func cancel(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
-    guard let session = s.session else { return }
+    guard let session = s.session, let duration = s.duration else { return }
     // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
     effects.append(
       .record(
         SessionRecord(
-          mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: s.duration - session.extended,
+          mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: duration - session.extended,
           actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
     // Back to the dialed duration (one turned up while paused past the dial's top: the top),
     // or to the mode's preset as it is now when the timer ran the preset.
-    s.duration = s.durationDialed ? Dial.clamp(s.duration - session.extended) : s.settings.preset(s.mode)
+    s.duration = s.durationDialed ? Dial.clamp(duration - session.extended) : s.settings.preset(s.mode)
     enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
   }
 
@@ -177,9 +179,9 @@ public enum Engine {
 
   static func tick(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
     switch s.phaseState {
-    case .running(let session, let deadline, let lastPersistAt, let snoozedAt):
+    case .running(let session, let running, let lastPersistAt, let snoozedAt):
       if now - lastPersistAt >= persistInterval {
-        s.phaseState = .running(session, deadline: deadline, lastPersistAt: now, snoozedAt: snoozedAt)
+        s.phaseState = .running(session, running, lastPersistAt: now, snoozedAt: snoozedAt)
         effects.append(.persist)
       }
     case .idle, .paused, .ringing:
@@ -192,20 +194,20 @@ public enum Engine {
   /// otherwise ignores it, so that a bumped knob cannot change it.
   static func turn(_ s: inout EngineState, detents: Int, now: Instant, effects: inout [Effect]) {
     // A flow has no duration to dial and no zero to snooze: the knob does nothing in it.
-    switch s.mode.kind {
-    case .flow: return
-    case .focus, .rest, .egg: break
-    }
+    guard var duration = s.duration else { return }
     switch s.phaseState {
     case .idle(let lastDetentAt):
       s.restored = false
       let multiplier = Dial.multiplier(sincePrevious: lastDetentAt.map { now - $0 })
       for _ in 0..<abs(detents) {
-        s.duration = Dial.step(s.duration, direction: detents.signum(), multiplier: multiplier)
+        duration = Dial.step(duration, direction: detents.signum(), multiplier: multiplier)
       }
+      s.duration = duration
       if detents != 0 { s.origin = .dialed }
       s.phaseState = .idle(lastDetentAt: now)
-    case .paused(var session, let remaining, let lastDetentAt):
+    case .paused(_, .counted, _), .running(_, .start, _, _):
+      return  // A count up in a countdown's mode cannot be made.
+    case .paused(var session, .remaining(let remaining), let lastDetentAt):
       s.restored = false
       let multiplier = Dial.multiplier(sincePrevious: lastDetentAt.map { now - $0 })
       // 0:05 to 23:59:59 left, as dialed, whatever has run (the total stays within `longestTotal`).
@@ -214,16 +216,16 @@ public enum Engine {
       for _ in 0..<abs(detents) {
         left = min(ceiling, Dial.step(left, direction: detents.signum(), multiplier: multiplier))
       }
-      s.duration += left - remaining
+      s.duration = duration + left - remaining
       if session.completed { session.extended += left - remaining }
       if detents != 0 { s.origin = .dialed }
-      s.phaseState = .paused(session, remaining: left, lastDetentAt: now)
+      s.phaseState = .paused(session, .remaining(left), lastDetentAt: now)
       effects.append(.persist)
     case .ringing(let session):
       // Snooze: clockwise adds time and counts on at once; counter-clockwise is ignored.
       guard detents > 0 else { return }
       snooze(&s, session, from: now, adding: Int64(detents) * minutes(1), spin: true, now: now, effects: &effects)
-    case .running(let session, let deadline, _, let snoozedAt):
+    case .running(let session, .deadline(let deadline), _, let snoozedAt):
       // Only the spin that snoozed goes on adding; any other turn leaves a running timer alone.
       guard detents > 0, let snoozedAt, now - snoozedAt < snoozeTurnWindow else { return }
       let multiplier = Dial.multiplier(sincePrevious: now - snoozedAt)
@@ -240,14 +242,15 @@ public enum Engine {
     _ s: inout EngineState, _ session: Session, from: Instant, adding amount: Nanoseconds, spin: Bool, now: Instant,
     effects: inout [Effect]
   ) {
-    let added = min(Dial.longest - s.duration, amount)
+    guard let duration = s.duration else { return }  // A flow has no zero to snooze past.
+    let added = min(Dial.longest - duration, amount)
     guard added > 0 else { return }
     var session = session
     session.extended += added
-    s.duration += added
+    s.duration = duration + added
     if s.phase == .ringing { effects.append(.alarm(false)) }
     enter(
-      &s, .running(session, deadline: from + added, lastPersistAt: now, snoozedAt: spin ? now : nil), at: now,
+      &s, .running(session, .deadline(from + added), lastPersistAt: now, snoozedAt: spin ? now : nil), at: now,
       effects: &effects)
   }
 
@@ -256,29 +259,26 @@ public enum Engine {
   /// `.extend`: more time on a running or paused timer; a snooze of that length while ringing;
   /// nothing while idle. Time added after the first zero counts as extended.
   static func extend(_ s: inout EngineState, by amount: Nanoseconds, now: Instant, effects: inout [Effect]) {
-    let added = min(Dial.longest - s.duration, max(0, amount))
-    switch s.mode.kind {
-    case .flow: return  // A flow has no end to move.
-    case .focus, .rest, .egg: break
-    }
+    guard let duration = s.duration else { return }  // A flow has no end to move.
+    let added = min(Dial.longest - duration, max(0, amount))
     switch s.phaseState {
-    case .idle:
+    case .idle, .running(_, .start, _, _), .paused(_, .counted, _):
       return  // Nothing to extend; the dial sets the duration.
-    case .running(var session, let deadline, _, _):
+    case .running(var session, .deadline(let deadline), _, _):
       guard added > 0 else { return }
       s.restored = false
-      s.duration += added
+      s.duration = duration + added
       s.origin = .dialed
       if session.completed { session.extended += added }
-      s.phaseState = .running(session, deadline: deadline + added, lastPersistAt: now, snoozedAt: nil)
+      s.phaseState = .running(session, .deadline(deadline + added), lastPersistAt: now, snoozedAt: nil)
       effects.append(.persist)
-    case .paused(var session, let remaining, let lastDetentAt):
+    case .paused(var session, .remaining(let remaining), let lastDetentAt):
       guard added > 0 else { return }
       s.restored = false
-      s.duration += added
+      s.duration = duration + added
       s.origin = .dialed
       if session.completed { session.extended += added }
-      s.phaseState = .paused(session, remaining: remaining + added, lastDetentAt: lastDetentAt)
+      s.phaseState = .paused(session, .remaining(remaining + added), lastDetentAt: lastDetentAt)
       effects.append(.persist)
     case .ringing(let session):
       snooze(&s, session, from: now, adding: added, spin: false, now: now, effects: &effects)
@@ -303,8 +303,9 @@ public enum Engine {
       let kind = s.mode.kind
       press(&s, .cancel, now: now, effects: &effects)
       switch kind {
-      // A flow ended on the break it earned is there already.
-      case .flow where s.mode.kind != .flow: return
+      // A flow ended on the break it earned is there already; one ended within its first minute
+      // goes on from its picker.
+      case .flow where s.breakAfterFlow: return
       case .focus, .rest, .egg, .flow: skip(&s, now: now, effects: &effects)
       }
     case .ringing:
@@ -335,36 +336,47 @@ public enum Engine {
   // MARK: - Transitions
 
   static func catchUp(_ s: inout EngineState, now: Instant, effects: inout [Effect]) {
-    if case .running(let session, let deadline, _, _) = s.phaseState, now >= deadline {
-      complete(&s, session, at: deadline, effects: &effects)
+    if case .running(let session, let running, _, _) = s.phaseState {
+      let end: Instant
+      switch running {
+      case .deadline(let deadline): end = deadline
+      case .start(let start): end = start + longestFlow
+      }
+      if now >= end { complete(&s, session, at: end, effects: &effects) }
     }
     if case .ringing = s.phaseState, let timeout = s.alarmTimesOutAt, now >= timeout {
       acknowledge(&s, now: timeout, effects: &effects, allowAutoStart: false)
     }
   }
 
-  /// Runs `session` (a new one, or a paused one resumed) with `remaining` left.
-  static func start(
-    _ s: inout EngineState, _ session: Session, remaining: Nanoseconds, now: Instant, effects: inout [Effect]
-  ) {
+  /// Runs `session` (a new one, or a paused one resumed) from what it holds: a countdown to
+  /// its time left, a flow on from its count.
+  static func start(_ s: inout EngineState, _ session: Session, _ held: Held, now: Instant, effects: inout [Effect]) {
     s.restored = false
     if !session.completed {
       s.focusDoneInCycle = s.settings.cycle.focusDone(atStartOf: s.mode, s.focusDoneInCycle)
     }
-    enter(
-      &s, .running(session, deadline: now + remaining, lastPersistAt: now, snoozedAt: nil), at: now, effects: &effects)
+    let running: Running
+    switch held {
+    case .remaining(let remaining): running = .deadline(now + remaining)
+    case .counted(let counted): running = .start(now - counted)
+    }
+    enter(&s, .running(session, running, lastPersistAt: now, snoozedAt: nil), at: now, effects: &effects)
   }
 
-  /// The deadline passed: ring, at the deadline itself, not when the shell noticed. A focus
-  /// counts the first time it reaches zero (not again after a snooze).
+  /// A session reached its end (a countdown's zero, or a flow ended after its first minute or at
+  /// its ceiling): the cycle's count, and today's for completed focus (`ModeKind.isFocus`).
+  static func countCompleted(_ s: inout EngineState) {
+    s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
+    if SessionRecord.isCompletedFocus(s.mode, .completed) { s.completedToday += 1 }
+  }
+
+  /// The deadline (or a flow's ceiling) passed: ring, at that instant itself, not when the shell
+  /// noticed. A focus counts the first time it reaches zero (not again after a snooze).
   static func complete(_ s: inout EngineState, _ session: Session, at deadline: Instant, effects: inout [Effect]) {
     var session = session
     if !session.completed {
-      s.focusDoneInCycle = s.settings.cycle.focusDone(afterCompleting: s.mode, s.focusDoneInCycle)
-      switch s.mode.kind {
-      case .focus: s.completedToday += 1
-      case .rest, .egg, .flow: break
-      }
+      countCompleted(&s)
       session.completed = true
     }
     enter(&s, .ringing(session), at: deadline, effects: &effects)
@@ -377,29 +389,29 @@ public enum Engine {
     effects.append(.alarm(false))
     let extended = s.session?.extended ?? 0
     let kind = s.mode.kind
-    // A flow planned nothing: it counted up to the dial's top.
+    // A countdown counted its total; a flow planned nothing and counted up to its ceiling.
     let planned: Nanoseconds
-    switch kind {
-    case .flow: planned = 0
-    case .focus, .rest, .egg: planned = s.duration - extended
+    let actual: Nanoseconds
+    switch s.count(at: s.phaseSince) {
+    case .down(_, let total): (planned, actual) = (total - extended, total)
+    case .up(let counted): (planned, actual) = (0, counted)
     }
     effects.append(
       .record(
         SessionRecord(
-          mode: s.mode, outcome: .completed, planned: planned, actual: s.duration, extended: extended,
+          mode: s.mode, outcome: .completed, planned: planned, actual: actual, extended: extended,
           endedAt: s.phaseSince)))
-    let earned = s.settings.earnedBreak(s.duration)
     let (mode, done) = next(after: s)
     s.focusDoneInCycle = done
     select(&s, mode)
     switch kind {
     case .flow:
-      s.duration = earned
+      s.duration = s.settings.earnedBreak(actual)
       s.origin = .earned
     case .focus, .rest, .egg: break
     }
     if allowAutoStart && s.settings.autoStart {
-      start(&s, Session(), remaining: s.duration, now: now, effects: &effects)
+      start(&s, Session(), s.fresh, now: now, effects: &effects)
     } else {
       enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
     }
@@ -417,6 +429,7 @@ public enum Engine {
         SessionRecord(
           mode: s.mode, outcome: earned > 0 ? .completed : .cancelled, planned: 0, actual: counted, endedAt: now)))
     if earned > 0 {
+      countCompleted(&s)
       let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
       s.focusDoneInCycle = done
       select(&s, mode)
@@ -432,7 +445,7 @@ public enum Engine {
   /// earned, flow again.
   static func next(after s: EngineState) -> (mode: Mode, focusDone: Int) {
     let next = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
-    return s.mode == .shortBreak && s.origin == .earned ? (.flow, next.focusDone) : next
+    return s.breakAfterFlow ? (.flow, next.focusDone) : next
   }
 
   static func select(_ s: inout EngineState, _ mode: Mode) {

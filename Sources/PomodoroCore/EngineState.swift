@@ -1,15 +1,17 @@
 /// The whole state of the timer. A value: the engine makes a new one for every event.
 public struct EngineState: Equatable, Sendable {
   public var settings: EngineSettings
-  /// The phase with what only it knows (deadline, paused remainder, dial timing).
+  /// The phase with what only it knows (a countdown's deadline or a flow's start, what a pause
+  /// holds, dial timing).
   var phaseState: PhaseState
   /// The phase before the current one, for the screen's transitions.
   public internal(set) var previousPhase: Phase
   /// When the current phase began (for a ringing phase: exactly the deadline).
   public internal(set) var phaseSince: Instant
   public internal(set) var mode: Mode
-  /// The dialed duration: the total of the timer that runs or would run.
-  public internal(set) var duration: Nanoseconds
+  /// A countdown's length: the dialed duration, or the total of the timer that runs (extensions
+  /// included). Nil in a flow, which counts up and has none.
+  public internal(set) var duration: Nanoseconds?
   /// Completed focus sessions in the current cycle (a long break follows the Nth).
   public internal(set) var focusDoneInCycle: Int
   /// Completed focus sessions today (the shell sets it from the history).
@@ -22,11 +24,21 @@ public struct EngineState: Equatable, Sendable {
 
   /// The short break preselected (or running) is the one a flow earned: flow follows it, not
   /// focus.
-  public var breakAfterFlow: Bool { origin == .earned }
+  public var breakAfterFlow: Bool {
+    switch origin {
+    case .earned: return true
+    case .preset, .dialed: return false
+    }
+  }
   /// The duration was set by hand (the knob, a command's duration or extension) or is the break
   /// a flow earned, not the mode's preset as chosen: a new preset (`Event.configure`) leaves it
-  /// alone, and Cancel comes back to it. False while the picker shows the preset.
-  public var durationDialed: Bool { origin != .preset }
+  /// alone, and Cancel comes back to it. False while the picker shows the preset (and in a flow).
+  public var durationDialed: Bool {
+    switch origin {
+    case .preset: return false
+    case .dialed, .earned: return true
+    }
+  }
 
   /// What the timer is doing.
   public var phase: Phase { phaseState.phase }
@@ -45,25 +57,57 @@ public struct EngineState: Equatable, Sendable {
     origin = .preset
   }
 
-  /// Time left: the dialed duration while idle, zero while ringing.
-  public func remaining(at now: Instant) -> Nanoseconds {
+  /// Where the timer stands at `now`: a countdown's time left and length, or a flow's time
+  /// counted.
+  public func count(at now: Instant) -> Count {
+    guard let duration else { return .up(counted: counted(at: now)) }
+    let left: Nanoseconds
     switch phaseState {
-    case .idle: return duration
-    case .running(_, let deadline, _, _): return max(0, min(duration, deadline - now))
-    case .paused(_, let remaining, _): return remaining
-    case .ringing: return 0
+    case .idle: left = duration
+    case .running(_, .deadline(let deadline), _, _): left = max(0, min(duration, deadline - now))
+    case .paused(_, .remaining(let remaining), _): left = remaining
+    case .ringing: left = 0
+    // A count up in a countdown's mode cannot be made; read as nothing run.
+    case .running(_, .start, _, _), .paused(_, .counted, _): left = duration
+    }
+    return .down(remaining: left, total: duration)
+  }
+
+  /// A flow's time counted: nothing while idle, the ceiling (`Engine.longestFlow`) while ringing.
+  func counted(at now: Instant) -> Nanoseconds {
+    switch phaseState {
+    case .idle: return 0
+    case .running(_, .start(let start), _, _): return max(0, min(Engine.longestFlow, now - start))
+    case .paused(_, .counted(let counted), _): return counted
+    case .ringing: return Engine.longestFlow
+    // A countdown in a flow cannot be made; read as nothing counted.
+    case .running(_, .deadline, _, _), .paused(_, .remaining, _): return 0
     }
   }
 
-  /// Time counted so far (total minus remaining).
-  public func elapsed(at now: Instant) -> Nanoseconds { duration - remaining(at: now) }
+  /// A countdown's time left: its dialed duration while idle, zero while ringing; nil in a flow
+  /// (it counts up, to no end).
+  public func remaining(at now: Instant) -> Nanoseconds? {
+    switch count(at: now) {
+    case .down(let remaining, _): return remaining
+    case .up: return nil
+    }
+  }
+
+  /// Time counted so far: a countdown's total minus what is left, a flow's count.
+  public func elapsed(at now: Instant) -> Nanoseconds {
+    switch count(at: now) {
+    case .down(let remaining, let total): return total - remaining
+    case .up(let counted): return counted
+    }
+  }
 
   /// The whole seconds on screen: remaining rounded up; in flow, the time counted rounded down
   /// (00:00 for its first second).
   public func shownSeconds(at now: Instant) -> Int64 {
-    switch mode.kind.counting {
-    case .up: return wholeSeconds(elapsed(at: now))
-    case .down: return PomodoroCore.shownSeconds(remaining(at: now))
+    switch count(at: now) {
+    case .up(let counted): return wholeSeconds(counted)
+    case .down(let remaining, _): return PomodoroCore.shownSeconds(remaining)
     }
   }
 
@@ -75,6 +119,18 @@ public struct EngineState: Equatable, Sendable {
     case .focus, .rest, .egg: return nil
     }
   }
+
+  /// What a pause keeps (and a start or a resume runs from) at `now`: a countdown's time left, a
+  /// flow's count.
+  func held(at now: Instant) -> Held {
+    switch count(at: now) {
+    case .down(let remaining, _): return .remaining(remaining)
+    case .up(let counted): return .counted(counted)
+    }
+  }
+
+  /// What a new timer of the picker's mode runs from: its duration, or a count from zero.
+  var fresh: Held { duration.map(Held.remaining) ?? .counted(0) }
 
   /// The time text on screen: "25:00", "1:05:00".
   public func clockText(at now: Instant) -> String { formatClock(shownSeconds(at: now)) }
@@ -97,7 +153,10 @@ public struct EngineState: Equatable, Sendable {
 
   /// The focus session's place in the cycle, "1/4", or nil outside focus.
   public var cycleText: String? {
-    guard mode == .focus else { return nil }
+    switch mode.kind {
+    case .focus: break
+    case .rest, .egg, .flow: return nil
+    }
     let n = settings.longBreakEvery
     // Once this focus has reached zero (ringing, or snoozed) it is counted already.
     let counted = session?.completed ?? false
@@ -119,7 +178,7 @@ public struct EngineState: Equatable, Sendable {
     case (.flow, .ringing): return "Flow done!"
     case (.rest, .ringing): return "Break over!"
     case (.focus, _): return cycleText.map { "\(mode.displayName) \($0)" } ?? mode.displayName
-    case (.rest, _): return mode == .shortBreak && origin == .earned ? "Earned break" : mode.displayName
+    case (.rest, _): return breakAfterFlow ? "Earned break" : mode.displayName
     case (.flow, _): return mode.displayName
     }
   }
@@ -154,7 +213,7 @@ public struct EngineState: Equatable, Sendable {
 }
 
 /// One timer from its start to its end (cancelled, or its alarm acknowledged or timed out),
-/// across pauses, ringing and snoozes. `duration` is its total, extensions included.
+/// across pauses, ringing and snoozes. A countdown's `duration` is its total, extensions included.
 struct Session: Equatable, Sendable {
   /// Time added after it first reached zero: snoozes, and dialing while paused after one.
   var extended: Nanoseconds = 0
@@ -162,15 +221,35 @@ struct Session: Equatable, Sendable {
   var completed = false
 }
 
+/// Where a timer stands: a countdown's time left and its length, or a flow's time counted (a
+/// flow has no length and nothing left: it counts up until it is ended).
+public enum Count: Equatable, Sendable {
+  case down(remaining: Nanoseconds, total: Nanoseconds)
+  case up(counted: Nanoseconds)
+}
+
+/// How a running timer stands against the clock: a countdown reaches zero at its deadline, a
+/// flow has counted the time since its start (a resume moves the start past the pause).
+enum Running: Equatable, Sendable {
+  case deadline(Instant)
+  case start(Instant)
+}
+
+/// What a paused timer holds, to the nanosecond: a countdown's time left, a flow's time counted.
+enum Held: Equatable, Sendable {
+  case remaining(Nanoseconds)
+  case counted(Nanoseconds)
+}
+
 /// The phases with the data that means something in that phase only.
 enum PhaseState: Equatable, Sendable {
   /// Choosing; `lastDetentAt` times the dial's acceleration.
   case idle(lastDetentAt: Instant?)
-  /// Counting down to `deadline`; `lastPersistAt` is when the state was last saved;
-  /// `snoozedAt`, the last detent of the spin that snoozed it (nil when not snoozing).
-  case running(Session, deadline: Instant, lastPersistAt: Instant, snoozedAt: Instant?)
-  /// Stopped with `remaining` left, to the nanosecond; `lastDetentAt` times the dial.
-  case paused(Session, remaining: Nanoseconds, lastDetentAt: Instant?)
+  /// Counting down to a deadline or up from a start; `lastPersistAt` is when the state was last
+  /// saved; `snoozedAt`, the last detent of the spin that snoozed it (nil when not snoozing).
+  case running(Session, Running, lastPersistAt: Instant, snoozedAt: Instant?)
+  /// Stopped with what it held; `lastDetentAt` times the dial.
+  case paused(Session, Held, lastDetentAt: Instant?)
   /// Reached zero at `phaseSince`; the alarm sounds.
   case ringing(Session)
 

@@ -15,31 +15,25 @@ extension EngineState {
   public var canSkip: Bool { phase != .ringing }
 
   /// The progress bar: `done` of `total` (no bar when `total` is 0). A countdown's time counted
-  /// of its length; a flow's bar, while it has a timer, is the break it has earned, full at its
-  /// ceiling (the long break's preset).
+  /// of its length; a flow's bar is the break it has earned, full at its ceiling (the long
+  /// break's preset).
   public func progress(at now: Instant) -> (done: Nanoseconds, total: Nanoseconds) {
-    if hasTimer, let earned = earnedBreak(at: now) { return (earned, settings.preset(.longBreak)) }
-    return (elapsed(at: now), duration)
+    switch count(at: now) {
+    case .down(let remaining, let total): return (total - remaining, total)
+    case .up(let counted): return (settings.earnedBreak(counted), settings.longBreak)
+    }
   }
 
   /// While a flow runs or is paused: the time counted at which the break it earns next changes
   /// (a view that counts the time between the desk's updates asks again then); nil at the
   /// break's ceiling and outside a flow.
   public func earnedBreakChanges(at now: Instant) -> Nanoseconds? {
-    guard hasTimer, mode.kind.counting == .up else { return nil }
-    return settings.earnedBreakChanges(after: elapsed(at: now))
+    guard hasTimer, case .up(let counted) = count(at: now) else { return nil }
+    return settings.earnedBreakChanges(after: counted)
   }
 
   /// The modes the picker offers, in order: the knob's push steps through them (`modes`).
   public var pickerModes: [Mode] { settings.modes }
-
-  /// A mode's preset as the picker offers it: nil for a flow, which counts up and has none.
-  public func pickerPreset(_ mode: Mode) -> Nanoseconds? {
-    switch mode.kind.counting {
-    case .up: return nil
-    case .down: return settings.preset(mode)
-    }
-  }
 }
 
 extension EngineSettings {
@@ -50,7 +44,7 @@ extension EngineSettings {
     guard elapsed >= EngineSettings.shortestFlow else { return EngineSettings.shortestFlow }
     let minute = minutes(1)
     let now = earnedBreak(elapsed)
-    guard now < preset(.longBreak) else { return nil }
+    guard now < longBreak else { return nil }
     // `share / minute` rounds up to now + 1 minute once share >= now + half a minute; share is
     // elapsed / ratio rounded down, so that is elapsed >= (now + minute / 2) * ratio.
     return (now + minute / 2) * Int64(flowBreakRatio)

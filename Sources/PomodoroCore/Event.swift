@@ -56,6 +56,17 @@ public struct SessionRecord: Equatable, Sendable {
   /// reached zero, or was cancelled.
   public var endedAt: Instant
 
+  /// Whether a session of `mode` that ended with `outcome` is completed focus: completed, of a
+  /// kind that is focus (`ModeKind.isFocus`: focus and flow). The one meaning of "completed
+  /// focus" (docs/history.md): the engine's `completedToday`, the history's count of today,
+  /// the statistics.
+  public static func isCompletedFocus(_ mode: Mode, _ outcome: Outcome) -> Bool {
+    switch outcome {
+    case .completed: return mode.kind.isFocus
+    case .cancelled: return false
+    }
+  }
+
   public init(
     mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
     endedAt: Instant

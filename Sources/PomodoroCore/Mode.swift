@@ -67,6 +67,17 @@ public enum ModeKind: Sendable {
 
   public enum Counting: Sendable { case down, up }
 
+  /// A completed session of this kind is completed focus: focus, and flow (focus that counts
+  /// up). One meaning everywhere (docs/history.md): today's count (the panel's tomatoes, `today`
+  /// on the wire, the page, Home Assistant), the statistics' focus, Home Assistant's "focusing".
+  /// The cycle's count toward the long break is focus's alone (`Cycle`): a flow earns its own break.
+  public var isFocus: Bool {
+    switch self {
+    case .focus, .flow: return true
+    case .rest, .egg: return false
+    }
+  }
+
   public var counting: Counting {
     switch self {
     case .focus, .rest, .egg: return .down
@@ -78,7 +89,7 @@ public enum ModeKind: Sendable {
 /// Where the picker's duration came from: the mode's preset (which a new preset replaces at
 /// once), the knob or a command (`dialed`, kept), or the break a flow earned (`earned`, kept, and
 /// flow follows it).
-public enum DurationOrigin: Equatable, Sendable {
+public enum DurationOrigin: String, Equatable, Sendable {
   case preset
   case dialed
   case earned

@@ -3,36 +3,69 @@
 public struct SavedTimer: Equatable, Sendable {
   public var phase: Phase
   public var mode: Mode
-  /// The timer's total, extensions included.
-  public var duration: Nanoseconds
-  public var remaining: Nanoseconds
+  /// Where the timer stood: a countdown's time left and its total (extensions included; while
+  /// idle, the picker's duration), or a flow's time counted.
+  public var count: Count
   public var focusDoneInCycle: Int
   /// The time added after the timer first reached zero (snoozes); more than 0 only for a timer
-  /// that has reached zero once, so the original plan is `duration - extended`.
+  /// that has reached zero once, so the original plan is `total - extended`.
   public var extended: Nanoseconds
-  /// A short break a flow earned: flow follows it (`EngineState.breakAfterFlow`).
-  public var breakAfterFlow: Bool
+  /// Where a countdown's duration came from (`EngineState.origin`; the break a flow earned: flow
+  /// follows it); nil for a flow, and when the file does not say, as 0.2.0's did not for the
+  /// other two (the restore guesses).
+  public var origin: DurationOrigin?
 
   public init(
-    phase: Phase, mode: Mode, duration: Nanoseconds, remaining: Nanoseconds, focusDoneInCycle: Int,
-    extended: Nanoseconds = 0, breakAfterFlow: Bool = false
+    phase: Phase, mode: Mode, count: Count, focusDoneInCycle: Int, extended: Nanoseconds = 0,
+    origin: DurationOrigin? = nil
   ) {
     self.phase = phase
     self.mode = mode
-    self.duration = duration
-    self.remaining = remaining
+    self.count = count
     self.focusDoneInCycle = focusDoneInCycle
     self.extended = extended
-    self.breakAfterFlow = breakAfterFlow
+    self.origin = origin
+  }
+
+  /// A countdown's total; nil for a flow's count.
+  public var duration: Nanoseconds? {
+    switch count {
+    case .down(_, let total): return total
+    case .up: return nil
+    }
+  }
+
+  /// A countdown's time left; nil for a flow's count.
+  public var remaining: Nanoseconds? {
+    switch count {
+    case .down(let remaining, _): return remaining
+    case .up: return nil
+    }
+  }
+
+  /// A countdown's: `duration` its total, `remaining` its time left.
+  public init(
+    phase: Phase, mode: Mode, duration: Nanoseconds, remaining: Nanoseconds, focusDoneInCycle: Int,
+    extended: Nanoseconds = 0, origin: DurationOrigin? = nil
+  ) {
+    self.init(
+      phase: phase, mode: mode, count: .down(remaining: remaining, total: duration), focusDoneInCycle: focusDoneInCycle,
+      extended: extended, origin: origin)
   }
 }
 
 extension EngineState {
   /// The state to save now.
   public func saved(at now: Instant) -> SavedTimer {
-    SavedTimer(
-      phase: phase, mode: mode, duration: duration, remaining: remaining(at: now), focusDoneInCycle: focusDoneInCycle,
-      extended: session?.extended ?? 0, breakAfterFlow: breakAfterFlow)
+    let count = count(at: now)
+    let origin: DurationOrigin?
+    switch count {
+    case .down: origin = self.origin
+    case .up: origin = nil  // A flow's time comes from nowhere: it has no duration.
+    }
+    return SavedTimer(
+      phase: phase, mode: mode, count: count, focusDoneInCycle: focusDoneInCycle, extended: session?.extended ?? 0,
+      origin: origin)
   }
 
   /// The state after a restart, without the record `Engine.restore` also gives for a timer that
@@ -51,24 +84,36 @@ extension Engine {
   public static func restore(_ saved: SavedTimer, settings: EngineSettings, now: Instant) -> (EngineState, [Effect]) {
     var s = EngineState(settings: settings, now: now)
     s.mode = saved.mode
-    // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
-    let timer = saved.phase != .idle
-    s.duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, saved.duration))
-    // A flow always counts up to the dial's top, whatever a file says.
-    switch saved.mode.kind.counting {
-    case .up: s.duration = Dial.longest
-    case .down: break
-    }
-
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
-    let extended = max(0, min(s.duration - Dial.shortest, saved.extended))
-    // The file does not say whether the time was dialed: an idle picker at its mode's preset
-    // follows the preset; a timer or another time is kept as dialed.
-    if saved.breakAfterFlow && saved.mode == .shortBreak {
-      s.origin = .earned
-    } else if saved.phase != .idle || s.duration != settings.preset(s.mode) {
-      s.origin = .dialed
+    let timer: Bool
+    switch saved.phase {
+    case .idle: timer = false
+    case .running, .paused, .ringing: timer = true
+    }
+    let held: Held
+    var extended: Nanoseconds = 0
+    switch (saved.mode.kind.counting, saved.count) {
+    case (.down, .down(let remaining, let total)):
+      // A timer's total may pass the dial's top (turned up while paused), an idle duration not.
+      let duration = min(timer ? longestTotal : Dial.longest, max(Dial.shortest, total))
+      s.duration = duration
+      extended = max(0, min(duration - Dial.shortest, saved.extended))
+      held = .remaining(max(0, min(duration, Dial.longest, remaining)))
+      s.origin = origin(saved, duration: duration, timer: timer, settings: settings)
+    case (.down, .up):
+      // A count in a countdown's mode (a crafted file): the mode's preset, nothing run.
+      s.duration = settings.preset(saved.mode)
+      held = s.fresh
+    case (.up, let count):
+      // A flow has no duration: whatever a file says, it comes back with its count.
+      s.duration = nil
+      let counted: Nanoseconds
+      switch count {
+      case .up(let c): counted = c
+      case .down: counted = 0
+      }
+      held = .counted(max(0, min(longestFlow, counted)))
     }
     var effects: [Effect] = []
     switch saved.phase {
@@ -76,8 +121,7 @@ extension Engine {
       break
     case .running, .paused:
       let session = Session(extended: extended, completed: extended > 0)
-      let remaining = max(0, min(s.duration, Dial.longest, saved.remaining))
-      s.phaseState = .paused(session, remaining: remaining, lastDetentAt: nil)
+      s.phaseState = .paused(session, held, lastDetentAt: nil)
       s.restored = true
     case .ringing:
       s.phaseState = .ringing(Session(extended: extended, completed: true))
@@ -85,5 +129,20 @@ extension Engine {
       s.previousPhase = .idle
     }
     return (s, effects)
+  }
+
+  /// A restored countdown's origin: the file's, when it says (the break a flow earned only for a
+  /// break); a file that does not (0.2.0's, but for the earned break) is guessed: an idle picker
+  /// at its mode's preset follows the preset, a timer or another time is kept as dialed.
+  static func origin(_ saved: SavedTimer, duration: Nanoseconds, timer: Bool, settings: EngineSettings)
+    -> DurationOrigin
+  {
+    switch (saved.origin, saved.mode.kind) {
+    case (.earned, .rest): return .earned
+    case (.earned, .focus), (.earned, .egg), (.earned, .flow): return .dialed
+    case (.dialed, _): return .dialed
+    case (.preset, _): return duration == settings.preset(saved.mode) ? .preset : .dialed
+    case (nil, _): return !timer && duration == settings.preset(saved.mode) ? .preset : .dialed
+    }
   }
 }

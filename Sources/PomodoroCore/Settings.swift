@@ -50,12 +50,18 @@ public struct EngineSettings: Equatable, Sendable {
   /// The focus/break cycle these settings make.
   public var cycle: Cycle { Cycle(longBreakEvery: longBreakEvery) }
 
-  /// The preset of `mode`, clamped to what the dial can show. Flow has none: it counts up to
-  /// the dial's top (23:59:59), where it stops and rings.
-  public func preset(_ mode: Mode) -> Nanoseconds {
-    if mode == .flow { return Dial.longest }
-    return Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode] ?? Dial.longest)
+  /// The preset of `mode`, clamped to what the dial can show; nil for flow, which has none: it
+  /// counts up until it is ended.
+  public func preset(_ mode: Mode) -> Nanoseconds? {
+    switch mode.kind {
+    case .flow: return nil
+    case .focus, .rest, .egg:
+      return Dial.clamp(presets[mode] ?? EngineSettings.defaultPresets[mode] ?? Dial.longest)
+    }
   }
+
+  /// The long break's preset: the most a flow earns.
+  public var longBreak: Nanoseconds { preset(.longBreak) ?? EngineSettings.defaultPresets[.longBreak] ?? minutes(15) }
 
   /// The break a flow of `elapsed` has earned: `elapsed / flowBreakRatio` rounded to the nearest
   /// whole minute (a half up), at least a minute, at most the long break's preset; nothing (0)
@@ -65,7 +71,7 @@ public struct EngineSettings: Equatable, Sendable {
     let minute = minutes(1)
     let share = elapsed / Int64(flowBreakRatio)
     let rounded = (share + minute / 2) / minute * minute
-    return min(preset(.longBreak), max(minute, rounded))
+    return min(longBreak, max(minute, rounded))
   }
 
   /// A flow ended before this is cancelled, and earns nothing.

@@ -50,8 +50,9 @@ public struct HomeAssistantEntity: Sendable {
 
 /// Home Assistant's view of the device: the entity table and the discovery payloads made from it.
 public enum HomeAssistant {
-  /// The modes in which the desk counts as focusing (the busy light's modes).
-  public static let focusModes: [Mode] = [.focus, .flow]
+  /// The modes in which the desk counts as focusing (the busy light's modes): those whose
+  /// completed sessions are completed focus (`ModeKind.isFocus`).
+  public static let focusModes: [Mode] = Mode.allCases.filter(\.kind.isFocus)
   /// The duration number's range in whole minutes: the dial's, from 1 minute.
   public static let durationMinutes = 1...Int(Dial.longest / minutes(1))
 

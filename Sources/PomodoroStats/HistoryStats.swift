@@ -50,13 +50,14 @@ public struct HistoryStats: Equatable, Sendable {
     public mutating func add(_ entry: HistoryEntry) {
       if entry.outcome == .cancelled {
         cancelled.add(entry)
-      } else if entry.mode.isFocus {
-        focus.add(entry)
-        if entry.mode == .flow { flow.add(entry) }
       } else {
         switch entry.mode.kind {
+        case .focus: focus.add(entry)
+        case .flow:
+          focus.add(entry)
+          flow.add(entry)
         case .egg: eggs.add(entry)
-        case .rest, .focus, .flow: breaks.add(entry)
+        case .rest: breaks.add(entry)
         }
       }
     }
@@ -217,16 +218,6 @@ public enum FocusShade {
   public static func level(ms: Int64) -> Int {
     guard ms > 0 else { return 0 }
     return Int(min(4, 1 + ms / msPerMinute / step))
-  }
-}
-
-extension Mode {
-  /// Counted as focus in the statistics: focus, and flow (focus that counts up).
-  var isFocus: Bool {
-    switch kind {
-    case .focus, .flow: return true
-    case .rest, .egg: return false
-    }
   }
 }
 

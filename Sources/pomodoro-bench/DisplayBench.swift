@@ -27,7 +27,7 @@ private func countdownCost(mode: Mode, controller: OLEDController) -> CountdownC
   while state.mode != mode { state = Engine.step(state, .press(.encoder), now: t0).0 }
   _ = try? driver.flush(renderScreen(state: state, now: t0))
   state = Engine.step(state, .press(.start), now: t0).0
-  let total = state.duration
+  let total = state.duration ?? 0  // The countdowns only: a flow has no length.
   var cost = CountdownCost()
   cost.perSecond = [Int](repeating: 0, count: Int(total / nanosecondsPerSecond) + 1)
   var now = t0

@@ -257,7 +257,7 @@ final class ParserHardeningTests: XCTestCase {
     XCTAssertThrowsError(try store.load()) { e in
       XCTAssertEqual(
         "\(e)",
-        "\(store.path) has version 99, which this pomodoro does not know (it writes 1); it was ignored and the timer starts fresh"
+        "\(store.path) has version 99, which this pomodoro does not know (it writes 2 and reads 1 too); it was ignored and the timer starts fresh"
       )
     }
     let harness = try DeviceHarness(directory: directory)

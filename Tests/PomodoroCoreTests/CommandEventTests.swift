@@ -55,7 +55,7 @@ final class CommandEventTests: XCTestCase {
       var h = Self.harness(in: phase)
       h.send(event)
       let got = Expected(
-        phase: h.state.phase, mode: h.state.mode, duration: h.state.duration, remaining: h.state.remaining(at: h.now))
+        phase: h.state.phase, mode: h.state.mode, duration: h.state.duration!, remaining: h.state.remaining(at: h.now)!)
       XCTAssertEqual(got.phase, want.phase, "\(event) in \(phase)")
       XCTAssertEqual(got.mode, want.mode, "\(event) in \(phase)")
       XCTAssertEqual(got.duration, want.duration, "\(event) in \(phase)")
@@ -113,13 +113,13 @@ final class CommandEventTests: XCTestCase {
     h.send(.select(.focus))
     for _ in 0..<3 {
       h.send(.press(.start))
-      h.advance(h.state.duration)
+      h.advance(h.state.duration!)
       h.send(.press(.start))  // Acknowledge: a break is preselected.
       h.send(.skip)  // Skip the break.
     }
     XCTAssertEqual(h.state.mode, .focus)
     h.send(.press(.start))
-    h.advance(h.state.duration)
+    h.advance(h.state.duration!)
     h.send(.press(.start))
     XCTAssertEqual(h.state.mode, .longBreak, "skipped breaks do not reset the cycle")
   }

@@ -53,7 +53,7 @@ final class DialTests: XCTestCase {
   func testFastTurningAcceleratesSoTwoHoursIsAFewSecondsAway() {
     var h = Harness()
     var detents = 0
-    while h.state.duration < minutes(120) {
+    while h.state.duration! < minutes(120) {
       h.advance(ms(20))
       h.send(.turn(1))
       detents += 1
@@ -63,7 +63,7 @@ final class DialTests: XCTestCase {
     // And down to 0:05 from 25:00: slow turning, 35 detents at 150 ms, about 5 s.
     h = Harness()
     detents = 0
-    while h.state.duration > seconds(5) {
+    while h.state.duration! > seconds(5) {
       h.advance(ms(150))
       h.send(.turn(-1))
       detents += 1

@@ -44,7 +44,9 @@ final class FlowTests: XCTestCase {
     h.send(.turn(-3))
     h.send(.setDuration(minutes(10)))
     XCTAssertEqual(h.state.clockText(at: h.now), "00:00")
-    XCTAssertEqual(h.state.duration, before.duration)
+    XCTAssertEqual(h.state, before)
+    XCTAssertNil(h.state.duration, "a flow has no duration")
+    XCTAssertNil(h.state.remaining(at: h.now), "nor a time left")
   }
 
   func testItCountsUpInWholeSecondsRoundedDownEachDrawnOnItsBoundary() {
@@ -120,7 +122,9 @@ final class FlowTests: XCTestCase {
     XCTAssertEqual(h.state.clockText(at: h.now), "00:00")
   }
 
-  func testAFlowCountsNothingTowardTheLongBreakNorTodaysFocusSessions() {
+  /// A completed flow is completed focus (`ModeKind.isFocus`, docs/history.md): today's count
+  /// takes it, the cycle's does not (a flow earns its own break).
+  func testAFlowCountsNothingTowardTheLongBreakButCountsInTodaysFocusSessions() {
     var h = Harness(settings: EngineSettings(longBreakEvery: 2))
     for _ in 0..<3 {
       h.send(.select(.flow))
@@ -130,7 +134,13 @@ final class FlowTests: XCTestCase {
       XCTAssertEqual(h.state.mode, .shortBreak, "a flow earns a short break, never the long one")
     }
     XCTAssertEqual(h.state.focusDoneInCycle, 0)
-    XCTAssertEqual(h.state.completedToday, 0)
+    XCTAssertEqual(h.state.completedToday, 3)
+    // One ended within its first minute is cancelled: not counted.
+    h.send(.select(.flow))
+    h.send(.press(.start))
+    h.advance(seconds(59))
+    h.send(.press(.cancel))
+    XCTAssertEqual(h.state.completedToday, 3)
     // The cycle's count is focus's alone: one focus before, flows between, one after: the long break.
     h.send(.select(.focus))
     h.send(.press(.start))
@@ -147,21 +157,21 @@ final class FlowTests: XCTestCase {
     XCTAssertEqual(h.state.mode, .longBreak)
   }
 
-  func testAtTheDialsTopItStopsCountingAndRingsAndTheAlarmPreselectsTheEarnedBreak() {
+  func testAfterADayItStopsCountingAndRingsAndTheAlarmPreselectsTheEarnedBreak() {
     var h = flow()
     h.send(.press(.start))
     let start = h.now
-    h.advance(Dial.longest + seconds(5))
+    h.advance(Engine.longestFlow + seconds(5))
     XCTAssertEqual(h.state.phase, .ringing)
-    XCTAssertEqual(h.alarmsOn, [start + Dial.longest])
-    XCTAssertEqual(h.state.clockText(at: h.now), "23:59:59")
+    XCTAssertEqual(h.alarmsOn, [start + Engine.longestFlow])
+    XCTAssertEqual(h.state.clockText(at: h.now), "24:00:00")
     XCTAssertEqual(h.state.title, "Flow done!")
     h.send(.turn(3))
     XCTAssertEqual(h.state.phase, .ringing, "no snooze: nothing is left to count")
     h.send(.press(.start))
     XCTAssertEqual(h.records.map(\.outcome), [.completed])
     XCTAssertEqual(h.records[0].planned, 0)
-    XCTAssertEqual(h.records[0].actual, Dial.longest)
+    XCTAssertEqual(h.records[0].actual, Engine.longestFlow)
     XCTAssertEqual(h.state.mode, .shortBreak)
     XCTAssertEqual(h.state.duration, minutes(15), "the long break's preset caps it")
   }
@@ -185,10 +195,12 @@ final class FlowTests: XCTestCase {
     XCTAssertTrue(back.restored)
     let lost = counted - back.elapsed(at: .zero)
     XCTAssertTrue(lost >= 0 && lost <= Engine.persistInterval, "lost \(lost) ns")
-    // A file that says otherwise cannot make a flow stop early.
+    // A file that gives a flow a countdown's fields cannot give it a duration or an end.
     var crafted = saved!
-    crafted.duration = minutes(20)
-    XCTAssertEqual(Engine.restore(crafted, settings: EngineSettings(), now: .zero).0.duration, Dial.longest)
+    crafted.count = .down(remaining: minutes(1), total: minutes(20))
+    let craftedBack = Engine.restore(crafted, settings: EngineSettings(), now: .zero).0
+    XCTAssertNil(craftedBack.duration)
+    XCTAssertNil(craftedBack.remaining(at: .zero))
   }
 
   func testAfterTheBreakAFlowEarnedFlowComesAgainEvenAcrossARestart() {

@@ -40,7 +40,9 @@ final class PropertyTests: XCTestCase {
       }
       let (after, effects) = Engine.step(state, event, now: now)
       // A run reaches zero in this step when it was running and its deadline has passed.
-      let completes = before.phase == .running && before.remaining(at: now) == 0
+      let completes =
+        before.phase == .running
+        && (before.remaining(at: now).map { $0 == 0 } ?? (before.elapsed(at: now) >= Engine.longestFlow))
       if completes { completions += 1 }
       XCTAssertEqual(
         effects.filter { $0 == .alarm(true) }.count, completes ? 1 : 0, "step \(i): exactly one alarm per completed run"
@@ -62,7 +64,7 @@ final class PropertyTests: XCTestCase {
           XCTAssertEqual(r.planned, 0, "step \(i)")
           XCTAssertEqual(r.extended, 0, "step \(i)")
           XCTAssertEqual(r.outcome == .completed, r.actual >= EngineSettings.shortestFlow, "step \(i)")
-          XCTAssertLessThanOrEqual(r.actual, Dial.longest, "step \(i)")
+          XCTAssertLessThanOrEqual(r.actual, Engine.longestFlow, "step \(i)")
         case .record(let r):
           records += 1
           if r.outcome == .completed {
@@ -80,15 +82,28 @@ final class PropertyTests: XCTestCase {
         default: break
         }
       }
-      let remaining = after.remaining(at: now)
-      XCTAssertGreaterThanOrEqual(remaining, 0, "step \(i)")
-      XCTAssertLessThanOrEqual(remaining, after.duration, "step \(i)")
-      XCTAssertGreaterThanOrEqual(after.duration, Dial.shortest)
-      XCTAssertLessThanOrEqual(after.duration, after.phase == .idle ? Dial.longest : Engine.longestTotal)
-      XCTAssertLessThanOrEqual(remaining, Dial.longest, "step \(i): never more than the dial's top left")
-      if before.phase == .running && after.phase == .running && before.phaseSince == after.phaseSince {
-        XCTAssertLessThanOrEqual(
-          remaining, before.remaining(at: previousNow), "step \(i): never increases while running")
+      switch (after.mode.kind.counting, after.count(at: now)) {
+      case (.down, .down(let remaining, let duration)):
+        XCTAssertEqual(after.duration, duration, "step \(i)")
+        XCTAssertGreaterThanOrEqual(remaining, 0, "step \(i)")
+        XCTAssertLessThanOrEqual(remaining, duration, "step \(i)")
+        XCTAssertGreaterThanOrEqual(duration, Dial.shortest)
+        XCTAssertLessThanOrEqual(duration, after.phase == .idle ? Dial.longest : Engine.longestTotal)
+        XCTAssertLessThanOrEqual(remaining, Dial.longest, "step \(i): never more than the dial's top left")
+        if before.phase == .running && after.phase == .running && before.phaseSince == after.phaseSince {
+          XCTAssertLessThanOrEqual(
+            remaining, before.remaining(at: previousNow) ?? 0, "step \(i): never increases while running")
+        }
+      case (.up, .up(let counted)):
+        XCTAssertNil(after.duration, "step \(i): a flow has no duration")
+        XCTAssertGreaterThanOrEqual(counted, 0, "step \(i)")
+        XCTAssertLessThanOrEqual(counted, Engine.longestFlow, "step \(i)")
+        if before.phase == .running && after.phase == .running && before.phaseSince == after.phaseSince {
+          XCTAssertGreaterThanOrEqual(
+            counted, before.elapsed(at: previousNow), "step \(i): never decreases while running")
+        }
+      case (.down, .up), (.up, .down):
+        XCTFail("step \(i): \(after.mode) counts the other way")
       }
       if before.phase != after.phase {
         let edge = "\(before.phase.rawValue)>\(after.phase.rawValue)"

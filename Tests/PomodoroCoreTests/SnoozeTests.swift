@@ -8,7 +8,7 @@ final class SnoozeTests: XCTestCase {
   static func ringing(_ settings: EngineSettings = EngineSettings()) -> Harness {
     var h = Harness(settings: settings)
     h.send(.press(.start))
-    h.advance(h.state.duration)
+    h.advance(h.state.duration!)
     XCTAssertEqual(h.state.phase, .ringing)
     return h
   }
@@ -137,7 +137,7 @@ final class SnoozeTests: XCTestCase {
     XCTAssertEqual(h.state.duration, Dial.longest + minutes(3) + ms(250), "what counted plus what is left")
     h.send(.press(.start))
     let resumed = h.now
-    h.advance(h.state.remaining(at: h.now))
+    h.advance(h.state.remaining(at: h.now)!)
     XCTAssertEqual(h.alarmsOn, [resumed + Dial.longest])
     h.send(.press(.start))
     XCTAssertEqual(
@@ -161,12 +161,12 @@ final class SnoozeTests: XCTestCase {
         h.advance(ms(5))
         h.send(.turn(10))
       }
-      lefts.append(h.state.remaining(at: h.now))
-      XCTAssertLessThanOrEqual(h.state.duration, Engine.longestTotal)
+      lefts.append(h.state.remaining(at: h.now)!)
+      XCTAssertLessThanOrEqual(h.state.duration!, Engine.longestTotal)
       h.send(.extend(minutes(5)))
       XCTAssertEqual(h.state.remaining(at: h.now), lefts.last, "no extension past the dial's top")
       h.send(.press(.start))
-      h.advance(h.state.remaining(at: h.now) - minutes(1))
+      h.advance(h.state.remaining(at: h.now)! - minutes(1))
       h.send(.press(.start))
     }
     var cancelled = h

@@ -127,7 +127,7 @@ final class TransitionTests: XCTestCase {
       h.send(.press(.start))
       breaks.append(h.state.mode)
       h.send(.press(.start))
-      h.advance(h.state.duration)
+      h.advance(h.state.duration!)
       h.send(.press(.start))
     }
     XCTAssertEqual(breaks, [.shortBreak, .shortBreak, .shortBreak, .longBreak, .shortBreak])

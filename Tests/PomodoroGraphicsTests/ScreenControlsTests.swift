@@ -17,10 +17,10 @@ final class ScreenControlsTests: XCTestCase {
     while idle.mode != mode { idle = step(idle, .press(.encoder), 0) }
     let running = step(idle, .press(.start), 0)
     let paused = step(running, .press(.start), seconds(3))
-    let ringing = step(running, .tick, running.duration)
+    let ringing = step(running, .tick, running.duration ?? Engine.longestFlow)
     return [
       (idle, t0 + seconds(1)), (running, t0 + seconds(2)), (paused, t0 + seconds(9)),
-      (ringing, t0 + running.duration + seconds(2)),
+      (ringing, t0 + (running.duration ?? Engine.longestFlow) + seconds(2)),
     ]
   }
 
@@ -139,7 +139,7 @@ final class ScreenControlsTests: XCTestCase {
     for mode in [Mode.focus, .soft] {
       let all = phases(mode, settings: settings)
       let (running, paused, ringing) = (all[1].0, all[2].0, all[3].0)
-      let end = running.duration
+      let end = running.duration ?? Engine.longestFlow
       let returns: [(String, EngineState)] = [
         ("cancel while running", step(running, .press(.cancel), seconds(4))),
         ("cancel while paused", step(paused, .press(.cancel), seconds(20))),

@@ -29,6 +29,12 @@ final class ScreenTests: XCTestCase {
     let idle = ScreenModel(state: Engine.step(EngineState(now: t0), .select(.flow), now: t0).0, now: t0)
     XCTAssertEqual([idle.timeText, idle.knobHint], ["00:00", "Push: mode"])
     XCTAssertNil(idle.earnedText, "no flow, nothing earned")
+    XCTAssertEqual([idle.elapsed, idle.total], [0, minutes(15)], "an empty bar")
+    // At its ceiling it rings with the bar full: the most a flow earns.
+    let end = t0 + Engine.longestFlow
+    let rung = ScreenModel(state: Engine.step(flow, .tick, now: end).0, now: end)
+    XCTAssertEqual([rung.timeText, rung.title], ["24:00:00", "Flow done!"])
+    XCTAssertEqual([rung.elapsed, rung.total], [minutes(15), minutes(15)], "the bar full")
   }
 
   func testTheProgressBarFillsRoundOfElapsedOverTotalTimesItsInnerWidth() {
@@ -53,7 +59,7 @@ final class ScreenTests: XCTestCase {
       titles.insert(EngineState(now: t0).title)
       titles.insert(s.title)
       titles.insert(Engine.step(s, .press(.start), now: t0 + seconds(1)).0.title)  // paused
-      titles.insert(Engine.step(s, .tick, now: t0 + s.duration).0.title)  // ringing
+      titles.insert(Engine.step(s, .tick, now: t0 + (s.duration ?? Engine.longestFlow)).0.title)  // ringing
       var idle = EngineState(now: t0)
       while idle.mode != mode { idle = Engine.step(idle, .press(.encoder), now: t0).0 }
       titles.insert(idle.title)

@@ -23,6 +23,13 @@ final class HomeAssistantTests: XCTestCase {
   }
 
   /// README and docs/homeassistant.md hold the entity table as HomeAssistant.entities makes it.
+  /// Home Assistant's "focusing" modes are those whose completed sessions are completed focus
+  /// (docs/history.md): focus and flow, as `today` and the statistics count them.
+  func testTheFocusingModesAreTheModesOfCompletedFocus() {
+    XCTAssertEqual(HomeAssistant.focusModes, Mode.allCases.filter { SessionRecord.isCompletedFocus($0, .completed) })
+    XCTAssertEqual(HomeAssistant.focusModes, [.focus, .flow])
+  }
+
   func testTheDocsHoldTheEntityTable() throws {
     let table = HomeAssistant.markdownTable()
     for doc in ["README.md", "docs/homeassistant.md"] {

@@ -53,14 +53,90 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(back.mode, .flow)
     XCTAssertEqual(back.elapsed(at: Instant.zero + seconds(99)), seconds(12 * 60 + 34) + ms(250), "paused: it stands")
     XCTAssertEqual(back.statusLine(at: .zero), "paused  flow  12:34, break 3:00 earned")
-    // The break a flow earned is saved as such (and a file without the key reads as not).
+    // A flow is saved as its count: no duration, no time left.
+    let text = try XCTUnwrap(try Files.readText(store.path))
+    XCTAssertTrue(text.contains(#""counted_ns":754250000000"#), text)
+    XCTAssertFalse(text.contains("duration_ns") || text.contains("remaining_ns") || text.contains("origin"), text)
+    // The break a flow earned is saved as such: its origin.
     let earned = Engine.step(back, .press(.cancel), now: .zero).0
     try store.save(earned.saved(at: .zero))
-    XCTAssertEqual(try Files.readText(store.path)?.contains(#""break_after_flow":true"#), true)
-    XCTAssertEqual(try store.load()?.breakAfterFlow, true)
+    XCTAssertEqual(try Files.readText(store.path)?.contains(#""origin":"earned""#), true)
+    XCTAssertEqual(try store.load()?.origin, .earned)
+    XCTAssertTrue(
+      Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0.breakAfterFlow)
     try store.save(EngineState(now: .zero).saved(at: .zero))
-    XCTAssertEqual(try Files.readText(store.path)?.contains("break_after_flow"), false)
-    XCTAssertEqual(try store.load()?.breakAfterFlow, false)
+    XCTAssertEqual(try Files.readText(store.path)?.contains(#""origin":"preset""#), true)
+    XCTAssertEqual(try store.load()?.origin, .preset)
+  }
+
+  /// State files exactly as 0.2.0 wrote them (version 1: a flow as a countdown from the dial's
+  /// top, 23:59:59, and the break it earned as `break_after_flow`) are read for one release.
+  func testAStateFileWrittenBy020IsRestored() throws {
+    let store = StateStore(directory: directory)
+    // A flow paused at 12:34.25 counted; 0.2.0 saved it as 86399 s less what was left.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"paused","mode":"flow","duration_ns":86399000000000,"remaining_ns":85644750000000,"#
+          + #""focus_done_in_cycle":2,"extended_ns":0}"# + "\n").utf8))
+    let flow = try XCTUnwrap(try store.load())
+    XCTAssertEqual(flow.count, .up(counted: seconds(12 * 60 + 34) + ms(250)))
+    let (back, _) = Engine.restore(flow, settings: EngineSettings(), now: .zero)
+    XCTAssertEqual(back.phase, .paused)
+    XCTAssertEqual(back.mode, .flow)
+    XCTAssertNil(back.duration, "a flow has no duration")
+    XCTAssertEqual(back.count(at: .zero + minutes(5)), .up(counted: seconds(12 * 60 + 34) + ms(250)))
+    XCTAssertEqual(back.focusDoneInCycle, 2)
+    XCTAssertEqual(back.statusLine(at: .zero), "paused  flow  12:34, break 3:00 earned")
+    // Running, it comes back paused with its count too.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"running","mode":"flow","duration_ns":86399000000000,"remaining_ns":86339000000000,"#
+          + #""focus_done_in_cycle":0,"extended_ns":0}"# + "\n").utf8))
+    XCTAssertEqual(
+      Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0.count(at: .zero),
+      .up(counted: minutes(1)))
+    // A crafted file's difference does not overflow.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"paused","mode":"flow","duration_ns":9223372036854775807,"remaining_ns":-9,"#
+          + #""focus_done_in_cycle":0,"extended_ns":0}"# + "\n").utf8))
+    XCTAssertEqual(
+      Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0.count(at: .zero),
+      .up(counted: Engine.longestFlow))
+    // The break a flow earned, idle: flow follows it.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"idle","mode":"short","duration_ns":180000000000,"remaining_ns":180000000000,"#
+          + #""focus_done_in_cycle":1,"extended_ns":0,"break_after_flow":true}"# + "\n").utf8))
+    var earned = Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0
+    XCTAssertEqual(earned.mode, .shortBreak)
+    XCTAssertEqual(earned.duration, minutes(3))
+    XCTAssertTrue(earned.breakAfterFlow)
+    XCTAssertEqual(earned.title, "Earned break")
+    earned = Engine.step(earned, .skip, now: .zero).0
+    XCTAssertEqual(earned.mode, .flow, "flow again after the break it earned")
+    // A countdown paused with 3:00 of a dialed 20:00 left, and the idle picker at its preset.
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"paused","mode":"focus","duration_ns":1200000000000,"remaining_ns":180000000000,"#
+          + #""focus_done_in_cycle":3,"extended_ns":0}"# + "\n").utf8))
+    let focus = Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0
+    XCTAssertEqual(focus.count(at: .zero), .down(remaining: minutes(3), total: minutes(20)))
+    XCTAssertEqual(focus.cycleText, "4/4")
+    XCTAssertTrue(focus.durationDialed)
+    try Files.writeAtomically(
+      store.path,
+      Array(
+        (#"{"version":1,"phase":"idle","mode":"focus","duration_ns":1500000000000,"remaining_ns":1500000000000,"#
+          + #""focus_done_in_cycle":0,"extended_ns":0}"# + "\n").utf8))
+    let idle = Engine.restore(try XCTUnwrap(try store.load()), settings: EngineSettings(), now: .zero).0
+    XCTAssertFalse(idle.durationDialed, "at its preset: follows the preset")
+    XCTAssertFalse(idle.breakAfterFlow)
   }
 
   /// A power cut after every step of a save, on the fault-injecting file system: the state

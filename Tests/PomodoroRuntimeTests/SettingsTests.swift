@@ -149,7 +149,8 @@ final class SettingsTests: XCTestCase {
         if reads == 3 {
           // The second SIGHUP: the first one's outcome, then the overlay deleted by hand.
           afterFirst = (
-            h.device.config.engine.presets[.focus], h.device.config.engine.presets[.shortBreak], h.device.state.duration
+            h.device.config.engine.presets[.focus], h.device.config.engine.presets[.shortBreak],
+            h.device.state.duration ?? 0
           )
           unlink(overlay)
         }

@@ -129,7 +129,7 @@ final class StorageFaultTests: XCTestCase {
     h.device.start()
     var open: (FaultyFileSystem) -> Void = { _ in }
     for session in 0..<32 {
-      let total = h.device.state.duration
+      let total = h.device.state.duration ?? 0
       h.press(h.config.buttonStart)
       h.run(for: seconds(1))
       if let window = windows.first(where: { $0.session == session - 1 }) {
@@ -155,7 +155,7 @@ final class StorageFaultTests: XCTestCase {
       }
       if let window = windows.first(where: { $0.session == session }) {
         open = window.apply
-        h.run(for: max(0, h.device.state.remaining(at: h.clock.now) - seconds(30)))
+        h.run(for: max(0, (h.device.state.remaining(at: h.clock.now) ?? 0) - seconds(30)))
         open(fs)
       }
       for _ in 0..<1_000 where h.device.state.phase != .ringing { h.run(for: seconds(30)) }
@@ -212,7 +212,7 @@ final class StorageFaultTests: XCTestCase {
         if faultFree && lines.count != session { fail("the saved timer's earlier sessions are missing") }
         let live = h.device.state
         if faultFree, saved.phase != .ringing, session == emitted.count, live.phase != .idle {
-          let lost = saved.remaining - live.remaining(at: h.clock.now)
+          let lost = (saved.remaining ?? 0) - (live.remaining(at: h.clock.now) ?? 0)
           if lost < 0 || lost > seconds(10) { fail("\(lost) ns of the timer lost") }
         }
       }

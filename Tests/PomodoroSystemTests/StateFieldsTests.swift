@@ -113,7 +113,7 @@ final class StateFieldsTests: XCTestCase {
     XCTAssertEqual(v["cancel"], .string("End"))
     XCTAssertEqual(v["can_extend"], .bool(false), "a flow has no end to move")
     XCTAssertEqual(v["progress_ms"], .int(120_000), "the bar is the break earned: 12 min / 5")
-    XCTAssertEqual(v["progress_total_ms"], .int(wholeMilliseconds(settings.preset(.longBreak))))
+    XCTAssertEqual(v["progress_total_ms"], .int(wholeMilliseconds(settings.longBreak)))
     XCTAssertEqual(v["earned_break_next_ms"], .int(750_000), "3 min from 12:30 (2:30 x 5)")
   }
 
@@ -126,7 +126,7 @@ final class StateFieldsTests: XCTestCase {
       while elapsed < hours(3) {
         let value = settings.earnedBreak(elapsed)
         guard let next = settings.earnedBreakChanges(after: elapsed) else {
-          XCTAssertEqual(value, settings.preset(.longBreak), "nil only at the ceiling")
+          XCTAssertEqual(value, settings.longBreak, "nil only at the ceiling")
           XCTAssertEqual(settings.earnedBreak(hours(10)), value)
           break
         }

@@ -48,8 +48,9 @@ final class PageRendersOnlyTests: XCTestCase {
   /// No preset, dial bound, break ratio or long break in the script's numbers.
   func testNoEngineNumberIsWrittenInTheScript() {
     let settings = EngineSettings()
-    var numbers = Set(Mode.allCases.map { settings.preset($0) / 1_000_000 })  // milliseconds
-    numbers.formUnion(Mode.allCases.map { settings.preset($0) / 1_000_000_000 })  // seconds
+    let presets = Mode.allCases.compactMap { settings.preset($0) }
+    var numbers = Set(presets.map { $0 / 1_000_000 })  // milliseconds
+    numbers.formUnion(presets.map { $0 / 1_000_000_000 })  // seconds
     numbers.formUnion([Dial.longest / 1_000_000_000, Dial.longest / 1_000_000, 86_400, 86_399])
     let digits = script.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
     for n in digits where n >= 60 {

@@ -103,6 +103,28 @@ public enum ScreenTiming {
     return Int(((1 - q) % 4 + 4) % 4)
   }
 
+  /// The tomato's frame (0..<4) at `count`: a countdown's by its time left, a flow's by its
+  /// count, on the same grid (the steps half a step off the time text's second boundaries).
+  public static func spinFrame(_ count: Count) -> Int {
+    switch count {
+    case .down(let remaining, _): return spinFrame(remaining: remaining)
+    case .up(let counted): return Int(((max(0, counted) + spinOffset) / spinStep) % 4)
+    }
+  }
+
+  /// How long from `count` until the next spin step; nil when none is left before a countdown's
+  /// deadline.
+  public static func nextSpinStep(_ count: Count) -> Nanoseconds? {
+    switch count {
+    case .down(let remaining, _):
+      let spin = nextSpinRemaining(remaining)
+      return spin >= 0 ? remaining - spin : nil
+    case .up(let counted):
+      let c = max(0, counted)
+      return ((c + spinOffset) / spinStep + 1) * spinStep - spinOffset - c
+    }
+  }
+
   /// The remaining time at which the next spin step falls (below `remaining`); negative when
   /// none is left before the deadline.
   public static func nextSpinRemaining(_ remaining: Nanoseconds) -> Nanoseconds {
@@ -128,7 +150,7 @@ extension ScreenModel {
     case (.idle, .egg), (.running, .egg): icon = .egg
     case (.idle, .focus), (.idle, .rest), (.idle, .flow): icon = .tomato(frame: 0)
     case (.running, .focus), (.running, .rest), (.running, .flow):
-      icon = .tomato(frame: ScreenTiming.spinFrame(remaining: state.remaining(at: now)))
+      icon = .tomato(frame: ScreenTiming.spinFrame(state.count(at: now)))
     case (.paused, _): icon = .pause
     case (.ringing, _): icon = .bell(frame: Int(age / ScreenTiming.flashHalf) % 2)
     }
@@ -194,16 +216,15 @@ public func nextFrameTime(state: EngineState, now: Instant) -> Instant? {
   if ScreenModel(state: state, now: now).transition != nil {
     candidates.append(next(every: ScreenTiming.transitionStep))
   }
-  switch state.phase {
-  case .running where state.mode.kind != .egg:
+  switch (state.phase, state.mode.kind) {
+  case (.running, .focus), (.running, .rest), (.running, .flow):
     // Wide H:MM:SS texts leave no room for the tomato (see the layout); then nothing spins.
-    let remaining = state.remaining(at: now)
-    let spin = ScreenTiming.nextSpinRemaining(remaining)
-    if state.shownSeconds(at: now) < wholeSeconds(hours(10)) && spin >= 0 {
-      candidates.append(now + (remaining - spin))
+    if state.shownSeconds(at: now) < wholeSeconds(hours(10)), let step = ScreenTiming.nextSpinStep(state.count(at: now))
+    {
+      candidates.append(now + step)
     }
-  case .ringing: candidates.append(next(every: ScreenTiming.flashHalf))
-  default: break
+  case (.ringing, _): candidates.append(next(every: ScreenTiming.flashHalf))
+  case (.running, .egg), (.idle, _), (.paused, _): break
   }
   return candidates.min()
 }

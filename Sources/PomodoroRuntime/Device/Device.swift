@@ -28,7 +28,7 @@ public final class Device {
   var engineTime: Instant
   var inputsFailed = false
   var buzzerFailed = false
-  var lastObserved: (Phase, Mode, Nanoseconds)?
+  var lastObserved: (Phase, Mode, Nanoseconds?)?
   /// When the local day was last looked at (each minute: a new day is counted afresh).
   var dayCheckedAt: Instant
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
@@ -110,9 +110,12 @@ public final class Device {
         if state.restored {
           // A flow counts up: its clock is the time counted, not the time left.
           let clock = formatClock(state.shownSeconds(at: now))
-          log.notice(
-            "restored a \(saved.mode.rawValue) timer with \(clock) \(saved.mode.kind.counting == .up ? "counted" : "left"), paused"
-          )
+          let how: String
+          switch state.count(at: now) {
+          case .up: how = "counted"
+          case .down: how = "left"
+          }
+          log.notice("restored a \(saved.mode.rawValue) timer with \(clock) \(how), paused")
         }
       }
       recountToday(at: now)

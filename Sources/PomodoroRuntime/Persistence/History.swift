@@ -201,10 +201,10 @@ public struct HistoryLog {
     return HistoryEntry(jsonLine: line).map { .entry($0) } ?? .damaged
   }
 
-  /// Completed focus sessions on the local calendar day of `now`.
+  /// Completed focus sessions (`SessionRecord.isCompletedFocus`) on the local calendar day of `now`.
   public static func completedFocus(in entries: [HistoryEntry], onDayOf now: WallTime) -> Int {
     let day = now.localDay
-    return entries.filter { $0.mode == .focus && $0.outcome == .completed && $0.ended.localDay == day }.count
+    return entries.filter { SessionRecord.isCompletedFocus($0.mode, $0.outcome) && $0.ended.localDay == day }.count
   }
 
   /// CSV with a header, for spreadsheets: the same fields as the JSON lines, in their order.

@@ -260,15 +260,15 @@ public struct TodayTally: Equatable, Sendable {
 
   public init(day: Int) { self.day = day }
 
-  /// Counts `entry` if it is a completed focus session of the day.
+  /// Counts `entry` if it is a completed focus session (`SessionRecord.isCompletedFocus`) of the day.
   public mutating func count(_ entry: HistoryEntry) {
-    if entry.mode == .focus, entry.outcome == .completed, entry.ended.localDay == day { completed += 1 }
+    if SessionRecord.isCompletedFocus(entry.mode, entry.outcome), entry.ended.localDay == day { completed += 1 }
   }
 
   /// Takes the record before those taken so far; false when it ends today's stretch (read no
   /// further).
   public mutating func take(_ entry: HistoryEntry) -> Bool {
-    let counts = entry.mode == .focus && entry.outcome == .completed
+    let counts = SessionRecord.isCompletedFocus(entry.mode, entry.outcome)
     guard entry.ended.synced || counts else { return true }
     let entryDay = entry.ended.localDay  // localtime_r once a line: a full read does a million
     if entry.ended.synced, entryDay < day { return false }

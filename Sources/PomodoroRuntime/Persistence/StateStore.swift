@@ -20,19 +20,29 @@ public struct StateStore {
     try Files.writeAtomically(path, Self.bytes(saved, pendingHistory: pendingHistory), in: fileSystem)
   }
 
-  /// The file's contents for `saved` with `pendingHistory` (what `save` writes).
+  /// The version `bytes` writes: 2 since the flow counted up inside; `decode` reads 1 (0.2.0's)
+  /// too, for one release.
+  public static let version: Int64 = 2
+
+  /// The file's contents for `saved` with `pendingHistory` (what `save` writes): a countdown's
+  /// `duration_ns` (its total, or the idle picker's) and `remaining_ns`, or a flow's `counted_ns`;
+  /// a countdown's `origin` (`preset`, `dialed`, or `earned`: the break a flow earned).
   public static func bytes(_ saved: SavedTimer, pendingHistory: [String] = []) -> [UInt8] {
     var pairs: [(String, JSONValue)] = [
-      ("version", .int(1)),
+      ("version", .int(version)),
       ("phase", .string(saved.phase.rawValue)),
       ("mode", .string(saved.mode.rawValue)),
-      ("duration_ns", .int(saved.duration)),
-      ("remaining_ns", .int(saved.remaining)),
-      ("focus_done_in_cycle", .int(Int64(saved.focusDoneInCycle))),
-      ("extended_ns", .int(saved.extended)),
     ]
-    // Only when set: files without it read as false.
-    if saved.breakAfterFlow { pairs.append(("break_after_flow", .bool(true))) }
+    switch saved.count {
+    case .down(let remaining, let total):
+      pairs.append(("duration_ns", .int(total)))
+      pairs.append(("remaining_ns", .int(remaining)))
+    case .up(let counted):
+      pairs.append(("counted_ns", .int(counted)))
+    }
+    pairs.append(("focus_done_in_cycle", .int(Int64(saved.focusDoneInCycle))))
+    pairs.append(("extended_ns", .int(saved.extended)))
+    if let origin = saved.origin { pairs.append(("origin", .string(origin.rawValue))) }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
     return Array((FlatJSON.encode(pairs) + "\n").utf8)
   }
@@ -60,28 +70,64 @@ public struct StateStore {
   }
 
   /// The state in `text` (the contents of `path`): a `StateFileError` unless it is a whole
-  /// version 1 state.
+  /// state of version 2, or of version 1 (0.2.0's, read for one release: a flow as a countdown
+  /// from the dial's top, `counted` = `duration_ns - remaining_ns`; the earned break as
+  /// `break_after_flow`).
   public static func decode(_ text: String, path: String) throws -> SavedTimer {
     guard let o = FlatJSON.decode(text) else { throw StateFileError(path: path) }
-    if let version = o["version"], version != .int(1) {
-      throw StateFileError(path: path, version: version.text)
+    guard let written = o["version"] else { throw StateFileError(path: path) }
+    guard written == .int(version) || written == .int(version1) else {
+      throw StateFileError(path: path, version: written.text)
     }
-    guard o["version"] != nil,
-      let phase = o["phase"]?.string.flatMap(Phase.init(rawValue:)),
+    guard let phase = o["phase"]?.string.flatMap(Phase.init(rawValue:)),
       let mode = o["mode"]?.string.flatMap(Mode.init(rawValue:)),
-      let duration = o["duration_ns"]?.int, let remaining = o["remaining_ns"]?.int,
       let cycle = o["focus_done_in_cycle"]?.int
     else {
       throw StateFileError(path: path)
     }
     // `extended_ns` (snoozes) is optional: files written before it existed have none.
     guard let extended = o["extended_ns"].map({ $0.int }) ?? 0 else { throw StateFileError(path: path) }
-    // `break_after_flow` likewise (written only when true).
-    guard let afterFlow = o["break_after_flow"].map({ $0.bool }) ?? false else { throw StateFileError(path: path) }
+    let count: Count
+    let origin: DurationOrigin?
+    if written == .int(version1) {
+      guard let duration = o["duration_ns"]?.int, let remaining = o["remaining_ns"]?.int,
+        let afterFlow = o["break_after_flow"].map({ $0.bool }) ?? false
+      else { throw StateFileError(path: path) }
+      // `break_after_flow` was written only when true; the other origins were not saved (the
+      // restore guesses). A flow counted down from the dial's top.
+      switch mode.kind.counting {
+      case .down: (count, origin) = (.down(remaining: remaining, total: duration), afterFlow ? .earned : nil)
+      case .up:
+        // Held to the engine's range first: a crafted file's difference cannot overflow.
+        let (top, bottom) = (min(max(0, duration), Engine.longestTotal), min(max(0, remaining), Engine.longestTotal))
+        (count, origin) = (.up(counted: max(0, top - bottom)), nil)
+      }
+    } else {
+      switch mode.kind.counting {
+      case .down:
+        guard let duration = o["duration_ns"]?.int, let remaining = o["remaining_ns"]?.int else {
+          throw StateFileError(path: path)
+        }
+        count = .down(remaining: remaining, total: duration)
+      case .up:
+        guard let counted = o["counted_ns"]?.int else { throw StateFileError(path: path) }
+        count = .up(counted: counted)
+      }
+      switch (mode.kind.counting, o["origin"]) {
+      case (.up, _), (.down, nil): origin = nil  // A flow's time has no origin: it has no duration.
+      case (.down, .some(let value)):
+        guard let word = value.string, let known = DurationOrigin(rawValue: word) else {
+          throw StateFileError(path: path)
+        }
+        origin = known
+      }
+    }
     return SavedTimer(
-      phase: phase, mode: mode, duration: duration, remaining: remaining, focusDoneInCycle: Int(cycle),
-      extended: extended, breakAfterFlow: afterFlow)
+      phase: phase, mode: mode, count: count, focusDoneInCycle: Int(cycle), extended: extended, origin: origin)
   }
+
+  /// 0.2.0's version.
+  static let version1: Int64 = 1
 }
 
 /// A state file that cannot be used: damaged, or of a version this program does not know.
@@ -98,7 +144,8 @@ public struct StateFileError: Error, CustomStringConvertible, Equatable {
 
   public var description: String {
     if let version {
-      return "\(path) has version \(TextLines.visible(version)), which this pomodoro does not know (it writes 1); "
+      return "\(path) has version \(TextLines.visible(version)), which this pomodoro does not know "
+        + "(it writes \(StateStore.version) and reads 1 too); "
         + "it was ignored and the timer starts fresh"
     }
     return "\(path) is damaged and was ignored; the timer starts fresh"

@@ -249,11 +249,14 @@ public enum ControlProtocol {
   ) -> Result<[Event], Refusal> {
     func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
     // A flow counts up until it is ended: it has no duration to set or extend.
-    switch command {
-    case .extend where mode.kind.counting == .up && phase != .idle:
+    switch (command, mode.kind.counting) {
+    case (.extend, .up) where phase != .idle:
       return no("a flow counts up and has no end to extend: end it with cancel")
-    case .set(let to, .some) where phase == .idle && (to ?? mode).kind.counting == .up:
-      return no("a flow counts up and takes no duration: set flow, or set a mode with one (set focus 25m)")
+    case (.set(let to, .some), _) where phase == .idle:
+      switch (to ?? mode).kind.counting {
+      case .up: return no("a flow counts up and takes no duration: set flow, or set a mode with one (set focus 25m)")
+      case .down: break
+      }
     default: break
     }
     let ringing = "the alarm is ringing: ack or cancel it, extend it or skip"

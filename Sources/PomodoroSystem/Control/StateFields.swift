@@ -30,12 +30,12 @@ public enum StateFields {
     var fields: [(String, JSONValue)] = [
       ("phase", .string(state.phase.rawValue)), ("mode", .string(state.mode.rawValue)),
     ]
-    switch state.mode.kind.counting {
-    case .down:
-      fields.append(("remaining_ms", .int(wholeMilliseconds(state.remaining(at: now)))))
-      fields.append(("total_ms", .int(wholeMilliseconds(state.duration))))
-    case .up:
-      fields.append(("elapsed_ms", .int(wholeMilliseconds(state.elapsed(at: now)))))
+    switch state.count(at: now) {
+    case .down(let remaining, let total):
+      fields.append(("remaining_ms", .int(wholeMilliseconds(remaining))))
+      fields.append(("total_ms", .int(wholeMilliseconds(total))))
+    case .up(let counted):
+      fields.append(("elapsed_ms", .int(wholeMilliseconds(counted))))
       fields.append(("earned_break_ms", .int(wholeMilliseconds(state.earnedBreak(at: now) ?? 0))))
     }
     return fields
@@ -50,8 +50,8 @@ public enum StateFields {
     fields.append(("remaining", .string(state.clockText(at: now))))
     if let cycle = state.cycleText { fields.append(("cycle", .string(cycle))) }
     // A flow has no end but the day's: it ends when it is ended.
-    if state.phase == .running, state.mode.kind.counting == .down, let wall, wall.synced {
-      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(state.remaining(at: now)), synced: true)
+    if state.phase == .running, let remaining = state.remaining(at: now), let wall, wall.synced {
+      let end = WallTime(epochSeconds: wall.epochSeconds + wholeSecondsRounded(remaining), synced: true)
       fields.append(("ends_at", .string(end.iso8601)))
     }
     fields.append(("title", .string(state.title)))
@@ -78,7 +78,7 @@ public enum StateFields {
       fields.append(("picker", .list(modes.map { .string($0.rawValue) })))
       fields.append(("picker_names", .list(modes.map { .string($0.pickerName) })))
       fields.append(
-        ("picker_presets_ms", .list(modes.map { state.pickerPreset($0).map { .int(wholeMilliseconds($0)) } ?? .null })))
+        ("picker_presets_ms", .list(modes.map { state.settings.preset($0).map { .int(wholeMilliseconds($0)) } ?? .null })))
       fields.append(("dial_min_ms", .int(wholeMilliseconds(Dial.shortest))))
       fields.append(("dial_max_ms", .int(wholeMilliseconds(Dial.longest))))
     }
