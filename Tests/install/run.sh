@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# deploy/test-install.sh: exercises deploy/install.sh here, without a Pi: its dry run, and real
+# Tests/install/run.sh: exercises deploy/install.sh here, without a Pi: its dry run, and real
 # installs, an upgrade and an uninstall staged in a scratch folder (--dest) with a stand-in
 # binary (--binary), against Raspberry Pi OS-like config.txt files. Needs no root.
-# Usage: bash deploy/test-install.sh
+# Usage: bash Tests/install/run.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$(pwd)"
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-install-test.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
-# shellcheck source=deploy/lib/test-lib.sh
-source deploy/lib/test-lib.sh
+# shellcheck source=Tests/lib/test-lib.sh
+source Tests/lib/test-lib.sh
 contains() { grep -qF -- "$2" "$1"; }
 lacks() { ! grep -qF -- "$2" "$1"; }
 count_lines() { [[ "$(grep -cxF -- "$2" "$1" || true)" == "$3" ]]; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deploy/test-service.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
+# Tests/service/run.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
 # MQTT bridge) and deploy/pomodoro-web.service (the web page) without booting them.
 #  - systemd-analyze verify finds no unknown or malformed setting (a missing
 #    /usr/local/bin/pomodoro on the build machine is expected and ignored);
@@ -8,12 +8,15 @@
 #    pomodoro, no devices; the page: every sandbox line of the bridge's unit but the two it must
 #    differ in, said below);
 #  - `systemd-analyze security --offline=true` rates each one's exposure at MAX or lower (default 1.5).
-# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
+# Usage: bash Tests/service/run.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+PROG=service
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+parse_args @ -- "$@"
+set -- "${ARGS[@]}"
+cd "$REPO"
 max="${2:-1.5}"
-# shellcheck source=deploy/lib/test-lib.sh
-source deploy/lib/test-lib.sh
 
 command -v systemd-analyze >/dev/null || {
   echo "test-service: systemd-analyze is missing (package systemd)" >&2
