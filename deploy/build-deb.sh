@@ -76,6 +76,9 @@ version="$(release_version "$source_dir")"
 
 root_folder deb
 
+# The cleanup's words on this script's stdout and stderr, even when a signal interrupts the build
+# (whose output goes to its log).
+exec {FINISH_OUT}>&1 {FINISH_ERR}>&2
 when_finished root_cleanup
 
 # --- 1. the trixie amd64 root ---------------------------------------------------------------
@@ -97,7 +100,7 @@ else
   apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
   apt_in_root -y -qq satisfy "${wanted[@]}" >/dev/null || die "apt-get satisfy ${wanted[*]} failed three times"
   printf '%s' "${wanted[*]}" >"$mark"
-  fi
+fi
 
 # --- 3. the arm64 sysroot and the Swift SDK bundle -----------------------------------------
 if [[ "$arch" == arm64 ]]; then
@@ -127,7 +130,7 @@ if [[ "$arch" == arm64 ]]; then
     printf '{ "Version": "13.0", "VersionMap": {}, "CanonicalName": "%s" }\n' "$SDK_NAME" >"$root$SYSROOT/SDKSettings.json"
     printf '%s' "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" >"$sysroot_mark"
     say "  $(du -sh "$root$SYSROOT" | cut -f1) in $SYSROOT"
-      fi
+  fi
   bundle="$root$SDKS/$SDK_NAME.artifactbundle"
   mkdir -p "$bundle/$SDK_NAME"
   cat >"$bundle/info.json" <<EOF

@@ -85,7 +85,7 @@ say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head
 if ((run_tests)); then
   stage "swift-test"
   build swift-test
-  else
+else
   say "swift-test skipped (--no-test)"
 fi
 

@@ -91,12 +91,14 @@ stage_times() {
 # function reads what it needs when it runs) when the script exits on any path (its end, exit,
 # die, INT, TERM, HUP), each registered one in turn, the last first (git's
 # test_when_finished); a COMMAND's failure does not stop the others, and it may set `status`
-# (the exit status) to 1. The script's own stdout and stderr are restored first (a signal's trap
-# runs inside the redirection of the command it interrupted). A failed exit in a stage names it.
+# (the exit status) to 1. A failed exit in a stage names it. A signal's trap runs inside the
+# redirection of the command it interrupted (a build's log): a script that wants its cleanup's
+# words on its own stdout and stderr saves them first, `exec {FINISH_OUT}>&1 {FINISH_ERR}>&2`
+# (not by default: every child would inherit the copies, and one that outlives the script would
+# hold a reader such as .ci/run's tee).
 FINISH=()
 when_finished() {
   if ((${#FINISH[@]} == 0)); then
-    exec {FINISH_OUT}>&1 {FINISH_ERR}>&2
     trap run_finishers EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
@@ -108,7 +110,7 @@ when_finished() {
 run_finishers() {
   local status=$? i
   trap - EXIT INT TERM HUP
-  exec 1>&"$FINISH_OUT" 2>&"$FINISH_ERR"
+  [[ -z "${FINISH_OUT:-}" ]] || exec 1>&"$FINISH_OUT" 2>&"$FINISH_ERR"
   for ((i = ${#FINISH[@]} - 1; i >= 0; i--)); do eval "${FINISH[i]}" || true; done
   ((status == 0)) || [[ -z "$STAGE" ]] || say "FAILED (exit $status) after $((SECONDS - T0)) s, in the stage: $STAGE" >&2
   exit "$status"
