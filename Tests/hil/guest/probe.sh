@@ -2,7 +2,7 @@
 # `pomodoro probe`, the first command a builder runs, on the simulated chip and bus before the
 # device starts: every line free, the display answering at 0x3c and a test pattern sent to it,
 # then the inputs echoed live (two detents clockwise, a press of start); SIGINT ends it with the
-# lines released. Sourced by scenario.sh after device.sh and display.sh.
+# lines released. Sourced by scenario.sh (Tests/lib/guest.sh and its device_start are there).
 PROBE_LOG=/tmp/probe.log
 inputs_at_rest
 trace_clear
