@@ -33,20 +33,12 @@ RUN_START=$(now_s)
 mkdir -p "${HIL_WORK:-/tmp}"
 WORK=$(mktemp -d "${HIL_WORK:-/tmp}/pomodoro-hil.XXXXXX")
 QEMU_PID=""
-REPORTED=0
 
 # On every exit path: stop QEMU, remove the scratch folder, and make sure a summary line
 # is printed (a setup failure counts as one failed check).
-# shellcheck disable=SC2317,SC2154 # when_finished's; status is finish's
-setup_failed() {
-  ((REPORTED)) && return
-  fail hil-setup "the test stopped before the guest ran (exit $status; see the errors above)"
-  test_done || true
-  status=1
-}
 # shellcheck disable=SC2317 # when_finished's
 stop_qemu() { [[ -z "$QEMU_PID" ]] || kill "$QEMU_PID" 2>/dev/null; }
-when_finished setup_failed
+when_finished setup_failed hil-setup
 if ((keep)); then when_finished say "scratch kept in $WORK"; else when_finished rm -rf "$WORK"; fi
 when_finished stop_qemu
 

@@ -8,6 +8,7 @@
 #   scratch_folder TAG          a new folder for the test (sets `work`), deleted when the script
 #                               exits, unless --keep (then its place is said)
 #   stop_processes              the test's tmux server and background processes (pids) stopped
+#   setup_failed NAME           a stop before the checks counted as the failed check NAME
 #   package_version SOURCE, upgrade_debs SOURCE BUILD_ROOT DEBS LOG   (the upgrade package)
 
 # shellcheck source=deploy/lib/common.sh
@@ -41,6 +42,17 @@ stop_processes() {
     kill -9 "$p" 2>/dev/null
   done
   return 0
+}
+
+# setup_failed NAME (for when_finished): unless REPORTED is 1 by then, the test stopped before
+# its checks ran: a failed check NAME and the closing count, and the script fails.
+REPORTED=0
+# shellcheck disable=SC2154 # status: run_finishers'
+setup_failed() {
+  ((REPORTED)) && return
+  fail "$1" "the test stopped before its checks ran (exit $status; see the errors above)"
+  test_done || true
+  status=1
 }
 
 # The upgrade package: the second build of the amd64 packages that Tests/deb, Tests/repo and

@@ -58,17 +58,9 @@ else
 fi
 chmod 755 "$work"
 devroot=$work/devroot
-REPORTED=0
 QEMU_PID=""
 # On every exit path, in this order: QEMU killed, the mounts undone, the scratch folder deleted
 # (or kept), and a setup failure reported as one.
-# shellcheck disable=SC2317,SC2154 # when_finished's; status is finish's
-setup_failed() {
-  ((REPORTED)) && return
-  fail system-setup "the test stopped before its checks ran (exit $status; see above)"
-  test_done || true
-  status=1
-}
 # shellcheck disable=SC2317 # when_finished's
 drop_work() {
   if [[ -n "$(awk -v r="$work" 'index($5, r "/") == 1' /proc/self/mountinfo)" ]]; then
@@ -82,7 +74,7 @@ drop_work() {
 }
 # shellcheck disable=SC2317 # when_finished's
 kill_qemu() { [[ -z "$QEMU_PID" ]] || kill -KILL "$QEMU_PID" 2>/dev/null; }
-when_finished setup_failed
+when_finished setup_failed system-setup
 when_finished drop_work
 when_finished root_unmount
 when_finished kill_qemu
