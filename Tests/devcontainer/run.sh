@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .ci/check-devcontainer.sh: the dev container (.devcontainer/devcontainer.json) gives what README
+# Tests/devcontainer/run.sh: the dev container (.devcontainer/devcontainer.json) gives what README
 # says a laptop gets: Debian trixie, its swiftlang, and `swift run pomodoro simulate` and
 # `swift test` as typed. Its setup command (onCreateCommand) runs in the trixie root that
 # Tests/trixie/run.sh --keep made (the same image, debian:trixie, without Docker), then `swift`
@@ -7,14 +7,14 @@
 # the package's manifest are tried there. Prints a PASS or FAIL line a check and
 # `N passed, M failed`.
 #
-# Usage: sudo bash .ci/check-devcontainer.sh --root DIR
+# Usage: sudo bash Tests/devcontainer/run.sh --root DIR
 #   --root DIR  the trixie root Tests/trixie/run.sh --keep made (its copy of the source in /src/pomodoro)
 set -uo pipefail
 
 readonly READY_MARK=.pomodoro-check-trixie-ready
 PROG=check-devcontainer
 # shellcheck source=Tests/lib/host.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../Tests/lib/host.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
 here=$REPO
 root=""
 keep=1 # the root is the trixie step's, kept for the later steps

@@ -7,10 +7,11 @@
 # of v1's. Also compiles the v1 branch against the host's header (when there is one) and the
 # "not installed" body. Cleans up on every exit path.
 #
-# Usage: .ci/check-gpiod-v2.sh [--keep]   (--keep keeps the scratch folder; DEBIAN_MIRROR=URL
+# Usage: bash Tests/gpiod/run.sh [--keep]   (--keep keeps the scratch folder; DEBIAN_MIRROR=URL
 #                                         overrides the mirror taken from the host's apt sources)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
+PROG=check-gpiod-v2
 # shellcheck source=Tests/lib/host.sh
 . Tests/lib/host.sh
 parse_args -- "$@"
