@@ -35,12 +35,12 @@ readonly SUITE=trixie
 # dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
   libgpiod3:arm64 libi2c0:arm64 libcrypt1:arm64)
-# The arm64 sysroot Swift compiles and links against (swiftlang:arm64 for Swift's aarch64
-# modules and static runtime: only its lib/swift, lib/swift_static and lib/clang, the C
-# headers those link to, are unpacked).
-readonly SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1
-  libstdc++-14-dev libstdc++6 libgpiod-dev libgpiod3 libi2c-dev libi2c0 libmosquitto-dev
-  libmicrohttpd-dev libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
+# The arm64 sysroot Swift compiles and links against: the runtime libraries below, and (after
+# common.sh) deploy/debian/control's build dependencies but the compiler (swiftlang:arm64 is
+# added for Swift's aarch64 modules and static runtime: only its lib/swift, lib/swift_static
+# and lib/clang, the C headers those link to, are unpacked).
+SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1 libstdc++6 libgpiod3 libi2c0
+  libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
 readonly SWIFT_PARTS=(lib/swift lib/swift_static lib/clang)
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64
 readonly SDKS=/opt/pomodoro-swift-sdks
@@ -52,6 +52,8 @@ PROG=build-deb
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+mapfile -t -O ${#SYSROOT_PACKAGES[@]} SYSROOT_PACKAGES < <(build_depends_names --no-packaging | grep -vx swiftlang)
+readonly SYSROOT_PACKAGES
 
 root=""
 arch=arm64
