@@ -34,6 +34,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Each SPEC declares one option of the script's own, once:
 #   --NAME=VAR      takes a value into VAR          --NAME=VAR/  a folder that exists, made absolute
 #   --NAME=VAR!     a flag: VAR=1                   --NAME=VAR!0 a flag: VAR=0 (--no-test=run_tests!0)
+#   --NAME=VAR+     a value each time, appended to the array VAR
 #   @               words that are no option go into ARGS, in order (else they are a usage error)
 # A word it does not know, or an option without its value, is a usage error (exit 64).
 parse_args() {
@@ -46,6 +47,7 @@ parse_args() {
     @) words=1 ;;
     *!*) value=${spec##*!} kind[$name]=flag${value:-1} var[$name]=${spec#*=} var[$name]=${var[$name]%!*} ;;
     */) kind[$name]=dir var[$name]=${spec#*=} var[$name]=${var[$name]%/} ;;
+    *+) kind[$name]=list var[$name]=${spec#*=} var[$name]=${var[$name]%+} ;;
     *) kind[$name]=value var[$name]=${spec#*=} ;;
     esac
   done
@@ -63,7 +65,11 @@ parse_args() {
       [[ -d "$2" ]] || usage_error "$1 $2: no such folder"
       set -- "$1" "$(cd "$2" && pwd)" "${@:3}"
     fi
-    printf -v "${var[$1]}" %s "$2"
+    if [[ "${kind[$1]}" == list ]]; then
+      eval "${var[$1]}+=($(printf '%q' "$2"))"
+    else
+      printf -v "${var[$1]}" %s "$2"
+    fi
     shift 2
   done
 }
