@@ -51,7 +51,8 @@ HIL_DIR=$REPO/Tests/hil
 # shellcheck source=Tests/hil/lib/gpio-sim-module.sh
 source "$HIL_DIR/lib/gpio-sim-module.sh"
 
-if [[ -z "${work:-}" ]]; then
+mkdir -p "${TMPDIR:-/var/tmp}"
+if [[ -z "$work" ]]; then
   work=$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-system.XXXXXX")
 else
   mkdir -p "$work" && work=$(cd "$work" && pwd)
