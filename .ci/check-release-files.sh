@@ -20,23 +20,11 @@ cd "$(dirname "$0")/.." || exit 1
 readonly ZIZMOR=zizmor==1.32.0
 readonly CHECK_JSONSCHEMA=check-jsonschema==0.39.0
 
+# shellcheck source=Tests/lib/host.sh
+source Tests/lib/host.sh
 venv=""
-while (($#)); do
-  case "$1" in
-  --venv) venv="${2:?--venv needs a folder}" && shift 2 ;;
-  *)
-    sed -n 's/^# Usage: /Usage: /p' "$0" >&2
-    exit 64
-    ;;
-  esac
-done
-[[ -n "$venv" ]] || {
-  sed -n 's/^# Usage: /Usage: /p' "$0" >&2
-  exit 64
-}
-
-# shellcheck source=deploy/lib/test-lib.sh
-source deploy/lib/test-lib.sh
+parse_args --venv=venv -- "$@"
+[[ -n "$venv" ]] || usage_error "--venv is needed"
 
 workflows=(.github/workflows/*.yml)
 

@@ -41,16 +41,7 @@ need() {
 # --- keyring ----------------------------------------------------------------------------------
 keyring() {
   local url="" out="" version="" keys=()
-  while (($#)); do
-    case "$1" in
-    --url) url="${2:?--url needs a URL}" && shift 2 ;;
-    --key) keys+=("${2:?--key needs a PUBLIC_KEY.asc file}") && shift 2 ;;
-    --out) out="${2:?--out needs a folder}" && shift 2 ;;
-    --version) version="${2:?--version needs a version}" && shift 2 ;;
-    -h | --help) usage && exit 0 ;;
-    *) usage_error ;;
-    esac
-  done
+  parse_args --url=url --key=keys+ --out=out --version=version -- "$@"
   [[ -n "$url" && -n "$out" && ${#keys[@]} -gt 0 ]] || usage_error
   [[ "$url" =~ ^https?://[^[:space:]]+$ ]] || die "--url $url: an http(s) URL"
   url="${url%/}/"
@@ -64,8 +55,7 @@ keyring() {
 
   local work pkg doc
   work="$(mktemp -d "${TMPDIR:-/tmp}/apt-repo-keyring.XXXXXX")"
-  # shellcheck disable=SC2064 # the folder is known now
-  trap "rm -rf '$work'" EXIT
+  when_finished rm -rf "$work"
   pkg="$work/pkg"
   doc="$pkg/usr/share/doc/$KEYRING_PACKAGE"
   mkdir -p "$pkg/DEBIAN" "$pkg${KEYRING_PATH%/*}" "$pkg${SOURCES_PATH%/*}" "$doc" \
@@ -173,16 +163,7 @@ EOF
 # --- build ------------------------------------------------------------------------------------
 build() {
   local debs="" out="" gnupghome="" key=""
-  while (($#)); do
-    case "$1" in
-    --debs) debs="${2:?--debs needs a folder}" && shift 2 ;;
-    --out) out="${2:?--out needs a folder}" && shift 2 ;;
-    --gnupghome) gnupghome="${2:?--gnupghome needs a folder}" && shift 2 ;;
-    --key) key="${2:?--key needs a key id}" && shift 2 ;;
-    -h | --help) usage && exit 0 ;;
-    *) usage_error ;;
-    esac
-  done
+  parse_args --debs=debs --out=out --gnupghome=gnupghome --key=key -- "$@"
   [[ -n "$debs" && -n "$out" && -n "$gnupghome" && -n "$key" ]] || usage_error
   need dpkg-deb apt-ftparchive gpg gzip xz
   [[ -d "$debs" ]] || die "--debs $debs: no such folder"

@@ -4,7 +4,7 @@
 # machine.
 #
 # It debootstraps a Debian trixie amd64 root (minbase; a root kept by --keep, or by
-# check-trixie.sh --keep, is reused), installs trixie's swiftlang (6.0.3), debhelper and the
+# Tests/trixie/run.sh --keep, is reused), installs trixie's swiftlang (6.0.3), debhelper and the
 # -dev packages there, copies this repository's source in with deploy/debian/ as its debian/
 # folder, and runs dpkg-buildpackage (debhelper compat 13: deploy/debian/rules). For arm64 the
 # root's own x86-64 Swift cross-compiles for aarch64 (no emulated compiler) through a Swift SDK
@@ -35,12 +35,12 @@ readonly SUITE=trixie
 # dpkg-shlibdeps and dh_strip for an arm64 package built on amd64.
 readonly CROSS_PACKAGES=(binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
   libgpiod3:arm64 libi2c0:arm64 libcrypt1:arm64)
-# The arm64 sysroot Swift compiles and links against (swiftlang:arm64 for Swift's aarch64
-# modules and static runtime: only its lib/swift, lib/swift_static and lib/clang, the C
-# headers those link to, are unpacked).
-readonly SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1
-  libstdc++-14-dev libstdc++6 libgpiod-dev libgpiod3 libi2c-dev libi2c0 libmosquitto-dev
-  libmicrohttpd-dev libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
+# The arm64 sysroot Swift compiles and links against: the runtime libraries below, and (after
+# common.sh) deploy/debian/control's build dependencies but the compiler (swiftlang:arm64 is
+# added for Swift's aarch64 modules and static runtime: only its lib/swift, lib/swift_static
+# and lib/clang, the C headers those link to, are unpacked).
+SYSROOT_PACKAGES=(libc6 libc6-dev libcrypt-dev libcrypt1 libgcc-14-dev libgcc-s1 libstdc++6 libgpiod3 libi2c0
+  libatomic1 libasan8 libtsan2 libubsan1 liblsan0 libhwasan0 libitm1 libgomp1)
 readonly SWIFT_PARTS=(lib/swift lib/swift_static lib/clang)
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64
 readonly SDKS=/opt/pomodoro-swift-sdks
@@ -52,46 +52,13 @@ PROG=build-deb
 
 # shellcheck source=deploy/lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+mapfile -t -O ${#SYSROOT_PACKAGES[@]} SYSROOT_PACKAGES < <(build_depends_names --no-packaging | grep -vx swiftlang)
+readonly SYSROOT_PACKAGES
 
 root=""
-keep=0
 arch=arm64
 out="$PWD"
-source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-
-
-while (($#)); do
-  case "$1" in
-  --arch)
-    arch="${2:?--arch needs arm64 or amd64}"
-    shift 2
-    ;;
-  --out)
-    out="${2:?--out needs a folder}"
-    shift 2
-    ;;
-  --root)
-    root="${2:?--root needs a folder}"
-    shift 2
-    ;;
-  --keep)
-    keep=1
-    shift
-    ;;
-  --source)
-    source_dir="$(cd "${2:?--source needs a folder}" && pwd)"
-    shift 2
-    ;;
-  -h | --help)
-    usage
-    exit 0
-    ;;
-  *)
-    usage_error
-    ;;
-  esac
-done
-
+parse_args --arch=arch --out=out --root=root -- "$@"
 # shellcheck source=deploy/lib/debian-root.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
 
@@ -111,44 +78,14 @@ version="$(release_version "$source_dir")"
 
 root_folder deb
 
-# --- timing ---------------------------------------------------------------------------------
-t0=$SECONDS
-phase_start=$SECONDS
-phase_name=""
-stage_times=()
-phase() { # phase LABEL: starts a stage's clock
-  phase_name="$1"
-  say "$1"
-  phase_start=$SECONDS
-}
-phase_done() {
-  local took=$((SECONDS - phase_start))
-  say "  done in $took s"
-  stage_times+=("$(printf '%-44s %4d s' "$phase_name" "$took")")
-}
-
-# A signal's trap runs inside the redirection of the command it interrupted (the build's log):
-# the cleanup's words go to the script's own stdout and stderr, kept here.
-exec 3>&1 4>&2
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM HUP
-  exec 1>&3 2>&4
-  root_cleanup
-  if ((status != 0)); then
-    say "FAILED (exit $status) after $((SECONDS - t0)) s${phase_name:+, in the stage: $phase_name}"
-  fi
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+# The cleanup's words on this script's stdout and stderr, even when a signal interrupts the build
+# (whose output goes to its log).
+exec {FINISH_OUT}>&1 {FINISH_ERR}>&2
+when_finished root_cleanup
 
 # --- 1. the trixie amd64 root ---------------------------------------------------------------
-phase "debootstrap $SUITE (minbase)"
+stage "debootstrap $SUITE (minbase)"
 debootstrap_root "$SUITE" "$MIRROR"
-phase_done
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
@@ -160,12 +97,11 @@ mark="$root/$READY_MARK-$arch"
 if [[ -f "$mark" && "$(cat "$mark")" == "${wanted[*]}" ]]; then
   say "the toolchain is already in the root"
 else
-  phase "apt-get install (swiftlang, debhelper...)"
+  stage "apt-get install (swiftlang, debhelper...)"
   [[ "$arch" == amd64 ]] || in_root dpkg --add-architecture arm64
   apt_in_root -qq update || die "apt-get update in the root failed three times: check the network"
   apt_in_root -y -qq satisfy "${wanted[@]}" >/dev/null || die "apt-get satisfy ${wanted[*]} failed three times"
   printf '%s' "${wanted[*]}" >"$mark"
-  phase_done
 fi
 
 # --- 3. the arm64 sysroot and the Swift SDK bundle -----------------------------------------
@@ -174,7 +110,7 @@ if [[ "$arch" == arm64 ]]; then
   if [[ -f "$sysroot_mark" && "$(cat "$sysroot_mark")" == "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" ]]; then
     say "the arm64 sysroot is already in $SYSROOT"
   else
-    phase "arm64 sysroot (apt-get download, dpkg-deb -x)"
+    stage "arm64 sysroot (apt-get download, dpkg-deb -x)"
     rm -rf --one-file-system "$root$SYSROOT" "$root/var/cache/pomodoro-sysroot"
     mkdir -p "$root$SYSROOT" "$root/var/cache/pomodoro-sysroot"
     chmod 777 "$root/var/cache/pomodoro-sysroot" # apt-get download runs as _apt
@@ -196,7 +132,6 @@ if [[ "$arch" == arm64 ]]; then
     printf '{ "Version": "13.0", "VersionMap": {}, "CanonicalName": "%s" }\n' "$SDK_NAME" >"$root$SYSROOT/SDKSettings.json"
     printf '%s' "${SYSROOT_PACKAGES[*]} ${SWIFT_PARTS[*]}" >"$sysroot_mark"
     say "  $(du -sh "$root$SYSROOT" | cut -f1) in $SYSROOT"
-    phase_done
   fi
   bundle="$root$SDKS/$SDK_NAME.artifactbundle"
   mkdir -p "$bundle/$SDK_NAME"
@@ -232,7 +167,7 @@ EOF
 fi
 
 # --- 4. the source, with debian/ -------------------------------------------------------------
-phase "copy the source"
+stage "copy the source"
 sync_source "$source_dir" "$BUILD_DIR/pomodoro"
 src="$root$BUILD_DIR/pomodoro"
 rm -rf "$src/debian"
@@ -252,10 +187,9 @@ if [[ "$newest" != "$version" ]]; then
   } >"$src/debian/changelog"
 fi
 find "$root$BUILD_DIR" -maxdepth 1 -type f -delete
-phase_done
 
 # --- 5. dpkg-buildpackage --------------------------------------------------------------------
-phase "dpkg-buildpackage ($arch)"
+stage "dpkg-buildpackage ($arch)"
 env_args=(DEB_BUILD_OPTIONS="parallel=$(nproc)")
 buildpackage=(dpkg-buildpackage -b -uc -us)
 if [[ "$arch" == arm64 ]]; then
@@ -269,7 +203,6 @@ in_root /bin/sh -c 'cd "$1" && shift && exec env "$@"' sh "$BUILD_DIR/pomodoro" 
   tail -n 40 "$out/build-deb-$arch.log" >&2
   die "dpkg-buildpackage failed (the whole log: $out/build-deb-$arch.log)"
 }
-phase_done
 
 debs=()
 for f in "$root$BUILD_DIR"/*_"$version"_"$arch".deb "$root$BUILD_DIR"/*_"$version"_"$arch".ddeb; do
@@ -288,9 +221,8 @@ for f in "${debs[@]}"; do
 done
 say "  pomodoro Depends: $(dpkg-deb -f "$out/pomodoro_${version}_$arch.deb" Depends)"
 say "  pomodoro-web Depends: $(dpkg-deb -f "$out/pomodoro-web_${version}_$arch.deb" Depends)"
-say "stage times ($(nproc) cores):"
-for s in "${stage_times[@]}"; do say "  $s"; done
-say "OK: pomodoro $version for $arch in $out in $((SECONDS - t0)) s"
+stage_times
+say "OK: pomodoro $version for $arch in $out in $((SECONDS - T0)) s"
 if [[ "$arch" == arm64 ]]; then
   say "on the Pi (64-bit Raspberry Pi OS trixie): sudo apt install ./pomodoro_${version}_arm64.deb"
 fi

@@ -77,8 +77,8 @@ notes)
   printf '%s\n' "$out"
   ;;
 check)
-  # shellcheck source=deploy/lib/test-lib.sh
-  source "$here/lib/test-lib.sh"
+  # shellcheck source=Tests/lib/test-lib.sh
+  source "$repo/Tests/lib/test-lib.sh"
   newest="$(versions | head -n 1 | cut -d' ' -f1)"
   release="$(release_version "$repo")"
   if [[ -n "$newest" && "$newest" == "$release" ]]; then

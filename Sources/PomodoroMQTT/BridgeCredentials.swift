@@ -11,7 +11,7 @@ public struct BridgeError: Error, CustomStringConvertible {
 /// What the bridge reads before it connects: the broker's password and CA file, each checked
 /// with the fix named.
 enum BridgeCredentials {
-  /// The user that deploy/install.sh makes for the bridge, who alone should read the password.
+  /// The user that the package pomodoro-mqtt makes for the bridge, who alone should read the password.
   static let user = "pomodoro-mqtt"
 
   /// The password file's first line. Missing or unreadable is an error; readable by its group

@@ -9,7 +9,7 @@ public final class MQTTBridge: LoopSource {
   public static var available: Bool { Mosquitto.available }
   public static var loadError: String? { Mosquitto.loadError }
   public static let notInstalled =
-    "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or run sudo bash deploy/install.sh --with-mqtt"
+    "the MQTT bridge was built without libmosquitto: install it (sudo apt install libmosquitto-dev) and rebuild, or install the package pomodoro-mqtt (sudo apt install pomodoro-mqtt)"
 
   public let topics: BridgeTopics
   let log: Log

@@ -9,14 +9,18 @@
 # Environment: HIL_CHECKS=all|chain|device (default all), HIL_BINARY=path (skip the build),
 # HIL_WORK=dir (parent of the scratch folder, default /tmp), HIL_KEEP=1 (keep the scratch
 # folder for debugging), HIL_BOOT_TIMEOUT=seconds (default 300), HIL_KERNEL_SERIES (6.1).
+#
+# Usage: sudo bash Tests/hil/run.sh [--keep] [--source DIR]
+#   --keep        keep the scratch folder (as HIL_KEEP=1)
+#   --source DIR  the package whose binary is built (default: this repository)
 set -euo pipefail
 
 HIL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$HIL_DIR/../.." && pwd)
 HIL_CHECKS=${HIL_CHECKS:-all}
 . "$HIL_DIR/lib/common.sh"
-# shellcheck source=deploy/lib/test-lib.sh
-. "$REPO_ROOT/deploy/lib/test-lib.sh"
+keep=${HIL_KEEP:-0}
+parse_args -- "$@"
 . "$HIL_DIR/lib/packages.sh"
 . "$HIL_DIR/lib/gpio-sim-module.sh"
 . "$HIL_DIR/lib/binary.sh"
@@ -29,25 +33,14 @@ RUN_START=$(now_s)
 mkdir -p "${HIL_WORK:-/tmp}"
 WORK=$(mktemp -d "${HIL_WORK:-/tmp}/pomodoro-hil.XXXXXX")
 QEMU_PID=""
-REPORTED=0
 
 # On every exit path: stop QEMU, remove the scratch folder, and make sure a summary line
 # is printed (a setup failure counts as one failed check).
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  if [ -n "$QEMU_PID" ]; then kill "$QEMU_PID" 2>/dev/null || true; fi
-  if [ "${HIL_KEEP:-0}" = 1 ]; then say "scratch kept in $WORK"; else rm -rf "$WORK"; fi
-  if [ "$REPORTED" = 0 ]; then
-    fail hil-setup "the test stopped before the guest ran (exit $rc; see the errors above)"
-    test_done || true
-    rc=1
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck disable=SC2317 # when_finished's
+stop_qemu() { [[ -z "$QEMU_PID" ]] || kill "$QEMU_PID" 2>/dev/null; }
+when_finished setup_failed hil-setup
+if ((keep)); then when_finished say "scratch kept in $WORK"; else when_finished rm -rf "$WORK"; fi
+when_finished stop_qemu
 
 say "scratch folder $WORK"
 install_host_packages
@@ -58,7 +51,7 @@ say "gpio-sim.ko built in $(elapsed_s "$step") s"
 BINARY=""
 if [ "$HIL_CHECKS" != chain ]; then
   step=$(now_s)
-  build_binary "$REPO_ROOT"
+  build_binary "$source_dir"
   say "binary $BINARY ($(stat -c %s "$BINARY") bytes) ready in $(elapsed_s "$step") s"
 fi
 build_initramfs "$BINARY"

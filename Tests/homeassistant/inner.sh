@@ -8,16 +8,7 @@ port=1883
 ha_url=http://127.0.0.1:8123
 pids=()
 tmux_sock=pomodoro-ha-$$
-finish() {
-  local p
-  tmux -L "$tmux_sock" kill-server 2>/dev/null
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$p" 2>/dev/null
-  done
-}
-trap finish EXIT
+when_finished stop_processes
 
 ms_now() { echo $(($(date +%s%N) / 1000000)); }
 ha() { # ha.py in the root with Home Assistant's Python

@@ -39,13 +39,9 @@ readonly READY_MARK=.pomodoro-homeassistant-ready
 PROG=homeassistant/run.sh
 SAY_FD=2
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$repo/deploy/lib/common.sh"
-
-
-# shellcheck source=deploy/lib/test-lib.sh
-source "$repo/deploy/lib/test-lib.sh"
+# shellcheck source=Tests/lib/host.sh
+source "$here/../lib/host.sh"
+repo=$REPO
 
 # --- the test itself, in its own network namespace (run.sh --inner) ---------------------------
 if [[ "${1:-}" == --inner ]]; then
@@ -55,47 +51,22 @@ if [[ "${1:-}" == --inner ]]; then
 fi
 
 root=""
-keep=0
 binary=""
-while (($#)); do
-  case "$1" in
-  --root) root="${2:?--root needs a folder}" && shift 2 ;;
-  --keep) keep=1 && shift ;;
-  --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
-  --ha-version) HA_VERSION="${2:?--ha-version needs a version}" && shift 2 ;;
-  --suite) SUITE="${2:?--suite needs a Debian suite}" && shift 2 ;;
-  -h | --help) usage && exit 0 ;;
-  *) die "unknown argument '$1' (see --help)" ;;
-  esac
-done
-
-# shellcheck source=deploy/lib/debian-root.sh
-source "$repo/deploy/lib/debian-root.sh"
+parse_args --root=root --binary=binary --ha-version=HA_VERSION --suite=SUITE -- "$@"
 
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot, mounts, a network namespace): run it with sudo"
 for tool in debootstrap unshare ip mosquitto mosquitto_sub tmux; do
   command -v "$tool" >/dev/null || die "$tool is missing: apt-get install debootstrap util-linux iproute2 mosquitto mosquitto-clients tmux"
 done
 
-stage_start=$SECONDS
-stages=()
-stage() { # stage NAME: closes the stage before, opens NAME
-  if ((${#stages[@]})); then stages[-1]+=" $((SECONDS - stage_start)) s"; fi
-  stage_start=$SECONDS
-  stages+=("$1:")
-  say "$1"
-}
-
-status=0
 root_folder homeassistant
-# shellcheck disable=SC2317 # the EXIT trap
-cleanup() {
-  say "stages: ${stages[*]}"
-  root_cleanup
+# shellcheck disable=SC2317 # when_finished's
+report() {
+  stage_times
   test_done || true
 }
-trap 'status=1; exit 1' INT TERM
-trap cleanup EXIT
+when_finished report
+when_finished root_cleanup
 
 # --- 1. the root, Python, Home Assistant --------------------------------------------------------
 stage "the pomodoro binary"
@@ -158,6 +129,4 @@ inner_log="$root/inner.log"
 ROOT="$root" BINARY="$binary" REPO="$repo" unshare --net -- bash "$0" --inner | tee "$inner_log"
 count_results "$inner_log"
 if ! grep -q '^inner: done' "$inner_log"; then fail "the test stopped before its end"; fi
-stage "done"
-stages[-1]="total: $SECONDS s"
-exit $((FAILED > 0 || status != 0))
+exit $((FAILED > 0))

@@ -9,7 +9,7 @@
 # package) and on the host, which also cuts the power: it SIGKILLs QEMU at random instants while
 # sessions run, boots the same image again and checks what survived. The first boot also
 # upgrades to a second build of the package (VERSION+upgradetest with a changed shipped config,
-# deploy/lib/upgrade-deb.sh, shared with deploy/test-deb.sh) with apt-get while a timer runs:
+# Tests/lib/host.sh, shared with Tests/deb/run.sh) with apt-get while a timer runs:
 # the service restarts on the new binary, the timer comes back paused with its time, the
 # owner's config and every history record are kept. The last boot removes, then purges the
 # package. PASS/FAIL lines, then `N passed, M failed`; each stage's time is printed; the
@@ -17,7 +17,7 @@
 # build root's 3.4 GB unless given).
 #
 # Usage: sudo bash Tests/system/run.sh [--build-root DIR] [--debs DIR] [--cuts N] [--work DIR] [--keep]
-#   --build-root DIR  a trixie root kept by `deploy/build-deb.sh --keep` or `deploy/check-trixie.sh
+#   --build-root DIR  a trixie root kept by `deploy/build-deb.sh --keep` or `Tests/trixie/run.sh
 #                     --keep` (gpio-sim and the upgrade package are built there); default: a new
 #                     one in the scratch folder
 #   --debs DIR        the folder with pomodoro{,-web}_VERSION_amd64.deb (`build-deb.sh --arch amd64 --out
@@ -38,39 +38,15 @@ readonly DEVICE_PACKAGES=systemd-sysv,udev,kmod,libgpiod3,gpiod,libi2c0,i2c-tool
 readonly READY_MARK=.systest-devroot-ready
 PROG=system
 SAY_FD=2
-# shellcheck source=deploy/lib/common.sh
-source "$REPO/deploy/lib/common.sh"
-
-
-build_root=""
-debs=""
-cuts=3
-work=""
-keep_work=0
-while (($#)); do
-  case "$1" in
-  --build-root) build_root=$(cd "${2:?--build-root needs a folder}" && pwd) && shift 2 ;;
-  --debs) debs=$(cd "${2:?--debs needs a folder}" && pwd) && shift 2 ;;
-  --cuts) cuts=${2:?--cuts needs a number} && shift 2 ;;
-  --work) work=${2:?--work needs a folder} && shift 2 ;;
-  --keep) keep_work=1 && shift ;;
-  -h | --help) usage && exit 0 ;;
-  *) usage_error ;;
-  esac
-done
+# shellcheck source=Tests/lib/host.sh
+source "$SYS_DIR/../lib/host.sh"
+build_root="" debs="" work="" cuts=3
+parse_args --build-root=build_root/ --debs=debs/ --cuts=cuts --work=work -- "$@"
 [[ "$cuts" =~ ^[0-9]+$ && "$cuts" -ge 1 ]] || die "--cuts needs a number of 1 or more"
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot, mounts): run it with sudo"
-
-# debian-root.sh works on one root at a time ($root); this script points it at the build root,
-# then at the device root. `keep` stays 1: this script deletes its scratch folder itself.
+# debian-root.sh works on one root at a time ($root): this script points it at the build root,
+# then at the device root, and undoes their mounts itself (root_unmount).
 root=""
-keep=1
-# shellcheck source=deploy/lib/debian-root.sh
-source "$REPO/deploy/lib/debian-root.sh"
-# shellcheck source=deploy/lib/test-lib.sh
-source "$REPO/deploy/lib/test-lib.sh"
-# shellcheck source=deploy/lib/upgrade-deb.sh
-source "$REPO/deploy/lib/upgrade-deb.sh"
 HIL_DIR=$REPO/Tests/hil
 # shellcheck source=Tests/hil/lib/gpio-sim-module.sh
 source "$HIL_DIR/lib/gpio-sim-module.sh"
@@ -83,55 +59,26 @@ else
 fi
 chmod 755 "$work"
 devroot=$work/devroot
-REPORTED=0
 QEMU_PID=""
-
-umount_roots() { # every mount this script made, deepest first
-  local i
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
-  done
-  mounted=()
-}
-
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM HUP
-  if [[ -n "$QEMU_PID" ]]; then kill -KILL "$QEMU_PID" 2>/dev/null || true; fi
-  umount_roots
+# On every exit path, in this order: QEMU killed, the mounts undone, the scratch folder deleted
+# (or kept), and a setup failure reported as one.
+# shellcheck disable=SC2317 # when_finished's
+drop_work() {
   if [[ -n "$(awk -v r="$work" 'index($5, r "/") == 1' /proc/self/mountinfo)" ]]; then
     say "mounts remain below $work; not deleting it"
-    rc=1
-  elif ((keep_work)); then
+    status=1
+  elif ((keep)); then
     say "scratch kept in $work"
   else
     rm -rf --one-file-system "$work"
   fi
-  if ((!REPORTED)); then
-    fail system-setup "the test stopped before its checks ran (exit $rc; see above)"
-    test_done || true
-    rc=1
-  fi
-  exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-t_start=$SECONDS
-stage_start=$SECONDS
-stages=()
-stage() { # stage NAME: closes the previous stage's clock
-  if [[ -n "${stage_name:-}" ]]; then
-    stages+=("$stage_name $((SECONDS - stage_start)) s")
-    say "  $stage_name: $((SECONDS - stage_start)) s"
-  fi
-  stage_name=$1
-  stage_start=$SECONDS
-  [[ "$1" == end ]] || say "$1"
-}
-
+# shellcheck disable=SC2317 # when_finished's
+kill_qemu() { [[ -z "$QEMU_PID" ]] || kill -KILL "$QEMU_PID" 2>/dev/null; }
+when_finished setup_failed system-setup
+when_finished drop_work
+when_finished root_unmount
+when_finished kill_qemu
 
 # --- 0. host tools ------------------------------------------------------------------------------
 missing=()
@@ -167,7 +114,7 @@ for f in "$deb_file" "$web_file"; do
   [[ -f "$f" ]] || die "no ${f##*/} in $debs: deploy/build-deb.sh --arch amd64 --out $debs"
 done
 say "the packages under test: $deb_file and ${web_file##*/} (Version $(dpkg-deb -f "$deb_file" Version))"
-stage "the upgrade package $upgrade_version (deploy/lib/upgrade-deb.sh)"
+stage "the upgrade package $upgrade_version (Tests/lib/host.sh)"
 how=$(upgrade_debs "$REPO" "$build_root" "$debs" "$work/upgrade-deb.log") ||
   { tail -n 20 "$work/upgrade-deb.log" >&2; die "building the upgrade package $upgrade_version failed"; }
 say "  ${how}"
@@ -188,7 +135,7 @@ else
   apt_in_root -qq update
   apt_retry in_root env INITRD=No apt-get -o Acquire::Retries=3 -o APT::Install-Recommends=false \
     -y -qq install linux-image-amd64 >/dev/null || die "apt-get install linux-image-amd64 failed"
-  umount_roots
+  root_unmount
   touch "$devroot/$READY_MARK"
 fi
 KVER=$(basename "$(find "$devroot/lib/modules" -mindepth 1 -maxdepth 1 -type d | sort -V | tail -n 1)")
@@ -212,7 +159,7 @@ if [[ ! -f "$devroot/lib/modules/$KVER/updates/gpio-sim.ko" ]]; then
     { cat "$work/gpio-sim-build.log" >&2; die "building gpio-sim.ko for $KVER failed"; }
   install -D -m 644 "$build_root/var/tmp/systest/gpio-sim/gpio-sim.ko" "$devroot/lib/modules/$KVER/updates/gpio-sim.ko"
   rm -rf "$build_root/var/tmp/systest"
-  umount_roots
+  root_unmount
 fi
 chroot "$devroot" depmod "$KVER"
 
@@ -238,7 +185,7 @@ installed=$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro p
 # here so that the guest's apt does not parse the lists again under TCG (about 60 s).
 rm -f "$devroot"/var/cache/apt/archives/*.deb
 in_root apt-cache gencaches >/dev/null
-umount_roots
+root_unmount
 rm -f "$devroot/usr/sbin/policy-rc.d"
 rm -rf "$devroot/var/tmp/pomodoro-deb"
 if [[ "$installed" == "$version ii $version ii " ]]; then
@@ -258,8 +205,7 @@ for unit in pomodoro pomodoro-web; do
   fi
 done
 # The test's own files: never part of the package.
-install -d "$devroot/usr/local/lib/systest/hil"
-install -m 644 "$HIL_DIR"/guest/lib/{report,sim,trace,display}.sh "$REPO/deploy/lib/test-lib.sh" "$devroot/usr/local/lib/systest/hil/"
+install -D -m 644 -t "$devroot/usr/local/lib/systest/lib" "$REPO"/Tests/lib/{guest,test-lib}.sh "$REPO/deploy/pomodoro.conf"
 install -m 644 "$SYS_DIR"/guest/{lib,part-main,part-cut,part-final}.sh "$devroot/usr/local/lib/systest/"
 install -m 755 "$SYS_DIR"/guest/{main,sim-up,sim-down,sandbox-probe,web-request}.sh "$devroot/usr/local/lib/systest/"
 for helper in bounce level; do
@@ -559,13 +505,11 @@ if e2fsck -fn "$image" >"$work/e2fsck.log" 2>&1; then
 else
   fail fs-clean-after-poweroff "e2fsck -fn: $(tail -n 5 "$work/e2fsck.log" | tr '\n' '|')"
 fi
-stage end
-
+stage_times
 REPORTED=1
 total_sessions=$({ cut -d' ' -f2- "$work"/stamped-final*.log 2>/dev/null || true; } | sed -n 's/^systest: cut[0-9]* history: .*completed=\([0-9]*\).*/\1/p' | tail -n 1)
-say "stages: $(printf '%s; ' "${stages[@]}")"
 say "figures: boot to multi-user ${boot_main:-?} s (guest uptime, first boot); cut-and-reboot cycles ${cycle_times[*]:-none} s;" \
   "cuts $cuts, sessions completed in history ${total_sessions:-?}, seconds lost per cut (ms) ${cut_ms[*]:-none}," \
   "worst ${worst_lost:-n/a} ms; upgrade in the guest: apt-get install ${upgrade_apt_ms:-?} ms, timer lost ${upgrade_lost_ms:-?} ms;" \
-  "total $((SECONDS - t_start)) s"
+  "total $((SECONDS - T0)) s"
 test_done

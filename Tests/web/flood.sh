@@ -10,21 +10,11 @@
 set -uo pipefail
 
 PROG=web/flood.sh
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$repo/deploy/lib/common.sh"
-# shellcheck source=deploy/lib/test-lib.sh
-source "$repo/deploy/lib/test-lib.sh"
-
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+repo=$REPO
 bench=""
-while (($#)); do
-  case "$1" in
-  --bench) bench="${2:?--bench needs a file}" && shift 2 ;;
-  -h | --help) usage && exit 0 ;;
-  *) die "unknown argument '$1' (see --help)" ;;
-  esac
-done
+parse_args --bench=bench -- "$@"
 if [[ -z "$bench" ]]; then
   bench="$repo/.build/debug/pomodoro-bench"
   (cd "$repo" && swift build --product pomodoro-bench && swift build --product pomodoro) >&2 || die "swift build failed"

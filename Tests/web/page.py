@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests/web/page.py: the page in headless Chromium against a running desk (the simulator with its
 control socket) and its server. Run by Tests/web/run.sh, which starts both; prints `PASS name` /
-`FAIL name: why` lines and `figure: ...` lines (run.sh counts them with deploy/lib/test-lib.sh).
+`FAIL name: why` lines and `figure: ...` lines (run.sh counts them with Tests/lib/test-lib.sh).
 
 Usage: page.py --url URL --work DIR --ctl 'COMMAND' --tmux SOCKET --device-start 'COMMAND'
                --pair 'COMMAND' [--phone-png FILE]"""

@@ -19,32 +19,20 @@
 # Screenshots in the work folder (phone.png, phone-dark.png, desktop.png); with --docs the phone's
 # also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed, M failed`.
 #
-# Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--docs]
+# Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--keep] [--docs]
 #   --binary FILE  the pomodoro to test (default .build/debug/pomodoro, built when missing)
 #   --work DIR     keep the work folder (logs, screenshots) in DIR (default: a temporary one)
+#   --keep         keep the temporary work folder
 #   --docs         write the phone's screenshot to docs/images/web-phone.png
 set -uo pipefail
 
 PROG=web/run.sh
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$repo/deploy/lib/common.sh"
-# shellcheck source=deploy/lib/test-lib.sh
-source "$repo/deploy/lib/test-lib.sh"
-
-binary=""
-work=""
-docs=0
-while (($#)); do
-  case "$1" in
-  --binary) binary="${2:?--binary needs a file}" && shift 2 ;;
-  --work) work="${2:?--work needs a folder}" && shift 2 ;;
-  --docs) docs=1 && shift ;;
-  -h | --help) usage && exit 0 ;;
-  *) die "unknown argument '$1' (see --help)" ;;
-  esac
-done
+# shellcheck source=Tests/lib/host.sh
+source "$here/../lib/host.sh"
+repo=$REPO
+binary="" work="" docs=0
+parse_args --binary=binary --work=work --docs=docs! -- "$@"
 
 for tool in chromium tmux python3 curl; do
   command -v "$tool" >/dev/null || die "$tool is missing: apt-get install chromium tmux python3 curl"
@@ -57,8 +45,7 @@ if [[ -z "$binary" ]]; then
 fi
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 if [[ -z "$work" ]]; then
-  work=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-web.XXXXXX")
-  keep=0
+  scratch_folder web
 else
   mkdir -p "$work" && work="$(cd "$work" && pwd)"
   keep=1
@@ -68,15 +55,7 @@ mkdir -p "$work/state" "$work/web-state"
 
 tmux_sock="pomodoro-web-$$"
 pids=()
-# shellcheck disable=SC2317 # the EXIT trap
-finish() {
-  local p
-  tmux -L "$tmux_sock" kill-server 2>/dev/null
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-  ((keep)) || rm -rf "$work"
-}
-trap finish EXIT
+when_finished stop_processes
 
 # A free port on 127.0.0.1 (the kernel's choice; nothing else here may be on 8080).
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -121,5 +100,5 @@ count_results "$work/page.log"
 if ! grep -q '^PASS no console errors' "$work/page.log" && ! grep -q '^FAIL no console errors' "$work/page.log"; then
   fail "page.py stopped before its end" "$(tail -n 20 "$work/page.err")"
 fi
-say "screenshots: $work/phone.png, $work/phone-dark.png, $work/desktop.png$( ((keep)) || echo ' (deleted: --work DIR keeps them)')"
+say "screenshots: $work/phone.png, $work/phone-dark.png, $work/desktop.png$( ((keep)) || echo ' (deleted: --keep or --work DIR keeps them)')"
 test_done

@@ -40,13 +40,20 @@ mounts_under_root() { # prints the mount points at or below $root, deepest first
   awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
 }
 
-# root_cleanup: undoes every mount below the root, then deletes it (or keeps it with --keep).
-# Sets the caller's `status` to 1 if mounts remain (and then leaves the root alone).
-root_cleanup() {
-  local i m
+# root_unmount: undoes every mount do_mount made, deepest first.
+root_unmount() {
+  local i
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
     umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" 2>/dev/null || true
   done
+  mounted=()
+}
+
+# root_cleanup: undoes every mount below the root, then deletes it (or keeps it with --keep).
+# Sets the caller's `status` to 1 if mounts remain (and then leaves the root alone).
+root_cleanup() {
+  local m
+  root_unmount
   # Anything still mounted below the root (debootstrap's own /proc, a package script's) goes too.
   while read -r m; do
     [[ -n "$m" ]] && { umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; }
@@ -61,6 +68,9 @@ root_cleanup() {
     rm -rf --one-file-system "$root"
   fi
 }
+
+# root_cleanup_if_any: root_cleanup, if a root is set.
+root_cleanup_if_any() { [[ -z "$root" ]] || root_cleanup; }
 
 # root_mounts: name resolution, no services, and the kernel file systems a build needs.
 root_mounts() {

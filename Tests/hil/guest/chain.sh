@@ -4,32 +4,33 @@
 # through `value`, and I2C block writes reaching i2c-stub and the smbus_write trace.
 T=/opt/tools
 
-check chain-gpio-names "gpiofind GPIO17 gave '$($T/gpiofind GPIO17)', expected '$SIM_CHIP 17'" \
-  [ "$($T/gpiofind GPIO17)" = "$SIM_CHIP 17" ]
+# The lines of the default wiring (Tests/lib/guest.sh): the encoder's A, its push, the buzzer.
+check chain-gpio-names "gpiofind GPIO$ENC_A gave '$($T/gpiofind "GPIO$ENC_A")', expected '$SIM_CHIP $ENC_A'" \
+  [ "$($T/gpiofind "GPIO$ENC_A")" = "$SIM_CHIP $ENC_A" ]
 
-pin_pull 17 up
-high=$($T/gpioget "$SIM_CHIP" 17)
-pin_pull 17 down
-low=$($T/gpioget "$SIM_CHIP" 17)
+pin_pull "$ENC_A" up
+high=$($T/gpioget "$SIM_CHIP" "$ENC_A")
+pin_pull "$ENC_A" down
+low=$($T/gpioget "$SIM_CHIP" "$ENC_A")
 check chain-gpio-input "gpioget read $high after pull-up and $low after pull-down, expected 1 and 0" \
   [ "$high$low" = 10 ]
 
 # A bias request reaches the line: gpiomon with pull-up sees the pull-down that follows.
-$T/gpiomon -B pull-up -n 1 -f "$SIM_CHIP" 22 >/tmp/gpiomon.out 2>&1 &
+$T/gpiomon -B pull-up -n 1 -f "$SIM_CHIP" "$ENC_PUSH" >/tmp/gpiomon.out 2>&1 &
 mon=$!
-wait_for 10 sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO22\".*\"gpiomon\".*pull-up'"
-check chain-gpio-bias "gpioinfo does not show GPIO22 held by gpiomon with pull-up: $($T/gpioinfo "$SIM_CHIP" | grep GPIO22\")" \
-  sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO22\".*\"gpiomon\".*pull-up'"
-pin_pull 22 down
+wait_for 10 sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO$ENC_PUSH\".*\"gpiomon\".*pull-up'"
+check chain-gpio-bias "gpioinfo does not show GPIO$ENC_PUSH held by gpiomon with pull-up: $($T/gpioinfo "$SIM_CHIP" | grep "GPIO$ENC_PUSH\"")" \
+  sh -c "$T/gpioinfo $SIM_CHIP | grep -q 'GPIO$ENC_PUSH\".*\"gpiomon\".*pull-up'"
+pin_pull "$ENC_PUSH" down
 wait_for 10 exited "$mon"
-check chain-gpio-edge "gpiomon saw no falling edge on GPIO22: $(cat /tmp/gpiomon.out)" grep -q FALLING /tmp/gpiomon.out
+check chain-gpio-edge "gpiomon saw no falling edge on GPIO$ENC_PUSH: $(cat /tmp/gpiomon.out)" grep -q FALLING /tmp/gpiomon.out
 kill "$mon" 2>/dev/null
-pin_pull 22 up
+pin_pull "$ENC_PUSH" up
 
-$T/gpioset --mode=signal "$SIM_CHIP" 25=1 &
+$T/gpioset --mode=signal "$SIM_CHIP" "$BUZZER=1" &
 setter=$!
-wait_for 10 pin_is 25 1
-check chain-gpio-output "sim_gpio25/value is $(pin_value 25) while gpioset drives GPIO25 high" pin_is 25 1
+wait_for 10 pin_is "$BUZZER" 1
+check chain-gpio-output "sim_gpio$BUZZER/value is $(pin_value "$BUZZER") while gpioset drives GPIO$BUZZER high" pin_is "$BUZZER" 1
 kill "$setter"
 wait "$setter" 2>/dev/null
 

@@ -2,7 +2,7 @@
 # `pomodoro probe`, the first command a builder runs, on the simulated chip and bus before the
 # device starts: every line free, the display answering at 0x3c and a test pattern sent to it,
 # then the inputs echoed live (two detents clockwise, a press of start); SIGINT ends it with the
-# lines released. Sourced by scenario.sh after device.sh and display.sh.
+# lines released. Sourced by scenario.sh (Tests/lib/guest.sh and its device_start are there).
 PROBE_LOG=/tmp/probe.log
 inputs_at_rest
 trace_clear
@@ -11,8 +11,8 @@ probe_pid=$!
 wait_for 30 grep -q 'Ctrl-C ends' "$PROBE_LOG"
 probe_says() { grep -qF "$1" "$PROBE_LOG"; }
 check probe-checks-pass "probe said: $(tr '\n' '|' <"$PROBE_LOG" | cut -c1-400)" probe_says 'all checks passed.'
-check probe-line-free "no 'free' line for GPIO17 (the encoder's CLK): $(grep GPIO17 "$PROBE_LOG")" \
-  sh -c "grep GPIO17 $PROBE_LOG | grep -q ': free'"
+check probe-line-free "no 'free' line for GPIO$ENC_A (the encoder's CLK): $(grep "GPIO$ENC_A" "$PROBE_LOG")" \
+  sh -c "grep GPIO$ENC_A $PROBE_LOG | grep -q ': free'"
 check probe-display "no display found at 0x3c: $(grep display "$PROBE_LOG")" probe_says 'display: a device answers at 0x3c'
 display_blocks
 check probe-test-pattern "only $(display_data_bytes) data bytes sent for the test pattern, a frame is 1024" \

@@ -1,10 +1,24 @@
 # shellcheck shell=dash
 # The device scenario: `pomodoro run` on the simulated chip and bus, driven as a person would.
-# Sourced by /init after sim.sh, trace.sh, report.sh; uses device.sh and display.sh.
-# shellcheck source=Tests/hil/guest/lib/device.sh
-. /hil/lib/device.sh
-# shellcheck source=Tests/hil/guest/lib/display.sh
-. /hil/lib/display.sh
+# Sourced by /init after Tests/lib/guest.sh. The device's log is journald-prefixed lines on
+# stderr: its state lines start `<6>state `.
+POMODORO=/usr/local/bin/pomodoro
+POMODORO_CONF=/hil/pomodoro-hil.conf
+LOG=/tmp/pomodoro.log
+# shellcheck disable=SC2034 # guest.sh's
+STATE_LINE='<6>state '
+POMODORO_PID=""
+
+# device_start: the inputs at rest, then `pomodoro run` in the background.
+device_start() {
+  inputs_at_rest
+  mkdir -p /var/lib/pomodoro
+  "$POMODORO" run --config "$POMODORO_CONF" 2>"$LOG" &
+  POMODORO_PID=$!
+}
+
+# line_info NAME: gpioinfo's line for the line named NAME on the sim chip.
+line_info() { /opt/tools/gpioinfo "$SIM_CHIP" | grep "\"$1\""; }
 
 if [ ! -x "$POMODORO" ]; then
   fail device "no $POMODORO in the initramfs"
@@ -14,32 +28,33 @@ fi
 . /hil/probe.sh
 trace_clear
 device_start
-wait_for 60 sh -c "grep -q '^<6>ready' $POMODORO_LOG || [ ! -d /proc/$POMODORO_PID ] || grep -q ') Z ' /proc/$POMODORO_PID/stat"
+wait_for 60 sh -c "grep -q '^<6>ready' $LOG || [ ! -d /proc/$POMODORO_PID ] || grep -q ') Z ' /proc/$POMODORO_PID/stat"
 if log_since 0 '^<6>ready'; then
   pass device-ready
 else
-  fail device-ready "no '<6>ready' within 60 s; log: $(tail -n 5 "$POMODORO_LOG" | tr '\n' '|')"
+  fail device-ready "no '<6>ready' within 60 s; log: $(tail -n 5 "$LOG" | tr '\n' '|')"
 fi
 if exited "$POMODORO_PID"; then
   wait "$POMODORO_PID"
-  fail device-running "pomodoro run exited with status $? at start; log: $(tail -n 5 "$POMODORO_LOG" | tr '\n' '|')"
+  fail device-running "pomodoro run exited with status $? at start; log: $(tail -n 5 "$LOG" | tr '\n' '|')"
   return 0
 fi
 
 # The lines: our consumer name, inputs with pull-up bias and active-low, the buzzer an output.
-for name in GPIO17 GPIO27 GPIO22 GPIO23 GPIO24; do
+for pin in $ENC_A $ENC_B $ENC_PUSH $BTN_START $BTN_CANCEL; do
+  name=GPIO$pin
   info=$(line_info "$name")
   case "$info" in
     *'"pomodoro"'*input*active-low*pull-up*) pass "lines-$name" ;;
     *) fail "lines-$name" "expected consumer \"pomodoro\", input, active-low, pull-up; gpioinfo: $info" ;;
   esac
 done
-info=$(line_info GPIO25)
+info=$(line_info "GPIO$BUZZER")
 case "$info" in
-  *'"pomodoro"'*output*) pass lines-GPIO25-buzzer ;;
-  *) fail lines-GPIO25-buzzer "expected consumer \"pomodoro\", output; gpioinfo: $info" ;;
+  *'"pomodoro"'*output*) pass "lines-GPIO$BUZZER-buzzer" ;;
+  *) fail "lines-GPIO$BUZZER-buzzer" "expected consumer \"pomodoro\", output; gpioinfo: $info" ;;
 esac
-check buzzer-quiet-at-start "buzzer line GPIO25 is $(pin_value "$BUZZER") before any alarm" pin_is "$BUZZER" 0
+check buzzer-quiet-at-start "buzzer line GPIO$BUZZER is $(pin_value "$BUZZER") before any alarm" pin_is "$BUZZER" 0
 
 # The panel: the init sequence and a whole first frame, as well-formed SMBus block writes.
 display_blocks
@@ -47,30 +62,8 @@ check display-init "commands sent: $(display_commands | cut -c1-120)" display_in
 check display-first-frame "only $(display_data_bytes) data bytes sent, a 128x64 frame is 1024" \
   [ "$(display_data_bytes)" -ge 1024 ]
 
-# Dial 1:00 down to the 0:05 floor (12 slow detents counter-clockwise, 5 s each below 1:00,
-# the last one clamped), then one detent clockwise: 0:10. Then start.
-DIAL_STEPS="55000 50000 45000 40000 35000 30000 25000 20000 15000 10000 5000 10000 "
-dial=$(log_mark)
-turn "$ENC_A" "$ENC_B" 12 ccw
-turn "$ENC_A" "$ENC_B" 1 cw
-# Every detent counted once, none lost or doubled (the device logs each dialed duration).
-dialed() { tail -n +"$((dial + 1))" "$POMODORO_LOG" | sed -n 's/^<6>state phase=idle .* total_ms=\([0-9]*\)$/\1/p' | tr '\n' ' '; }
-dial_complete() { [ "$(dialed)" = "$DIAL_STEPS" ]; }
-wait_for 5 dial_complete
-steps=$(dialed)
-check dial-detents "dialed durations (ms) '$steps', expected '$DIAL_STEPS'" [ "$steps" = "$DIAL_STEPS" ]
-mark=$(log_mark)
-press "$BTN_START"
-expect_state dial-and-start "$mark" 'phase=running mode=focus remaining_ms=[0-9]+ total_ms=10000$' 10
-
-usleep 1500000
-mark=$(log_mark)
-press "$BTN_START"
-expect_state pause "$mark" 'phase=paused mode=focus' 10
-usleep 1000000
-mark=$(log_mark)
-press "$BTN_START"
-expect_state resume "$mark" 'phase=running mode=focus' 10
+# The dial, start, pause and resume (Tests/lib/guest.sh).
+dial_start_pause_resume dial-and-start
 usleep 500000
 mark=$(log_mark)
 press "$BTN_CANCEL"
@@ -82,7 +75,7 @@ mark=$(log_mark)
 press "$BTN_START"
 expect_state restart "$mark" 'phase=running mode=focus' 10
 expect_state ringing "$mark" 'phase=ringing mode=focus' 30
-check alarm-buzzer-high "buzzer line GPIO25 never went high within 10 s of ringing" wait_for 10 pin_is "$BUZZER" 1
+check alarm-buzzer-high "buzzer line GPIO$BUZZER never went high within 10 s of ringing" wait_for 10 pin_is "$BUZZER" 1
 mark=$(log_mark)
 press "$BTN_START"
 expect_state acknowledge "$mark" 'phase=idle mode=short' 10
@@ -93,9 +86,9 @@ while [ $i -lt 20 ]; do
   usleep 100000
   i=$((i + 1))
 done
-check alarm-silenced "buzzer line GPIO25 went high within 2 s of the acknowledge" [ $quiet = 1 ]
+check alarm-silenced "buzzer line GPIO$BUZZER went high within 2 s of the acknowledge" [ $quiet = 1 ]
 check still-idle-after-ack "a state line after the acknowledge left idle: $(state_since "$mark")" \
-  sh -c "! tail -n +$((mark + 1)) $POMODORO_LOG | grep -qE '^<6>state phase=(running|ringing)'"
+  sh -c "! tail -n +$((mark + 1)) $LOG | grep -qE '^<6>state phase=(running|ringing)'"
 check_display_transfers display-transfers
 check display-updates "no display data after the first frame ($(display_data_bytes) bytes in all)" \
   [ "$(display_data_bytes)" -gt 1024 ]
@@ -113,12 +106,12 @@ if ! wait_for 20 exited "$POMODORO_PID"; then
 fi
 wait "$POMODORO_PID"
 rc=$?
-check sigterm-exit-0 "exit status $rc after SIGTERM; log: $(tail -n 3 "$POMODORO_LOG" | tr '\n' '|')" [ "$rc" = 0 ]
-check sigterm-buzzer-low "buzzer line GPIO25 is $(pin_value "$BUZZER") after exit" pin_is "$BUZZER" 0
+check sigterm-exit-0 "exit status $rc after SIGTERM; log: $(tail -n 3 "$LOG" | tr '\n' '|')" [ "$rc" = 0 ]
+check sigterm-buzzer-low "buzzer line GPIO$BUZZER is $(pin_value "$BUZZER") after exit" pin_is "$BUZZER" 0
 check sigterm-lines-released "gpioinfo still shows lines held: $(/opt/tools/gpioinfo "$SIM_CHIP" | grep '"pomodoro"')" \
   sh -c "! /opt/tools/gpioinfo $SIM_CHIP | grep -q '\"pomodoro\"'"
 check state-file "no /var/lib/pomodoro/state.json after exit" [ -s /var/lib/pomodoro/state.json ]
-check no-error-logged "error lines in the log: $(grep -E '^<[0-3]>' "$POMODORO_LOG" | head -n 3 | tr '\n' '|')" \
-  sh -c "! grep -qE '^<[0-3]>' $POMODORO_LOG"
+check no-error-logged "error lines in the log: $(grep -E '^<[0-3]>' "$LOG" | head -n 3 | tr '\n' '|')" \
+  sh -c "! grep -qE '^<[0-3]>' $LOG"
 echo "hil: device log:"
-sed 's/^/  | /' "$POMODORO_LOG"
+sed 's/^/  | /' "$LOG"

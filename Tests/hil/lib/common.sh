@@ -20,11 +20,11 @@ as_root() {
   fi
 }
 
-# The repository's shared helpers (apt_retry, usage_from_header).
-PROG=hil    # say and die (common.sh): `hil: ...` on stderr, apart from the guest's lines
+# The host library (Tests/lib/host.sh: say, die, parse_args, when_finished, the checks...).
+PROG=hil    # say and die: `hil: ...` on stderr, apart from the guest's lines
 SAY_FD=2
-# shellcheck source=deploy/lib/common.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../../../deploy/lib/common.sh"
+# shellcheck source=Tests/lib/host.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/host.sh"
 
 # host_apt ARGS...: apt-get ARGS as root, retried with back-off on a failed download or a held lock.
 host_apt() {

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # variables set here are read by run.sh
 # Assembles the guest's initramfs (sourced by run.sh): busybox, the GPIO and I2C tools, the
 # device binary, every shared library they load (ldd) with the dynamic loader, the kernel
-# modules in load order, the /init script and the scenario, and deploy/lib/test-lib.sh.
+# modules in load order, the /init script and the scenario, and the guest library (Tests/lib:
+# guest.sh, test-lib.sh) with deploy/pomodoro.conf, where it reads the default pins.
 # Needs: common.sh, packages.sh ($WORK/kernel, KVER), gpio-sim-module.sh. Sets INITRAMFS.
 
 # The guest's real GPIO and I2C tools, called by full path under /opt/tools (busybox has
@@ -69,7 +70,7 @@ build_initramfs() {
   install -m 755 "$HIL_DIR/guest/init" "$root/init"
   cp -r "$HIL_DIR/guest/." "$root/hil/"
   rm -f "$root/hil/init"
-  install -m 644 "$REPO_ROOT/deploy/lib/test-lib.sh" "$root/hil/lib/test-lib.sh"
+  install -D -m 644 -t "$root/hil/lib" "$REPO_ROOT"/Tests/lib/{guest,test-lib}.sh "$REPO_ROOT/deploy/pomodoro.conf"
   INITRAMFS="$WORK/initramfs.cpio"
   (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) >"$INITRAMFS"
   HIL_INITRAMFS_BYTES=$(stat -c %s "$INITRAMFS")

@@ -6,11 +6,11 @@
 HIL_KERNEL_SERIES=${HIL_KERNEL_SERIES:-6.1}
 
 # Host tools: the emulator, the guest's shell, the module build, the initramfs, and the
-# guest's own GPIO and I2C tools (copied in with their libraries).
-HIL_HOST_PACKAGES=(
-  qemu-system-x86 busybox-static build-essential bc flex bison libelf-dev cpio kmod
-  gpiod i2c-tools libgpiod-dev libi2c-dev xz-utils
-)
+# guest's own GPIO and I2C tools (copied in with their libraries); and the C libraries the
+# device links, from deploy/debian/control (build_depends_names).
+mapfile -t HIL_HOST_PACKAGES < <(build_depends_names --libraries)
+HIL_HOST_PACKAGES+=(qemu-system-x86 busybox-static build-essential bc flex bison libelf-dev cpio kmod gpiod i2c-tools
+  xz-utils)
 
 # install_host_packages: apt-get update and install what the test needs (no-op when present).
 install_host_packages() {

@@ -1,35 +1,18 @@
 # shellcheck shell=dash disable=SC2034 # sourced: the offsets and names are read by the scripts that source it
-# What the system test's guest scripts share (sourced; the guest's /bin/sh is dash). Tests/hil's
-# guest libraries come along under /usr/local/lib/systest/hil with deploy/lib/test-lib.sh (pass,
-# fail, check, test_done): report.sh (wait_for), sim.sh (sim_create, pin_pull, press, turn),
-# trace.sh and display.sh (the smbus_write trace and the SSD1306 checks). Output goes to the serial console, where the host
+# What the system test's guest scripts share (sourced; the guest's /bin/sh is dash), on top of
+# the guest library it shares with the HIL guest (Tests/lib/guest.sh, under
+# /usr/local/lib/systest/lib with test-lib.sh and deploy/pomodoro.conf: the checks, the pins, the
+# chip, the trace, the device's log, the dial). Output goes to the serial console, where the host
 # reads the `PASS name` / `FAIL name: why` and `systest: ...` lines.
 SYSTEST=/usr/local/lib/systest
-# shellcheck source=deploy/lib/test-lib.sh
-. $SYSTEST/hil/test-lib.sh
-# shellcheck source=Tests/hil/guest/lib/report.sh
-. $SYSTEST/hil/report.sh
-# shellcheck source=Tests/hil/guest/lib/sim.sh
-. $SYSTEST/hil/sim.sh
-# shellcheck source=Tests/hil/guest/lib/trace.sh
-. $SYSTEST/hil/trace.sh
-# shellcheck source=Tests/hil/guest/lib/display.sh
-. $SYSTEST/hil/display.sh
-
-# The hil libraries call busybox's usleep; trixie has coreutils' sleep with fractions.
-usleep() { sleep "$(($1 / 1000000)).$(printf '%06d' $(($1 % 1000000)))"; }
+GUEST_LIB=$SYSTEST/lib
+# shellcheck source=Tests/lib/guest.sh
+. $GUEST_LIB/guest.sh
 
 # The chip made by systest-sim.service (sim-up.sh): SIM_CHIP and SIM_DIR.
 # shellcheck source=/dev/null # written by sim-up.sh at boot
 [ ! -r /run/systest/sim.env ] || . /run/systest/sim.env
 
-# Input offsets of the default wiring (deploy/pomodoro.conf; offset N is GPIO N).
-ENC_A=17
-ENC_B=27
-ENC_PUSH=22
-BTN_START=23
-BTN_CANCEL=24
-BUZZER=25
 CONF=/etc/pomodoro/pomodoro.conf
 STATE_DIR=/var/lib/pomodoro
 LOG=/run/systest/pomodoro.log
@@ -41,19 +24,6 @@ follow_journal() {
   journalctl -b -u pomodoro.service -f -o cat -n all >"$LOG" 2>/dev/null &
   FOLLOW_PID=$!
   wait_for 10 test -s "$LOG"
-}
-
-log_mark() { wc -l <"$LOG"; }
-log_since() { tail -n +"$(($1 + 1))" "$LOG" | grep -qE "$2"; }
-state_since() { tail -n +"$(($1 + 1))" "$LOG" | grep '^state ' | tail -n 1; }
-
-# expect_state NAME MARK PATTERN SECONDS: a state line after MARK matching PATTERN within SECONDS.
-expect_state() {
-  if wait_for "$4" log_since "$2" "^state .*$3"; then
-    pass "$1"
-  else
-    fail "$1" "no state line matching '$3' within $4 s (last: '$(state_since "$2")')"
-  fi
 }
 
 prop() { systemctl show -P "$1" pomodoro.service; }

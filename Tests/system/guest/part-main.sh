@@ -34,28 +34,29 @@ check libgpiod-v2 "ldd shows '$linked', the process maps '$mapped'; expected lib
 info=$(gpioinfo -c "$SIM_CHIP" 2>&1)
 # The encoder's lines are decoded in software (every transition counts); the buttons' lines
 # carry the kernel's debounce period (libgpiod v2's gpiod_line_settings_set_debounce_period_us).
-for name in GPIO17 GPIO27; do
+for name in "GPIO$ENC_A" "GPIO$ENC_B"; do
   line=$(echo "$info" | grep "\"$name\"")
   case "$line" in
   *input*active-low*pull-up*edges=both*consumer=\"pomodoro\"*) pass "lines-$name" ;;
   *) fail "lines-$name" "expected input, active-low, pull-up, both edges, consumer \"pomodoro\"; gpioinfo: $line" ;;
   esac
 done
-for name in GPIO22 GPIO23 GPIO24; do
+for pin in $ENC_PUSH $BTN_START $BTN_CANCEL; do
+  name=GPIO$pin
   line=$(echo "$info" | grep "\"$name\"")
   case "$line" in
   *input*active-low*pull-up*debounce-period=*consumer=\"pomodoro\"*) pass "lines-$name" ;;
   *) fail "lines-$name" "expected input, active-low, pull-up, a debounce period, consumer \"pomodoro\"; gpioinfo: $line" ;;
   esac
 done
-line=$(echo "$info" | grep '"GPIO25"')
+line=$(echo "$info" | grep "\"GPIO$BUZZER\"")
 case "$line" in
-*output*consumer=\"pomodoro\"*) pass lines-GPIO25-buzzer ;;
-*) fail lines-GPIO25-buzzer "expected output, consumer \"pomodoro\"; gpioinfo: $line" ;;
+*output*consumer=\"pomodoro\"*) pass "lines-GPIO$BUZZER-buzzer" ;;
+*) fail "lines-GPIO$BUZZER-buzzer" "expected output, consumer \"pomodoro\"; gpioinfo: $line" ;;
 esac
-say "gpioinfo GPIO17: $(echo "$info" | grep '"GPIO17"' | tr -s ' \t' ' ')"
+say "gpioinfo GPIO$ENC_A: $(echo "$info" | grep "\"GPIO$ENC_A\"" | tr -s ' \t' ' ')"
 # The start button's kernel debounce period in microseconds (gpioinfo prints it as 20ms or so).
-DEBOUNCE_US=$(echo "$info" | grep '"GPIO23"' | sed -n 's/.*debounce-period=\([0-9]*\)\(s\|ms\|us\).*/\1 \2/p' |
+DEBOUNCE_US=$(echo "$info" | grep "\"GPIO$BTN_START\"" | sed -n 's/.*debounce-period=\([0-9]*\)\(s\|ms\|us\).*/\1 \2/p' |
   awk '{ print $1 * ($2 == "s" ? 1000000 : $2 == "ms" ? 1000 : 1) }')
 say "start button debounce period: ${DEBOUNCE_US:-?} us"
 display_blocks
@@ -341,31 +342,13 @@ expect_state upgrade-preset-again "$mark" 'phase=idle mode=focus remaining_ms=60
 
 # --- 7. the scenario, from gpio-sim edges ------------------------------------------------------
 trace_clear
-DIAL_STEPS="55000 50000 45000 40000 35000 30000 25000 20000 15000 10000 5000 10000 "
-dial=$(log_mark)
-turn "$ENC_A" "$ENC_B" 12 ccw
-turn "$ENC_A" "$ENC_B" 1 cw
-dialed() { tail -n +"$((dial + 1))" "$LOG" | sed -n 's/^state phase=idle .* total_ms=\([0-9]*\)$/\1/p' | tr '\n' ' '; }
-dial_complete() { [ "$(dialed)" = "$DIAL_STEPS" ]; }
-wait_for 5 dial_complete
-check dial-detents "dialed durations (ms) '$(dialed)', expected '$DIAL_STEPS'" dial_complete
-mark=$(log_mark)
-press "$BTN_START"
-expect_state start "$mark" 'phase=running mode=focus remaining_ms=10000 total_ms=10000$' 10
-usleep 1500000
-mark=$(log_mark)
-press "$BTN_START"
-expect_state pause "$mark" 'phase=paused mode=focus' 10
-usleep 1000000
-mark=$(log_mark)
-press "$BTN_START"
-expect_state resume "$mark" 'phase=running mode=focus' 10
+dial_start_pause_resume start
 expect_state ring "$mark" 'phase=ringing mode=focus' 30
 # The alarm beeps 100 ms three times, then pauses 700 ms: the line is read every 2 ms
 # (the level helper), since a shell's reads under TCG are sparse enough to miss every beep.
 seen=$(buzzer_level 1 10)
 say "buzzer while ringing: $seen"
-check ring-buzzer-high "buzzer line GPIO25 never read high within 10 s of ringing: $seen" buzzer_seen "$seen" 1
+check ring-buzzer-high "buzzer line GPIO$BUZZER never read high within 10 s of ringing: $seen" buzzer_seen "$seen" 1
 mark=$(log_mark)
 press "$BTN_START"
 expect_state acknowledge "$mark" 'phase=idle mode=short' 10
@@ -373,7 +356,7 @@ expect_state acknowledge "$mark" 'phase=idle mode=short' 10
 seen=$(buzzer_level 0 2)
 stayed=$(buzzer_level 1 2)
 say "buzzer after the acknowledge: $seen; then $stayed"
-check acknowledge-silences "buzzer line GPIO25 after the acknowledge: '$seen', then '$stayed'" \
+check acknowledge-silences "buzzer line GPIO$BUZZER after the acknowledge: '$seen', then '$stayed'" \
   sh -c "echo '$seen' | grep -q '^0 after' && echo '$stayed' | grep -q '^no 1 in'"
 check display-transfers-updates "no display data since the scenario began" [ "$(display_data_bytes)" -gt 0 ]
 

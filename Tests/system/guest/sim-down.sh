@@ -12,7 +12,7 @@ code=$(prop ExecMainCode)
 status=$(prop ExecMainStatus)
 check shutdown-exit-0 "pomodoro ended with code $code status $status (1 = exited, 0 = success)" \
   [ "$code:$status" = 1:0 ]
-check shutdown-buzzer-low "buzzer line GPIO25 is $(pin_value $BUZZER) after the service stopped" pin_is $BUZZER 0
+check shutdown-buzzer-low "buzzer line GPIO$BUZZER is $(pin_value "$BUZZER") after the service stopped" pin_is "$BUZZER" 0
 display_blocks
 panel_off_sent() { display_commands | grep -qw ae; }
 check shutdown-panel-off "commands since power-off began: '$(display_commands | cut -c1-80)', expected ae" panel_off_sent

@@ -6,13 +6,9 @@
 # device at 0x3C (i2c-stub after QEMU's i2c_piix4 took bus 0); the smbus_write trace on.
 exec >/dev/ttyS0 2>&1
 mkdir -p /run/systest
-# shellcheck source=Tests/hil/guest/lib/report.sh
-. /usr/local/lib/systest/hil/report.sh
-# shellcheck source=Tests/hil/guest/lib/sim.sh
-. /usr/local/lib/systest/hil/sim.sh
-# shellcheck source=Tests/hil/guest/lib/trace.sh
-. /usr/local/lib/systest/hil/trace.sh
-
+GUEST_LIB=/usr/local/lib/systest/lib
+# shellcheck source=Tests/lib/guest.sh
+. $GUEST_LIB/guest.sh
 
 modprobe i2c_piix4 2>/dev/null || true
 modprobe i2c-stub chip_addr=0x3c || echo "FAIL sim-i2c-stub: modprobe i2c-stub failed"
@@ -22,11 +18,11 @@ mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 modprobe gpio-sim || echo "FAIL sim-gpio: modprobe gpio-sim failed"
 trace_start
 if sim_create >/dev/null; then
-  for pin in 17 27 22 23 24; do pin_pull "$pin" up; done
+  inputs_at_rest
   printf 'SIM_CHIP=%s\nSIM_DIR=%s\n' "$SIM_CHIP" "$SIM_DIR" >/run/systest/sim.env
 fi
 bus=$(basename "$(dirname "$(grep -l 'SMBus stub' /sys/class/i2c-dev/*/name 2>/dev/null | head -n 1)")")
-# The device nodes' groups come from install.sh's udev rule: wait for those two nodes only
+# The device nodes' groups come from the package's udev rule: wait for those two nodes only
 # (udevadm settle would wait for the whole boot's queue of events).
 nodes_ready() {
   [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = gpio ] && [ "$(stat -c %G "/dev/$bus" 2>/dev/null)" = i2c ]

@@ -1,5 +1,5 @@
 # shellcheck shell=dash
-# deploy/lib/test-lib.sh: the checks and the closing count of every shell test suite (git's
+# Tests/lib/test-lib.sh: the checks and the closing count of every shell test suite (git's
 # t/test-lib.sh is the model). Sourced, not run; POSIX sh, so that the HIL guest's busybox sh and
 # the system guest's dash run it as the bash suites on the host do (Tests/hil/lib/initramfs.sh
 # and Tests/system/run.sh copy it into their guests).

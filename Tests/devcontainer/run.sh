@@ -1,40 +1,27 @@
 #!/usr/bin/env bash
-# .ci/check-devcontainer.sh: the dev container (.devcontainer/devcontainer.json) gives what README
+# Tests/devcontainer/run.sh: the dev container (.devcontainer/devcontainer.json) gives what README
 # says a laptop gets: Debian trixie, its swiftlang, and `swift run pomodoro simulate` and
 # `swift test` as typed. Its setup command (onCreateCommand) runs in the trixie root that
-# deploy/check-trixie.sh --keep made (the same image, debian:trixie, without Docker), then `swift`
+# Tests/trixie/run.sh --keep made (the same image, debian:trixie, without Docker), then `swift`
 # is looked up on the container's PATH (remoteEnv) and its run, test and build subcommands and
 # the package's manifest are tried there. Prints a PASS or FAIL line a check and
 # `N passed, M failed`.
 #
-# Usage: sudo bash .ci/check-devcontainer.sh --root DIR
-#   --root DIR  the trixie root check-trixie.sh --keep made (its copy of the source in /src/pomodoro)
+# Usage: sudo bash Tests/devcontainer/run.sh --root DIR
+#   --root DIR  the trixie root Tests/trixie/run.sh --keep made (its copy of the source in /src/pomodoro)
 set -uo pipefail
 
 readonly READY_MARK=.pomodoro-check-trixie-ready
 PROG=check-devcontainer
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$here/deploy/lib/common.sh"
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+here=$REPO
 root=""
-keep=1
-while (($#)); do
-  case "$1" in
-  --root) root="${2:?--root needs a folder}" && shift 2 ;;
-  *)
-    usage_error
-    ;;
-  esac
-done
-[[ -n "$root" && -f "$root/$READY_MARK" ]] || die "--root: a trixie root made by deploy/check-trixie.sh --keep"
+keep=1 # the root is the trixie step's, kept for the later steps
+parse_args --root=root/ -- "$@"
+[[ -n "$root" && -f "$root/$READY_MARK" ]] || die "--root: a trixie root made by Tests/trixie/run.sh --keep"
 [[ $EUID -eq 0 ]] || die "needs root (chroot and mounts)"
-# shellcheck source=deploy/lib/debian-root.sh
-source "$here/deploy/lib/debian-root.sh"
-root="$(cd "$root" && pwd)"
-trap 'root_cleanup' EXIT
-
-# shellcheck source=deploy/lib/test-lib.sh
-source "$here/deploy/lib/test-lib.sh"
+when_finished root_cleanup
 
 json="$here/.devcontainer/devcontainer.json"
 field() { python3 -c 'import json, sys

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016 # dpkg-query formats (${Version}) are dpkg's, not the shell's
-# deploy/test-repo.sh: test the apt repository deploy/apt-repo.sh makes, as an owner's apt sees
+# Tests/repo/run.sh: test the apt repository deploy/apt-repo.sh makes, as an owner's apt sees
 # it. Prints a PASS or FAIL line a check and `N passed, M failed`.
 #
 #  1. A throwaway ed25519 key (certification-only primary, signing subkey with an expiry, as
 #     docs/release.md makes the real one), an unrelated one and a next one (for a rotation), in
 #     temporary GnuPG homes.
 #  2. The packages build-deb.sh made (--debs: pomodoro, pomodoro-mqtt and pomodoro-web, amd64 and
-#     arm64) and a second version of the amd64 ones (VERSION+upgradetest, deploy/lib/upgrade-deb.sh,
-#     reused when test-deb.sh or Tests/system/run.sh made it into the same folder), the keyring package
+#     arm64) and a second version of the amd64 ones (VERSION+upgradetest, Tests/lib/host.sh,
+#     reused when Tests/deb/run.sh or Tests/system/run.sh made it into the same folder), the keyring package
 #     (apt-repo.sh keyring, lintian in the build root) and the repository (apt-repo.sh build),
 #     served by `python3 -m http.server` on 127.0.0.1 beside three that apt must refuse: signed
 #     by the other key, unsigned, and with a Packages file changed after signing.
@@ -21,10 +21,11 @@
 #     `apt-get install --download-only pomodoro:arm64` (and the other two) resolved from the
 #     repository and Debian.
 #
-# Usage: sudo bash deploy/test-repo.sh --debs DIR --root DIR [--source DIR]
+# Usage: sudo bash Tests/repo/run.sh --debs DIR --root DIR [--source DIR] [--keep]
 #   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (lintian; the upgrade build if it is missing)
 #   --source DIR  the package (default: the repository holding this script)
+#   --keep        keep the scratch folder and the fresh root (their mounts are undone)
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
 set -uo pipefail
 
@@ -36,80 +37,30 @@ readonly CONF=/etc/pomodoro/pomodoro.conf
 readonly KEYRING=/usr/share/keyrings/pomodoro-archive-keyring.pgp
 readonly SOURCES=/etc/apt/sources.list.d/pomodoro.sources
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$here/lib/common.sh"
-
-debs=""
-build_root=""
-source_dir="$(cd "$here/.." && pwd)"
-
-
-while (($#)); do
-  case "$1" in
-  --debs)
-    debs="$(cd "${2:?--debs needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  --root)
-    build_root="$(cd "${2:?--root needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  --source)
-    source_dir="$(cd "${2:?--source needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  -h | --help)
-    usage
-    exit 0
-    ;;
-  *)
-    usage_error
-    ;;
-  esac
-done
-[[ -n "$debs" && -n "$build_root" ]] || {
-  usage_error
-}
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+debs="" build_root=""
+parse_args --debs=debs/ --root=build_root/ -- "$@"
+[[ -n "$debs" && -n "$build_root" ]] || usage_error "--debs and --root are needed"
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 for tool in gpg apt-ftparchive dpkg-deb python3 debootstrap xz; do
   command -v "$tool" >/dev/null || die "$tool is missing (apt-get install gnupg apt-utils dpkg-dev python3 debootstrap xz-utils)"
 done
 
 root=""
-keep=0
-# shellcheck source=deploy/lib/debian-root.sh
-source "$here/lib/debian-root.sh"
-# shellcheck source=deploy/lib/upgrade-deb.sh
-source "$here/lib/upgrade-deb.sh"
-
 version="$(package_version "$source_dir")"
 [[ -n "$version" ]] || die "no version in $source_dir/$RELEASE_FILE"
 new_version="$version$UPGRADE_SUFFIX"
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-repo.XXXXXX")"
-chmod 755 "$work"
+scratch_folder test-repo
 server_pid=""
-
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM HUP
-  [[ -z "$server_pid" ]] || kill "$server_pid" 2>/dev/null || true
-  [[ -z "$root" ]] || root_cleanup
-  rm -rf --one-file-system "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# shellcheck source=deploy/lib/test-lib.sh
-source "$here/lib/test-lib.sh"
-t_start=$SECONDS
-clock() { say "$1 (at $((SECONDS - t_start)) s)"; }
+keep_arg=$keep
+# shellcheck disable=SC2317 # when_finished's
+stop_server() { [[ -z "$server_pid" ]] || kill "$server_pid" 2>/dev/null; }
+when_finished root_cleanup_if_any
+when_finished stop_server
 
 # --- 1. keys --------------------------------------------------------------------------------
-clock "a throwaway ed25519 key and another one"
+stage "a throwaway ed25519 key and another one"
 gnupg="$work/gnupg"
 other_gnupg="$work/gnupg-other"
 mkdir -m 700 "$gnupg" "$other_gnupg"
@@ -141,7 +92,7 @@ check "the key's self-signatures: SHA-256 or up, no SHA-1 (digest algos: $digest
   bash -c "[ -n '$digests' ] && ! grep -qwE '1|2|3' <<<'$digests'"
 
 # --- 2. packages, the keyring package, the repositories, the server ---------------------------
-clock "the upgrade packages $new_version (amd64): deploy/lib/upgrade-deb.sh"
+stage "the upgrade packages $new_version (amd64): Tests/lib/host.sh"
 if how="$(upgrade_debs "$source_dir" "$build_root" "$debs" "$work/v2.log")"; then
   pass "the second version $new_version: $how"
 else
@@ -167,7 +118,7 @@ url="http://127.0.0.1:$port/repo"
 say "serving $work/www at http://127.0.0.1:$port/"
 
 keyring_deb="$work/debs/$version/pomodoro-archive-keyring_${version}_all.deb"
-if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --out "$work/debs/$version" 2>&1)" &&
+if out="$(bash "$REPO/deploy/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --out "$work/debs/$version" 2>&1)" &&
   [[ -f "$keyring_deb" ]]; then
   pass "apt-repo.sh keyring: ${keyring_deb##*/}, $(stat -c %s "$keyring_deb") bytes"
 else
@@ -175,7 +126,7 @@ else
 fi
 # The rotation's keyring package: version $new_version, the key and the next one.
 next_keyring_deb="$work/debs/$new_version/pomodoro-archive-keyring_${new_version}_all.deb"
-if out="$(bash "$here/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --key "$work/next-key.asc" \
+if out="$(bash "$REPO/deploy/apt-repo.sh" keyring --url "$url" --key "$work/key.asc" --key "$work/next-key.asc" \
   --version "$new_version" --out "$work/debs/$new_version" 2>&1)" && [[ -f "$next_keyring_deb" ]]; then
   pass "apt-repo.sh keyring --key --key (a rotation): ${next_keyring_deb##*/} holds both keys"
 else
@@ -193,9 +144,9 @@ Signed-By: $KEYRING"
 check "the keyring package's source is deb822: $url/ trixie main, Signed-By its keyring" \
   "$(cat "$work/sources")" [ "$(grep -v '^#' "$work/sources")" = "$want_sources" ]
 
-clock "apt-repo.sh build: the repository and three that apt must refuse"
+stage "apt-repo.sh build: the repository and three that apt must refuse"
 build_repo() { # build_repo NAME GNUPGHOME KEY: the repository from every .deb of both versions
-  bash "$here/apt-repo.sh" build --debs "$work/debs" --out "$work/www/$1" --gnupghome "$2" --key "$3" >"$work/$1.log" 2>&1
+  bash "$REPO/deploy/apt-repo.sh" build --debs "$work/debs" --out "$work/www/$1" --gnupghome "$2" --key "$3" >"$work/$1.log" 2>&1
 }
 if build_repo repo "$gnupg" "$key"; then
   pass "apt-repo.sh build: $(grep -oE '[0-9]+ package files' "$work/repo.log"), $(du -sh "$work/www/repo" | cut -f1)"
@@ -236,7 +187,7 @@ gzip -9nk "$tampered/Packages" && xz -9k "$tampered/Packages"
 check "the tampered copy differs from the signed Packages" "" bash -c "! cmp -s '$tampered/Packages' '$dist/main/binary-amd64/Packages'"
 
 # --- 3. lintian on the keyring package, in the build root ------------------------------------
-clock "lintian on the keyring package in the build root"
+stage "lintian on the keyring package in the build root"
 root="$build_root"
 keep=1
 root_mounts
@@ -262,12 +213,12 @@ mounted=()
 
 # --- 4. a fresh trixie root -----------------------------------------------------------------
 root=""
-keep=0
+keep=$keep_arg
 root_folder test-repo
-clock "debootstrap $SUITE (minbase) into $root"
+stage "debootstrap $SUITE (minbase) into $root"
 debootstrap_root "$SUITE" "$MIRROR"
 root_mounts
-clock "the owner's steps"
+stage "the owner's steps"
 cp "$keyring_deb" "$root/var/tmp/"
 chmod 644 "$root/var/tmp/${keyring_deb##*/}"
 
@@ -357,7 +308,7 @@ check "apt-get purge pomodoro pomodoro-mqtt pomodoro-web: gone, config and state
   [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)$(status_of pomodoro-web)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
 
 # --- 5. what apt must refuse ----------------------------------------------------------------
-clock "the repositories apt must refuse"
+stage "the repositories apt must refuse"
 mv "$root$SOURCES" "$work/pomodoro.sources"
 # refused NAME WHY PATTERN: apt-get update against /NAME fails, its error matching PATTERN, and
 # no package from it becomes installable.
@@ -382,7 +333,7 @@ refused tampered "with a Packages file changed after signing" "Hash Sum mismatch
 mv "$work/pomodoro.sources" "$root$SOURCES"
 
 # --- 6. arm64 -------------------------------------------------------------------------------
-clock "arm64 as a foreign architecture: apt-get install --download-only pomodoro:arm64"
+stage "arm64 as a foreign architecture: apt-get install --download-only pomodoro:arm64"
 in_root dpkg --add-architecture arm64
 apt_retry apt_step update-arm64.log update
 status=$?
@@ -404,5 +355,5 @@ check "the downloaded pomodoro_${version}_arm64.deb is build-deb.sh's" "" \
 # --- figures --------------------------------------------------------------------------------
 say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes, pomodoro-web_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-web_${version}_arm64.deb") bytes"
 say "figures: apt-get install pomodoro pomodoro-mqtt pomodoro-web $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
-say "done in $((SECONDS - t_start)) s"
+stage_times
 test_done

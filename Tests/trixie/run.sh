@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# deploy/check-trixie.sh: prove the device builds and passes its tests on Raspberry Pi OS's
+# Tests/trixie/run.sh: prove the device builds and passes its tests on Raspberry Pi OS's
 # toolchain (Debian 13 "trixie": Swift 6.0.3 from Debian's swiftlang, libgpiod 2.x, libi2c).
 #
 # It debootstraps a Debian trixie root (minbase) in a scratch folder, installs the package's
 # build dependencies there (deploy/debian/control's, less debhelper), copies this repository's
 # source in (git ls-files, never .build), runs `swift-build -c release --static-swift-stdlib`
-# (as deploy/install.sh does) and `swift-test` inside
+# (as the package is built) and `swift-test` inside
 # it, and prints the Swift and libgpiod versions it built with. Mounts are undone on every exit
 # path; any failure exits non-zero. Needs root, debootstrap and the Debian archive keyring
 # (bookworm's debootstrap already knows trixie). About 3 GB of disk.
 #
-# Usage: sudo bash deploy/check-trixie.sh [--root DIR] [--keep] [--source DIR] [--no-test]
+# Usage: sudo bash Tests/trixie/run.sh [--root DIR] [--keep] [--source DIR] [--no-test]
 #   --root DIR    build the root in DIR (default: a new folder under ${TMPDIR:-/var/tmp}), deleted
 #                 afterwards; a DIR kept by an earlier --keep run is reused without debootstrap
 #   --keep        leave the root in place afterwards (its mounts are still undone)
@@ -24,97 +24,41 @@ set -euo pipefail
 readonly SUITE=trixie
 readonly MIRROR="${DEBIAN_MIRROR:-}" # empty: debootstrap's default Debian mirror
 readonly READY_MARK=.pomodoro-check-trixie-ready
-PROG=check-trixie
+PROG=trixie
 
-# shellcheck source=deploy/lib/common.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
 root=""
-keep=0
 run_tests=1
-source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-
-
-while (($#)); do
-  case "$1" in
-  --root)
-    root="${2:?--root needs a folder}"
-    shift 2
-    ;;
-  --keep)
-    keep=1
-    shift
-    ;;
-  --no-test)
-    run_tests=0
-    shift
-    ;;
-  --source)
-    source_dir="$(cd "${2:?--source needs a folder}" && pwd)"
-    shift 2
-    ;;
-  -h | --help)
-    usage
-    exit 0
-    ;;
-  *)
-    usage_error
-    ;;
-  esac
-done
-
-# shellcheck source=deploy/lib/debian-root.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-root.sh"
+parse_args --root=root --no-test=run_tests!0 -- "$@"
 
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
 [[ -f "$source_dir/Package.swift" ]] || die "no Package.swift in $source_dir: pass --source DIR"
 
 root_folder trixie
-
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM HUP
-  root_cleanup
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# --- timing ---------------------------------------------------------------------------------
-t0=$SECONDS
-phase_start=$SECONDS
-phase() { # phase NAME: closes the previous phase's clock and starts a new one
-  say "$1"
-  phase_start=$SECONDS
-}
-phase_done() { say "  done in $((SECONDS - phase_start)) s"; }
+when_finished root_cleanup
 
 # --- 1. the trixie root ---------------------------------------------------------------------
 if [[ -f "$root/$READY_MARK" ]]; then
   say "reusing the trixie root in $root"
 else
-  phase "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
+  stage "debootstrap $SUITE (minbase) into $root${MIRROR:+ from $MIRROR}"
   debootstrap_root "$SUITE" "$MIRROR"
-  phase_done
 fi
 
 root_mounts
 
 # --- 2. the toolchain -----------------------------------------------------------------------
 # The package's build dependencies, less the packaging tools (common.sh's build_depends).
-phase "apt-get satisfy $(build_depends --no-packaging)"
+stage "apt-get satisfy $(build_depends --no-packaging)"
 apt_in_root -qq update
 apt_in_root -y -qq satisfy "$(build_depends --no-packaging)" >/dev/null
 touch "$root/$READY_MARK"
-phase_done
 
 # --- 3. the source --------------------------------------------------------------------------
-phase "copying the source from $source_dir"
+stage "copying the source from $source_dir"
 copy_source "$source_dir"
-phase_done
 
 # --- 4. versions, build, tests --------------------------------------------------------------
 say "toolchain in the trixie root:"
@@ -124,11 +68,10 @@ gpiod_version="$(in_root dpkg-query -W -f "\${Version}" libgpiod-dev)"
 say "  libgpiod $gpiod_version (libgpiod-dev)"
 [[ "$gpiod_version" == 2.* ]] || die "expected libgpiod 2.x (the v2 API) in trixie, found $gpiod_version"
 
-# The release build is the one deploy/install.sh makes: the Swift runtime linked in statically
+# The release build is the one the package ships: the Swift runtime linked in statically
 # (this is what libstdc++-14-dev is for), so the binary needs no toolchain on the device.
-phase "swift-build -c release --static-swift-stdlib"
+stage "swift-build -c release --static-swift-stdlib"
 build swift-build -c release --static-swift-stdlib
-phase_done
 binary="$root/src/pomodoro/.build/release/pomodoro"
 [[ -x "$binary" ]] || die "swift-build finished but $binary is missing"
 linked="$(in_root ldd /src/pomodoro/.build/release/pomodoro | awk '/libgpiod|libi2c/ { print $1 }' | xargs)"
@@ -140,12 +83,12 @@ fi
 say "  pomodoro --version: $(build .build/release/pomodoro --version 2>&1 | head -n 1)"
 
 if ((run_tests)); then
-  phase "swift-test"
+  stage "swift-test"
   build swift-test
-  phase_done
 else
   say "swift-test skipped (--no-test)"
 fi
 
+stage_times
 say "disk used by the root: $(du -sh --one-file-system "$root" | cut -f1)"
-say "OK: built$( ((run_tests)) && echo " and tested") on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - t0)) s"
+say "OK: built$( ((run_tests)) && echo " and tested") on Debian $SUITE with libgpiod $gpiod_version in $((SECONDS - T0)) s"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016 # dpkg-query formats (${Version}) are dpkg's, not the shell's
-# deploy/test-deb.sh: test the Debian packages that deploy/build-deb.sh made, as an owner and
+# Tests/deb/run.sh: test the Debian packages that deploy/build-deb.sh made, as an owner and
 # Debian's tools would see them. Prints a PASS or FAIL line a check and `N passed, M failed`.
 #
 #  1. The upgrade package: a second amd64 build (build-deb.sh, in the same root, so only what
 #     changed recompiles) from a copy of the source whose version is VERSION+upgradetest and
-#     whose shipped config (deploy/pomodoro.conf) changed: deploy/lib/upgrade-deb.sh, which
+#     whose shipped config (deploy/pomodoro.conf) changed: Tests/lib/host.sh, which
 #     reuses the one Tests/system/run.sh made into the same --debs folder (CI runs that first).
 #  2. In the build root: lintian on pomodoro, pomodoro-mqtt and pomodoro-web for amd64 and arm64
 #     (no error and no warning; --pedantic, infos shown); each package's Version against its own
@@ -22,10 +22,11 @@
 #     the state directory as systemd makes it (the files they write readable by the service's
 #     user), the page served as the unit runs it, the pairings kept by upgrade and remove.
 #
-# Usage: sudo bash deploy/test-deb.sh --debs DIR --root DIR [--source DIR]
+# Usage: sudo bash Tests/deb/run.sh --debs DIR --root DIR [--source DIR] [--keep]
 #   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (its arm64 sysroot runs the arm64 binary)
 #   --source DIR  the package (default: the repository holding this script)
+#   --keep        keep the scratch folder and the fresh root (their mounts are undone)
 # Environment: DEBIAN_MIRROR (default: debootstrap's own default mirror).
 set -uo pipefail
 
@@ -36,76 +37,24 @@ PROG=test-deb
 readonly SYSROOT=/opt/pomodoro-sysroot-arm64 # build-deb.sh's
 readonly CONF=/etc/pomodoro/pomodoro.conf
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=deploy/lib/common.sh
-source "$here/lib/common.sh"
-
-debs=""
-build_root=""
-source_dir="$(cd "$here/.." && pwd)"
-
-
-while (($#)); do
-  case "$1" in
-  --debs)
-    debs="$(cd "${2:?--debs needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  --root)
-    build_root="$(cd "${2:?--root needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  --source)
-    source_dir="$(cd "${2:?--source needs a folder}" && pwd)" || exit 1
-    shift 2
-    ;;
-  -h | --help)
-    usage
-    exit 0
-    ;;
-  *)
-    usage_error
-    ;;
-  esac
-done
-[[ -n "$debs" && -n "$build_root" ]] || {
-  usage_error
-}
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+debs="" build_root=""
+parse_args --debs=debs/ --root=build_root/ -- "$@"
+[[ -n "$debs" && -n "$build_root" ]] || usage_error "--debs and --root are needed"
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 
 root=""
-keep=0
-# shellcheck source=deploy/lib/debian-root.sh
-source "$here/lib/debian-root.sh"
-
-# shellcheck source=deploy/lib/upgrade-deb.sh
-source "$here/lib/upgrade-deb.sh"
-
 version="$(package_version "$source_dir")"
 [[ -n "$version" ]] || die "no version in $source_dir/$RELEASE_FILE"
 upgrade_version="$version$UPGRADE_SUFFIX"
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/pomodoro-test-deb.XXXXXX")"
-chmod 755 "$work"
-
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM HUP
-  [[ -z "$root" ]] || root_cleanup
-  rm -rf --one-file-system "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# shellcheck source=deploy/lib/test-lib.sh
-source "$here/lib/test-lib.sh"
+scratch_folder test-deb
+when_finished root_cleanup_if_any
 
 deb() { printf '%s/%s_%s_%s.deb' "$debs" "$1" "$2" "$3"; } # deb PACKAGE VERSION ARCH
 
 # --- 1. the upgrade package ----------------------------------------------------------------
-say "the upgrade package $upgrade_version (amd64): deploy/lib/upgrade-deb.sh (build-deb.sh)"
+say "the upgrade package $upgrade_version (amd64): Tests/lib/host.sh (build-deb.sh)"
 if how="$(upgrade_debs "$source_dir" "$build_root" "$debs" "$work/v2.log")"; then
   pass "the upgrade package $upgrade_version: $how"
 else
@@ -114,7 +63,7 @@ fi
 
 # --- 2. in the build root: lintian, versions, scenarios -------------------------------------
 root="$build_root"
-keep=1
+keep_arg=$keep keep=1
 root_mounts
 say "lintian and qemu-user-static in the build root"
 apt_in_root -y -qq install lintian qemu-user-static >/dev/null 2>&1 ||
@@ -224,7 +173,7 @@ mounted=()
 
 # --- 3. install, upgrade, remove, purge, install in a fresh trixie root -----------------------
 root=""
-keep=0
+keep=$keep_arg
 root_folder test-deb
 say "debootstrap $SUITE (minbase) into $root"
 debootstrap_root "$SUITE" "$MIRROR"

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# deploy/test-service.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
+# Tests/service/run.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
 # MQTT bridge) and deploy/pomodoro-web.service (the web page) without booting them.
 #  - systemd-analyze verify finds no unknown or malformed setting (a missing
-#    /usr/local/bin/pomodoro on the build machine is expected and ignored);
+#    /usr/bin/pomodoro on the build machine is expected and ignored);
 #  - the settings each relies on are there (the device: Type=notify, the watchdog, the user, the
 #    runtime folder of its control socket...; the bridge and the page: their user in the group
 #    pomodoro, no devices; the page: every sandbox line of the bridge's unit but the two it must
 #    differ in, said below);
 #  - `systemd-analyze security --offline=true` rates each one's exposure at MAX or lower (default 1.5).
-# Usage: bash deploy/test-service.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
+# Usage: bash Tests/service/run.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+PROG=service
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+parse_args @ -- "$@"
+set -- "${ARGS[@]}"
+cd "$REPO"
 max="${2:-1.5}"
-# shellcheck source=deploy/lib/test-lib.sh
-source deploy/lib/test-lib.sh
 
 command -v systemd-analyze >/dev/null || {
   echo "test-service: systemd-analyze is missing (package systemd)" >&2
@@ -26,7 +29,7 @@ check_unit() {
   name="$(basename "$unit")"
   # 1. Syntax: every line is a setting systemd knows, with a value it accepts.
   problems="$(systemd-analyze verify --man=no "$unit" 2>&1 |
-    grep -v -e 'Command /usr/local/bin/pomodoro is not executable' -e '^$' || true)"
+    grep -v -e 'Command /usr/bin/pomodoro is not executable' -e '^$' || true)"
   if [[ -z "$problems" ]]; then
     pass "$name: systemd-analyze verify: no unknown or malformed settings"
   else
@@ -38,7 +41,7 @@ check_unit() {
   case "$name" in
   pomodoro-mqtt.service)
     required=(
-      "ExecStart=/usr/local/bin/pomodoro mqtt --config /etc/pomodoro/pomodoro.conf"
+      "ExecStart=/usr/bin/pomodoro mqtt --config /etc/pomodoro/pomodoro.conf"
       "Restart=on-failure"
       "User=pomodoro-mqtt"
       "SupplementaryGroups=pomodoro"
@@ -54,7 +57,7 @@ check_unit() {
     ;;
   pomodoro-web.service)
     required=(
-      "ExecStart=/usr/local/bin/pomodoro web --config /etc/pomodoro/pomodoro.conf"
+      "ExecStart=/usr/bin/pomodoro web --config /etc/pomodoro/pomodoro.conf"
       "Restart=on-failure"
       # 69 (a port held by another program, an address not there yet) restarts, a few times.
       "RestartPreventExitStatus=64 78$"
@@ -85,7 +88,7 @@ check_unit() {
       "SupplementaryGroups=gpio i2c"
       "StateDirectory=pomodoro"
       "RuntimeDirectory=pomodoro"
-      "ExecStart=/usr/local/bin/pomodoro run --config /etc/pomodoro/pomodoro.conf"
+      "ExecStart=/usr/bin/pomodoro run --config /etc/pomodoro/pomodoro.conf"
       "DeviceAllow=char-gpiochip rw"
       "DeviceAllow=char-i2c rw"
       "DevicePolicy=closed"

@@ -7,20 +7,16 @@
 # of v1's. Also compiles the v1 branch against the host's header (when there is one) and the
 # "not installed" body. Cleans up on every exit path.
 #
-# Usage: .ci/check-gpiod-v2.sh        (DEBIAN_MIRROR=URL overrides the mirror taken from the
-#                                      host's own apt sources; KEEP_SCRATCH=1 keeps the folder)
+# Usage: bash Tests/gpiod/run.sh [--keep]   (--keep keeps the scratch folder; DEBIAN_MIRROR=URL
+#                                         overrides the mirror taken from the host's apt sources)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=deploy/lib/common.sh
-. deploy/lib/common.sh
-# shellcheck source=deploy/lib/test-lib.sh
-. deploy/lib/test-lib.sh
-
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/pomodoro-gpiod-v2.XXXXXX")
-cleanup() { if [ "${KEEP_SCRATCH:-0}" = 1 ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+cd "$(dirname "$0")/../.."
+PROG=check-gpiod-v2
+# shellcheck source=Tests/lib/host.sh
+. Tests/lib/host.sh
+parse_args -- "$@"
+scratch_folder gpiod-v2
+scratch=$work
 
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "$keyring missing (apt-get install debian-archive-keyring)"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Tests/install/run.sh: one install, the Debian package's (docs/install.md): no install script
+# beside it, and the package's files agree with each other, without building it. Each unit in
+# deploy/ is the one the package ships, as it is: it runs the binary where
+# deploy/debian/pomodoro.install puts it, as a user its sysusers file makes, in the groups the
+# sysusers file gives it and the udev rule gives the devices to. Needs no root.
+# Usage: bash Tests/install/run.sh
+set -euo pipefail
+PROG=install
+# shellcheck source=Tests/lib/host.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
+parse_args -- "$@"
+cd "$REPO"
+debian=deploy/debian
+
+check "one install: no deploy/install.sh beside the package" "it is back" [ ! -e deploy/install.sh ]
+named=$(grep -lE 'install\.sh' README.md Sources/*/*.swift deploy/*.service 2>/dev/null || true)
+check "README, the sources and the units name no install script" "named in: $named" [ -z "$named" ]
+check "debian/rules ships deploy's units as they are" "$(grep -n 'service' "$debian/rules")" \
+  grep -qE '^\s+cp deploy/pomodoro.service deploy/pomodoro-mqtt.service deploy/pomodoro-web.service debian/$' \
+  "$debian/rules"
+
+# value UNIT KEY: the value of KEY= in deploy/UNIT.service.
+value() { sed -n "s/^$2=//p" "deploy/$1.service"; }
+binary=/$(awk '$1 == "debian/build/pomodoro" { print $2 }' "$debian/pomodoro.install")/pomodoro
+for unit in pomodoro pomodoro-mqtt pomodoro-web; do
+  exec_start=$(value "$unit" ExecStart)
+  check "$unit.service runs the package's $binary" "ExecStart=$exec_start" [ "${exec_start%% *}" = "$binary" ]
+  user=$(value "$unit" User)
+  check "$unit.service's user $user is made by $unit.sysusers" "$(cat "$debian/$unit.sysusers")" \
+    grep -qE "^u $user " "$debian/$unit.sysusers"
+  for group in $(value "$unit" SupplementaryGroups); do
+    check "$unit.service's group $group: $unit.sysusers puts $user in it" "$(cat "$debian/$unit.sysusers")" \
+      grep -qx "m $user $group" "$debian/$unit.sysusers"
+  done
+done
+for group in gpio i2c; do
+  check "the udev rule gives devices to the group $group, which pomodoro.sysusers makes" "$(cat "$debian/pomodoro.udev")" \
+    bash -c "grep -q 'GROUP=\"$group\"' '$debian/pomodoro.udev' && grep -qx 'g $group - -' '$debian/pomodoro.sysusers'"
+done
+
+test_done install
