@@ -78,7 +78,10 @@ public enum StateFields {
       fields.append(("picker", .list(modes.map { .string($0.rawValue) })))
       fields.append(("picker_names", .list(modes.map { .string($0.pickerName) })))
       fields.append(
-        ("picker_presets_ms", .list(modes.map { state.settings.preset($0).map { .int(wholeMilliseconds($0)) } ?? .null })))
+        (
+          "picker_presets_ms",
+          .list(modes.map { state.settings.preset($0).map { .int(wholeMilliseconds($0)) } ?? .null })
+        ))
       fields.append(("dial_min_ms", .int(wholeMilliseconds(Dial.shortest))))
       fields.append(("dial_max_ms", .int(wholeMilliseconds(Dial.longest))))
     }
