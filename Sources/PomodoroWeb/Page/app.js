@@ -21,7 +21,10 @@ let retries = 0;
 let dialed = null; // seconds chosen on the page's dial, not yet sent
 let dialTimer = 0;
 let history = null;
-let streamed = 0; // states the stream has brought
+// What the streams have said (a state, offline), counted: a reply to a request sent before the
+// latest of them is older than it and says nothing (a state from before `offline` must not bring
+// back a time the desk no longer has; the stream says the state again when the desk is back).
+let said = 0;
 let polling = 0; // while offline: the state asked for every 2 s
 let asked = null; // the state whose earned_break_next_ms has been asked about
 
@@ -278,12 +281,15 @@ function dispatch(block) {
   }
   if (event === 'state') {
     try {
-      streamed++;
+      said++;
       apply(JSON.parse(data.join('\n')));
     } catch (e) {
       say(`The desk sent a state this page cannot read: ${e.message}`);
     }
-  } else if (event === 'offline') setOffline(true);
+  } else if (event === 'offline') {
+    said++;
+    setOffline(true);
+  }
 }
 
 // --- requests --------------------------------------------------------------------------------
@@ -312,13 +318,13 @@ function say(text) {
 }
 
 async function command(body) {
-  const before = streamed;
+  const before = said;
   const r = await api('/api/command', body);
   if (r.ok) {
     say('');
     // The reply's state, unless the stream has spoken since: replies on their own connections
     // may arrive out of order (a set's after the start that followed it), the stream's may not.
-    if (r.json.state && (streamed === before || !online)) apply(r.json.state);
+    if (r.json.state && said === before) apply(r.json.state);
     return;
   }
   if (r.status === 401) {
@@ -334,8 +340,12 @@ async function loadSession() {
   render();
 }
 
+// The state asked for (a phone waking, offline polling), believed only when the stream has said
+// nothing since it was asked for.
 async function loadState() {
+  const before = said;
   const r = await api('/api/state');
+  if (said !== before) return;
   if (r.ok) apply(r.json);
   else if (r.status === 503 || r.status === 0) setOffline(true);
 }
