@@ -221,7 +221,7 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroSimulator",
-        "PomodoroCommandLine",
+        "PomodoroCommandLine", "PomodoroWeb",
       ],
       path: "Tests/PomodoroTestFixtures"
     ),
@@ -254,8 +254,8 @@ let package = Package(
     .testTarget(
       name: "PomodoroWebTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats",
-        "PomodoroTestFixtures",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime",
+        "PomodoroStats", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
