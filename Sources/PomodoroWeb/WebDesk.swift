@@ -135,16 +135,17 @@ public final class WebDesk: LoopSource {
     streams = streams.filter { server.send($0, text) }
   }
 
-  /// Sends `line` to the device and answers `request` with what `answer` makes of the reply
+  /// Sends `command` to the device and answers `request` with what `answer` makes of the reply
   /// (or 503 now, or 504 when the device is silent for the link's answer timeout).
   func ask(
-    _ line: String, _ label: String, for request: HTTPRequest, _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
+    _ command: ControlCommand, _ label: String, for request: HTTPRequest,
+    _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
   )
     -> HTTPResponse
   {
     guard link.available else { return .error(503, "the desk cannot be reached now; try again in a moment") }
     let id = request.id
-    let sent = link.send(line: line, label: label) { [weak self] reply in
+    let sent = link.send(command, label: label) { [weak self] reply in
       guard let self, waiting.removeValue(forKey: id) != nil else { return }
       server.answer(id, answer(reply))
     }
