@@ -130,10 +130,9 @@ let package = Package(
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
-    // `pomodoro stats`: the history's figures, their text and their picture (pure but for reading
-    // the history through the runtime's files).
-    .target(
-      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem"]),
+    // `pomodoro stats`: the history's figures, their text and their picture, from the history's
+    // records (`HistoryEntry`, PomodoroSystem's); the command line reads the file.
+    .target(name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem"]),
     // The one C shim over libmicrohttpd, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
@@ -142,7 +141,7 @@ let package = Package(
     .target(
       name: "PomodoroWeb",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb",
       ],
       resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
         .embedInCode("Page/\($0)")

@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroSystem
 
 /// A calendar date with no time of day and no time zone, counted in days since 1970-01-01, so

@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroSystem
 
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an

@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroStats
 import PomodoroSystem
 
