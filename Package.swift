@@ -112,27 +112,36 @@ let package = Package(
     .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
-    // What every process of the device stands on (run, simulate, ctl, mqtt): the config and its
-    // one table of keys and lines, the control protocol and its socket, the state's fields, the
-    // poll waiter and back-off, signals, clocks, logs, exit codes, the version, JSON lines. No
-    // device, no storage, no hardware: the MQTT bridge depends on this and nothing more of the
-    // shell.
+    // The platform every process of the device stands on (run, simulate, ctl, mqtt, web): POSIX
+    // calls, files, sockets and line buffers, the poll waiter, the loop's sources and back-off,
+    // signals, clocks, logs, exit codes, the version, JSON lines and duration text. Nothing of
+    // the device's own: no config, no protocol, no storage, no hardware.
+    .target(name: "PomodoroSystem", dependencies: ["PomodoroCore", "CPomodoroSystem"], swiftSettings: hot),
+    // The control protocol and its records: the commands and their request lines, replies and
+    // item lines, the state's fields, the history's record, and a bridge's link to the device
+    // (`DeviceLink`). What the bridges and the history's readers need of the device.
+    .target(name: "PomodoroControl", dependencies: ["PomodoroCore", "PomodoroSystem"], swiftSettings: hot),
+    // The config: its one table of keys (`ConfigKey`) and of lines (`DeviceLine`), the parser,
+    // the layers (file, overlay) and the settings the control socket lists and changes.
     .target(
-      name: "PomodoroSystem", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroSystem"], swiftSettings: hot
-    ),
+      name: "PomodoroConfig", dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem", "PomodoroControl"],
+      swiftSettings: hot),
     // Imperative shell of the device: the device and its event loop, the service (SIGHUP reload,
     // systemd), state and history files, OLED care, the control socket's server. It sees neither
     // the mocks nor the Linux hardware (the command line hands it one or the other).
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem"],
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+      ],
       swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
     // `pomodoro stats`: the history's figures, their text and their picture, from the history's
-    // records (`HistoryEntry`, PomodoroSystem's); the command line reads the file.
-    .target(name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem"]),
+    // records (`HistoryEntry`, PomodoroControl's); the command line reads the file.
+    .target(
+      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroControl"]),
     // The one C shim over libmicrohttpd, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
@@ -141,7 +150,8 @@ let package = Package(
     .target(
       name: "PomodoroWeb",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroStats", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+        "CPomodoroWeb",
       ],
       resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
         .embedInCode("Page/\($0)")
@@ -149,13 +159,15 @@ let package = Package(
     ),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
-      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
+      name: "PomodoroMQTT",
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroMQTT"]),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
       name: "PomodoroSimulator",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
       ],
       swiftSettings: hot
     ),
@@ -164,6 +176,7 @@ let package = Package(
       name: "PomodoroCommandLine",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroStats", "PomodoroMQTT", "PomodoroWeb",
       ]
@@ -174,6 +187,7 @@ let package = Package(
       name: "PomodoroTestSupport",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
       ],
       swiftSettings: hot
@@ -191,6 +205,7 @@ let package = Package(
       name: "pomodoro-bench",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroTestSupport",
       ]
@@ -210,7 +225,9 @@ let package = Package(
     .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroStatsTests",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroStats"]),
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroControl", "PomodoroStats",
+      ]),
     // The tests' fixtures: a device on mock hardware with its storage or its control socket, a
     // mosquitto broker on 127.0.0.1, the built binary as a child process, a pseudo-terminal with
     // a VT100 model, a scripted run. For the XCTest targets only: it compiles empty outside
@@ -219,6 +236,7 @@ let package = Package(
       name: "PomodoroTestFixtures",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroCommandLine", "PomodoroWeb",
       ],
@@ -226,26 +244,29 @@ let package = Package(
     ),
     .testTarget(
       name: "PomodoroSystemTests",
-      dependencies: ["PomodoroCore", "PomodoroSystem"]
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl"]
     ),
     .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator", "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures", "PomodoroCommandLine",
       ]
     ),
     .testTarget(
       name: "PomodoroSimulatorTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig",
+        "PomodoroSimulator",
         "PomodoroTestSupport", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroCommandLineTests",
       dependencies: [
-        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroSimulator",
+        "PomodoroCommandLine", "PomodoroMQTT",
         "PomodoroWeb",
         "PomodoroTestFixtures",
       ]
@@ -253,13 +274,17 @@ let package = Package(
     .testTarget(
       name: "PomodoroWebTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+        "PomodoroWeb", "PomodoroRuntime",
         "PomodoroStats", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",
-      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroMQTT", "PomodoroTestFixtures"]
+      dependencies: [
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroMQTT",
+        "PomodoroTestFixtures",
+      ]
     ),
   ]
 )

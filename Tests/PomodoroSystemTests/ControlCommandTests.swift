@@ -1,6 +1,7 @@
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroSystem
 
 /// `ControlCommand.requestLine` is the one place a request line is written: `pomodoro ctl`, the

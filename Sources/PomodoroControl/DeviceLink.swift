@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// A bridge's one link to the device (the MQTT bridge's, the web page's): the control socket,
 /// watched from the moment it connects; a bounded queue of requests; the requests not answered

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// One line of the history: a completed or cancelled session with the wall-clock time it ended.
 /// The record and its reader live here, below the runtime, beside `StateFields`: the device
