@@ -227,6 +227,8 @@ final class WebDeskTests: XCTestCase {
   /// (offline at once). Either way its last word is offline.
   func testAStreamOpenedWhileTheDeskGoesAway() throws {
     for linkFirst in [false, true] {
+      // A desk and device of their own for each order.
+      tearDown()
       try setUpWithError()
       let stream = http.arrive(MemoryHTTP.request("GET", "/events"))
       fixture.server.close()
@@ -244,7 +246,6 @@ final class WebDeskTests: XCTestCase {
         XCTAssertEqual(stream.events, ["state", "offline"])
       }
       XCTAssertEqual(desk.streams, [stream.id])
-      tearDown()
     }
   }
 
