@@ -43,11 +43,16 @@ import PackageDescription
   let hasMosquitto = !forceMock && found[2]
   // libmicrohttpd for `pomodoro web` (the package pomodoro-web): compiled in where its header is.
   let hasMicrohttpd = !forceMock && found[3]
+  // libcrypt for the web page's pairings: libc6-dev brings its header wherever a C compiler is, and
+  // Debian's libcrypt1 is always installed; not hardware, so the mock-only build has it too (the
+  // pairing tests run without libmicrohttpd).
+  let hasCrypt = FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/crypt.h")
 #else
   let hasGPIOD = false
   let hasI2C = false
   let hasMosquitto = false
   let hasMicrohttpd = false
+  let hasCrypt = false
 #endif
 
 var shimDefines: [CSetting] = []
@@ -78,7 +83,10 @@ var webLinks: [LinkerSetting] = []
 if hasMicrohttpd {
   webDefines.append(.define("POMODORO_HAVE_MICROHTTPD"))
   webLinks.append(.linkedLibrary("dl"))
-  // libcrypt (Debian's libcrypt1, always installed) hashes the pairings it keeps.
+}
+// libcrypt (Debian's libcrypt1, always installed) hashes the pairings the server keeps.
+if hasCrypt {
+  webDefines.append(.define("POMODORO_HAVE_CRYPT"))
   webLinks.append(.linkedLibrary("crypt"))
 }
 
