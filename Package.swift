@@ -43,11 +43,16 @@ import PackageDescription
   let hasMosquitto = !forceMock && found[2]
   // libmicrohttpd for `pomodoro web` (the package pomodoro-web): compiled in where its header is.
   let hasMicrohttpd = !forceMock && found[3]
+  // libcrypt for the web page's pairings: libc6-dev brings its header wherever a C compiler is, and
+  // Debian's libcrypt1 is always installed; not hardware, so the mock-only build has it too (the
+  // pairing tests run without libmicrohttpd).
+  let hasCrypt = FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/crypt.h")
 #else
   let hasGPIOD = false
   let hasI2C = false
   let hasMosquitto = false
   let hasMicrohttpd = false
+  let hasCrypt = false
 #endif
 
 var shimDefines: [CSetting] = []
@@ -78,7 +83,10 @@ var webLinks: [LinkerSetting] = []
 if hasMicrohttpd {
   webDefines.append(.define("POMODORO_HAVE_MICROHTTPD"))
   webLinks.append(.linkedLibrary("dl"))
-  // libcrypt (Debian's libcrypt1, always installed) hashes the pairings it keeps.
+}
+// libcrypt (Debian's libcrypt1, always installed) hashes the pairings the server keeps.
+if hasCrypt {
+  webDefines.append(.define("POMODORO_HAVE_CRYPT"))
   webLinks.append(.linkedLibrary("crypt"))
 }
 
@@ -112,28 +120,36 @@ let package = Package(
     .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
     .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
-    // What every process of the device stands on (run, simulate, ctl, mqtt): the config and its
-    // one table of keys and lines, the control protocol and its socket, the state's fields, the
-    // poll waiter and back-off, signals, clocks, logs, exit codes, the version, JSON lines. No
-    // device, no storage, no hardware: the MQTT bridge depends on this and nothing more of the
-    // shell.
+    // The platform every process of the device stands on (run, simulate, ctl, mqtt, web): POSIX
+    // calls, files, sockets and line buffers, the poll waiter, the loop's sources and back-off,
+    // signals, clocks, logs, exit codes, the version, JSON lines and duration text. Nothing of
+    // the device's own: no config, no protocol, no storage, no hardware.
+    .target(name: "PomodoroSystem", dependencies: ["PomodoroCore", "CPomodoroSystem"], swiftSettings: hot),
+    // The control protocol and its records: the commands and their request lines, replies and
+    // item lines, the state's fields, the history's record, and a bridge's link to the device
+    // (`DeviceLink`). What the bridges and the history's readers need of the device.
+    .target(name: "PomodoroControl", dependencies: ["PomodoroCore", "PomodoroSystem"], swiftSettings: hot),
+    // The config: its one table of keys (`ConfigKey`) and of lines (`DeviceLine`), the parser,
+    // the layers (file, overlay) and the settings the control socket lists and changes.
     .target(
-      name: "PomodoroSystem", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroSystem"], swiftSettings: hot
-    ),
+      name: "PomodoroConfig", dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem", "PomodoroControl"],
+      swiftSettings: hot),
     // Imperative shell of the device: the device and its event loop, the service (SIGHUP reload,
     // systemd), state and history files, OLED care, the control socket's server. It sees neither
     // the mocks nor the Linux hardware (the command line hands it one or the other).
     .target(
       name: "PomodoroRuntime",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem"],
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+      ],
       swiftSettings: hot
     ),
     // The one C shim over libmosquitto, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroMQTT", cSettings: mqttDefines, linkerSettings: mqttLinks),
-    // `pomodoro stats`: the history's figures, their text and their picture (pure but for reading
-    // the history through the runtime's files).
+    // `pomodoro stats`: the history's figures, their text and their picture, from the history's
+    // records (`HistoryEntry`, PomodoroControl's); the command line reads the file.
     .target(
-      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem"]),
+      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroControl"]),
     // The one C shim over libmicrohttpd, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
@@ -142,7 +158,8 @@ let package = Package(
     .target(
       name: "PomodoroWeb",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroStats", "PomodoroSystem", "CPomodoroWeb",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroStats", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+        "CPomodoroWeb",
       ],
       resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
         .embedInCode("Page/\($0)")
@@ -150,13 +167,15 @@ let package = Package(
     ),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
-      name: "PomodoroMQTT", dependencies: ["PomodoroCore", "PomodoroSystem", "CPomodoroMQTT"]),
+      name: "PomodoroMQTT",
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroMQTT"]),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
       name: "PomodoroSimulator",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
       ],
       swiftSettings: hot
     ),
@@ -165,6 +184,7 @@ let package = Package(
       name: "PomodoroCommandLine",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroStats", "PomodoroMQTT", "PomodoroWeb",
       ]
@@ -175,6 +195,7 @@ let package = Package(
       name: "PomodoroTestSupport",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
       ],
       swiftSettings: hot
@@ -192,6 +213,7 @@ let package = Package(
       name: "pomodoro-bench",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroTestSupport",
       ]
@@ -211,7 +233,9 @@ let package = Package(
     .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroStatsTests",
-      dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroStats"]),
+      dependencies: [
+        "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroControl", "PomodoroStats",
+      ]),
     // The tests' fixtures: a device on mock hardware with its storage or its control socket, a
     // mosquitto broker on 127.0.0.1, the built binary as a child process, a pseudo-terminal with
     // a VT100 model, a scripted run. For the XCTest targets only: it compiles empty outside
@@ -220,33 +244,37 @@ let package = Package(
       name: "PomodoroTestFixtures",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
-        "PomodoroCommandLine",
+        "PomodoroCommandLine", "PomodoroWeb",
       ],
       path: "Tests/PomodoroTestFixtures"
     ),
     .testTarget(
       name: "PomodoroSystemTests",
-      dependencies: ["PomodoroCore", "PomodoroSystem"]
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl"]
     ),
     .testTarget(
       name: "PomodoroRuntimeTests",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
+        "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator", "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures", "PomodoroCommandLine",
       ]
     ),
     .testTarget(
       name: "PomodoroSimulatorTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig",
+        "PomodoroSimulator",
         "PomodoroTestSupport", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroCommandLineTests",
       dependencies: [
-        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroSimulator", "PomodoroCommandLine", "PomodoroMQTT",
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroSimulator",
+        "PomodoroCommandLine", "PomodoroMQTT",
         "PomodoroWeb",
         "PomodoroTestFixtures",
       ]
@@ -254,13 +282,17 @@ let package = Package(
     .testTarget(
       name: "PomodoroWebTests",
       dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroWeb", "PomodoroRuntime", "PomodoroStats",
-        "PomodoroTestFixtures",
+        "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+        "PomodoroWeb", "PomodoroRuntime",
+        "PomodoroStats", "PomodoroTestFixtures",
       ]
     ),
     .testTarget(
       name: "PomodoroMQTTTests",
-      dependencies: ["PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroMQTT", "PomodoroTestFixtures"]
+      dependencies: [
+        "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroMQTT",
+        "PomodoroTestFixtures",
+      ]
     ),
   ]
 )

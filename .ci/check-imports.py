@@ -4,6 +4,12 @@ import: none missing (it builds only by luck of the build order) and none unused
 not need). Reads the manifest through `swift package dump-package`; prints one line a target that
 differs and a closing `N passed, M failed`. Exit 1 on any difference.
 
+Also: the layers hold (`FORBIDDEN`). The platform (PomodoroSystem) stands below the protocol and
+its records (PomodoroControl), which stand below the config (PomodoroConfig); the bridges and the
+history's readers stand below the device's runtime: `pomodoro web`, `pomodoro mqtt` and `pomodoro
+stats` reach the device through the control socket and its records, never through
+PomodoroRuntime.
+
 Also: no `assert(` in Sources. The hot modules build with -O in debug builds too (Package.swift),
 which drops `assert`; a check that must fire is a `precondition`."""
 import json
@@ -13,6 +19,17 @@ import subprocess
 import sys
 
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|func|protocol)\s+)?(\w+)", re.M)
+
+
+# A target and the modules it must not depend on. The platform (PomodoroSystem) knows nothing of
+# the device; the protocol and its records (PomodoroControl) nothing of the config.
+FORBIDDEN = {
+    "PomodoroSystem": {"PomodoroControl", "PomodoroConfig", "PomodoroDrivers", "PomodoroRuntime"},
+    "PomodoroControl": {"PomodoroConfig", "PomodoroDrivers", "PomodoroRuntime"},
+    "PomodoroWeb": {"PomodoroRuntime"},
+    "PomodoroStats": {"PomodoroRuntime"},
+    "PomodoroMQTT": {"PomodoroRuntime"},
+}
 
 
 def target_path(target):
@@ -42,7 +59,11 @@ def main():
         declared = {list(d.values())[0][0] for d in t.get("dependencies", [])}
         used = imports(target_path(t), modules) - {t["name"]}
         missing, unused = sorted(used - declared), sorted(declared - used)
-        if missing or unused:
+        below = sorted(FORBIDDEN.get(t["name"], set()) & (declared | used))
+        if below:
+            failed += 1
+            print(f"FAIL {t['name']}: depends on {below}, which it stands below (FORBIDDEN)")
+        elif missing or unused:
             failed += 1
             print(f"FAIL {t['name']}: imports but does not declare {missing}; declares but does not import {unused}")
         else:

@@ -7,7 +7,6 @@
 
 #ifdef POMODORO_HAVE_MICROHTTPD
 #include <arpa/inet.h>
-#include <crypt.h>
 #include <dlfcn.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -420,19 +419,6 @@ int pomo_web_streams(pomo_web *w, int *oldest) {
   return n;
 }
 
-int pomo_web_hash(const char *secret, char *out, size_t out_size) {
-  // SHA-256-crypt (libcrypt) with a fixed salt: the secrets hashed are random (a 256-bit
-  // token, a code good for 2 minutes), so a salt per entry would add nothing; the same secret
-  // always gives the same hash, which is how a cookie is looked up.
-  struct crypt_data *data = calloc(1, sizeof *data);
-  if (!data) return -1;
-  const char *hash = crypt_r(secret, "$5$rounds=1000$pomodoroweb$", data);
-  int ok = hash && hash[0] == '$' && strlen(hash) < out_size;
-  if (ok) strcpy(out, hash);
-  free(data);
-  return ok ? 0 : -1;
-}
-
 int pomo_web_answer(pomo_web *w, int id, const pomo_web_response *response) {
   for (int i = 0; i < w->max_deferred; i++) {
     struct deferred *d = &w->deferred[i];
@@ -489,14 +475,35 @@ int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length) {
 }
 void pomo_web_stream_end(pomo_web *w, int id) { (void)w; (void)id; }
 int pomo_web_streams(pomo_web *w, int *oldest) { (void)w; *oldest = -1; return 0; }
-int pomo_web_hash(const char *secret, char *out, size_t out_size) {
-  (void)secret; (void)out; (void)out_size;
-  return -1;
-}
 int pomo_web_answer(pomo_web *w, int id, const pomo_web_response *response) {
   (void)w; (void)id; (void)response;
   return -1;
 }
 void pomo_web_stop(pomo_web *w) { (void)w; }
 
+#endif
+
+// The pairings' hash needs libcrypt only (libc6-dev brings its header; Debian's libcrypt1 is
+// always installed), not libmicrohttpd: compiled wherever the header is, so pairing works, and
+// is tested, on a machine without libmicrohttpd-dev.
+#ifdef POMODORO_HAVE_CRYPT
+#include <crypt.h>
+
+int pomo_web_hash(const char *secret, char *out, size_t out_size) {
+  // SHA-256-crypt (libcrypt) with a fixed salt: the secrets hashed are random (a 256-bit
+  // token, a code good for 2 minutes), so a salt per entry would add nothing; the same secret
+  // always gives the same hash, which is how a cookie is looked up.
+  struct crypt_data *data = calloc(1, sizeof *data);
+  if (!data) return -1;
+  const char *hash = crypt_r(secret, "$5$rounds=1000$pomodoroweb$", data);
+  int ok = hash && hash[0] == '$' && strlen(hash) < out_size;
+  if (ok) strcpy(out, hash);
+  free(data);
+  return ok ? 0 : -1;
+}
+#else
+int pomo_web_hash(const char *secret, char *out, size_t out_size) {
+  (void)secret; (void)out; (void)out_size;
+  return -1;
+}
 #endif

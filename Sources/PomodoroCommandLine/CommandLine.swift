@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroLinux
 import PomodoroMQTT
 import PomodoroRuntime

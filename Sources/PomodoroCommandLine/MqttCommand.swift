@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSystem

@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroRuntime
 import PomodoroStats
 import PomodoroSystem

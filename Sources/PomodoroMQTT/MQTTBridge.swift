@@ -1,3 +1,5 @@
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 

@@ -1,3 +1,4 @@
+import PomodoroControl
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem

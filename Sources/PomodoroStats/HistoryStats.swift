@@ -1,5 +1,5 @@
+import PomodoroControl
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroSystem
 
 /// What `pomodoro stats` shows, computed from the history alone (pure: "today" and the way an

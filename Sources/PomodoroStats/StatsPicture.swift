@@ -1,5 +1,4 @@
 import PomodoroGraphics
-import PomodoroRuntime
 import PomodoroSystem
 
 /// `pomodoro stats --png` as a 1-bit picture: the heatmap with a square a day, sized by the

@@ -1,5 +1,4 @@
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroSystem
 
 /// `pomodoro stats` as text: the counts, the streaks, and the heatmap drawn with Unicode shade

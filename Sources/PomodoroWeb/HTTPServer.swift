@@ -2,113 +2,41 @@ import CPomodoroWeb
 import PomodoroCore
 import PomodoroSystem
 
-/// A request as the server's handler sees it: whole, its body at most `HTTPServer.maxBody`.
-public struct HTTPRequest: Sendable {
-  public var method: String
-  public var path: String
-  public var host: String?
-  public var origin: String?
-  public var cookie: String?
-  /// The client's address.
-  public var client: String
-  public var body: [UInt8]
-  /// The body passed the limit (it is cut there): answer 413.
-  public var bodyTooLarge: Bool
-  /// The query's arguments the handler asked for.
-  public var query: [String: String]
-  /// The request's id: what `HTTPServer.answer` takes for a response given `.later`.
-  public var id: Int32 = 0
-  /// The If-None-Match header: the ETag of the copy the client has.
-  public var ifNoneMatch: String? = nil
-}
-
-/// What the handler answers: a body, or an event stream the server keeps open.
-public struct HTTPResponse: Sendable {
-  public var status: Int
-  public var contentType: String
-  public var body: [UInt8]
-  public var setCookie: String?
-  /// Open an event stream (text/event-stream) that starts with `body`; its id is handed to
-  /// `onStream`.
-  public var stream: Bool
-  /// The answer comes later, through `HTTPServer.answer` with the request's id.
-  public var deferred = false
-  /// More headers, in order (a Cache-Control among them replaces the server's `no-store`); not
-  /// sent with a deferred answer.
-  public var headers: [(String, String)]
-
-  /// The answer comes later: the connection waits (suspended, not polled) until then.
-  public static var later: HTTPResponse {
-    var r = HTTPResponse(status: 0)
-    r.deferred = true
-    return r
-  }
-
-  public init(
-    status: Int, contentType: String = "application/json", body: [UInt8] = [], setCookie: String? = nil,
-    stream: Bool = false, headers: [(String, String)] = []
-  ) {
-    self.status = status
-    self.contentType = contentType
-    self.body = body
-    self.setCookie = setCookie
-    self.stream = stream
-    self.headers = headers
-  }
-
-  /// `{"error": reason}` with `status`: a reason a person can read.
-  public static func error(_ status: Int, _ reason: String) -> HTTPResponse {
-    HTTPResponse(status: status, body: Array(FlatJSON.encode([("error", .string(reason))]).utf8))
-  }
-
-  public static func json(_ text: String) -> HTTPResponse { HTTPResponse(status: 200, body: Array(text.utf8)) }
-}
-
 /// Why the server did not start.
 public struct HTTPServerError: Error, CustomStringConvertible {
   public var description: String
 }
 
 /// GNU libmicrohttpd in the one poll loop (no thread of its own): its epoll descriptor among the
-/// loop's, `MHD_run` when it is readable or its timeout comes. A `LoopSource`.
-public final class HTTPServer: LoopSource {
+/// loop's, `MHD_run` when it is readable or its timeout comes. The `HTTPTransport` of `pomodoro
+/// web`.
+public final class HTTPServer: HTTPTransport {
   public static var available: Bool { pomo_web_available() == 1 }
   /// Why libmicrohttpd (compiled in) cannot be loaded now, with the fix; nil once it is loaded.
   public static var loadError: String? { pomo_web_load().map { String(cString: $0) } }
 
-  /// The limits: connections in all and from one address, seconds an idle one may stay, the
-  /// longest body, event streams at once.
-  public struct Limits: Sendable {
-    public var connections = 32
-    public var perAddress = 16
-    public var idleSeconds = 30
-    public var body = 4096
-    public var streams = 16
-    public init() {}
-  }
+  public typealias Limits = HTTPLimits
 
   /// Answers a whole request; the query names it wants are read for it.
   public typealias Handler = (HTTPRequest) -> HTTPResponse
 
   let server: OpaquePointer
   let clock: MonotonicClock
-  let handler: Handler
+  /// Answers until the desk takes it: 500.
+  public var handler: Handler = { _ in .error(500, "nothing serves this server yet") }
   /// The query arguments a request's handler may read.
   let queryNames: [String]
   /// A stream just opened by the handler's response: its id.
   public var onStream: (Int32, HTTPRequest) -> Void = { _, _ in }
   public let port: Int
-  /// At most this many event streams at once.
-  public let streamLimit: Int
+  public let limits: Limits
 
   public init(
-    address: String?, port: Int, limits: Limits = Limits(), queryNames: [String] = [], clock: MonotonicClock,
-    handler: @escaping Handler
+    address: String?, port: Int, limits: Limits = Limits(), queryNames: [String] = [], clock: MonotonicClock
   ) throws {
     self.clock = clock
-    self.handler = handler
     self.queryNames = queryNames
-    streamLimit = limits.streams
+    self.limits = limits
     var error = [CChar](repeating: 0, count: 512)
     // The context is set once the object exists: the C side calls back only from `handle`.
     let box = HandlerBox()

@@ -1,3 +1,5 @@
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 
@@ -15,7 +17,8 @@ public final class WebDesk: LoopSource {
   public static let keepAlive = seconds(15)
 
   public let link: DeviceLink
-  public let server: HTTPServer
+  /// The HTTP side: libmicrohttpd's server, or a test's double.
+  public let server: HTTPTransport
   var hosts: AllowedHosts
   /// Reads the names and addresses again (an address DHCP gave later), at most every 10 s, when
   /// a request names a host not among them.
@@ -37,12 +40,18 @@ public final class WebDesk: LoopSource {
   /// Requests waiting for the device: their ids and when they are given up.
   var waiting: [Int32: Instant] = [:]
 
+  /// The query arguments the routes read (the transport reads only these).
+  public static let queryNames = ["days"]
+
+  /// Serves the desk at `link` over `server` (libmicrohttpd's `HTTPServer`, made with
+  /// `queryNames`; a test's in-memory double).
   public init(
-    link: DeviceLink, address: String?, port: Int, hosts: AllowedHosts, rereadHosts: (() -> AllowedHosts)? = nil,
-    view: WebView = .open, pairings: Pairings, limits: HTTPServer.Limits = .init(), clock: MonotonicClock,
-    wall: @escaping () -> WallTime = WallTime.now, log: Log
-  ) throws {
+    link: DeviceLink, server: HTTPTransport, hosts: AllowedHosts, rereadHosts: (() -> AllowedHosts)? = nil,
+    view: WebView = .open, pairings: Pairings, clock: MonotonicClock, wall: @escaping () -> WallTime = WallTime.now,
+    log: Log
+  ) {
     self.link = link
+    self.server = server
     self.hosts = hosts
     self.rereadHosts = rereadHosts
     hostsReadAt = clock.now
@@ -53,11 +62,7 @@ public final class WebDesk: LoopSource {
     self.log = log
     limiter = LogLimiter(log: log)
     nextKeepAlive = clock.now + Self.keepAlive
-    var route: ((HTTPRequest) -> HTTPResponse)?
-    server = try HTTPServer(address: address, port: port, limits: limits, queryNames: ["days"], clock: clock) {
-      route?($0) ?? .error(500, "")
-    }
-    route = { [unowned self] in respond($0) }
+    server.handler = { [unowned self] in respond($0) }
     server.onStream = { [unowned self] id, _ in opened(id) }
     link.onState = { [unowned self] in changed(FlatJSON.encode(StateFields.ordered($0))) }
     link.onAvailability = { [unowned self] available in
@@ -98,7 +103,7 @@ public final class WebDesk: LoopSource {
       return .error(
         405, "\(request.path) takes \(methods.keys.sorted().joined(separator: " or ")), not \(request.method)")
     }
-    if request.bodyTooLarge { return .error(413, "the request's body is over \(HTTPServer.Limits().body) bytes") }
+    if request.bodyTooLarge { return .error(413, "the request's body is over \(server.limits.body) bytes") }
     switch route.who {
     case .anyone: break
     case .viewer:
@@ -132,16 +137,17 @@ public final class WebDesk: LoopSource {
     streams = streams.filter { server.send($0, text) }
   }
 
-  /// Sends `line` to the device and answers `request` with what `answer` makes of the reply
+  /// Sends `command` to the device and answers `request` with what `answer` makes of the reply
   /// (or 503 now, or 504 when the device is silent for the link's answer timeout).
   func ask(
-    _ line: String, _ label: String, for request: HTTPRequest, _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
+    _ command: ControlCommand, _ label: String, for request: HTTPRequest,
+    _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
   )
     -> HTTPResponse
   {
     guard link.available else { return .error(503, "the desk cannot be reached now; try again in a moment") }
     let id = request.id
-    let sent = link.send(line: line, label: label) { [weak self] reply in
+    let sent = link.send(command, label: label) { [weak self] reply in
       guard let self, waiting.removeValue(forKey: id) != nil else { return }
       server.answer(id, answer(reply))
     }

@@ -1,5 +1,5 @@
+import PomodoroControl
 import PomodoroCore
-import PomodoroRuntime
 import PomodoroStats
 import PomodoroSystem
 
@@ -16,7 +16,7 @@ extension WebDesk {
       return .error(400, "days must be a number from 1 to \(ControlCommand.historyDays.upperBound), like 7")
     }
     let today = wall().localCivilDay
-    return ask(ControlCommand.history(days: days).requestLine, "history from the page", for: request) { answer in
+    return ask(.history(days: days), "history from the page", for: request) { answer in
       switch answer.result {
       case .failure(let refusal): return .error(502, refusal.message)
       case .success:
@@ -28,8 +28,7 @@ extension WebDesk {
 
   func statsPicture(_ request: HTTPRequest) -> HTTPResponse {
     let today = wall().localCivilDay
-    let line = ControlCommand.history(days: Self.statsDays).requestLine
-    return ask(line, "statistics from the page", for: request) { answer in
+    return ask(.history(days: Self.statsDays), "statistics from the page", for: request) { answer in
       switch answer.result {
       case .failure(let refusal): return .error(502, refusal.message)
       case .success:

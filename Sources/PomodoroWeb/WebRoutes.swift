@@ -1,3 +1,4 @@
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 
@@ -60,7 +61,7 @@ extension WebDesk {
     case .success(.watch):
       return .error(400, "watch is the event stream here: GET /events")
     case .success(let command):
-      return ask(command.requestLine, "\(command.name) from the page", for: request) { answer in
+      return ask(command, "\(command.name) from the page", for: request) { answer in
         switch answer.result {
         case .success(let fields):
           return .json("{\"ok\":true,\"state\":" + FlatJSON.encode(StateFields.ordered(fields)) + "}")
@@ -74,7 +75,7 @@ extension WebDesk {
   /// `GET /api/settings`: every key the page and `ctl config` may change, its value and where
   /// the value comes from.
   func settings(_ request: HTTPRequest) -> HTTPResponse {
-    ask(FlatJSON.encode([("cmd", .string("config"))]), "config from the page", for: request) { answer in
+    ask(.config, "config from the page", for: request) { answer in
       switch answer.result {
       case .success: return .json("{\"settings\":" + Self.list(answer.items, first: Self.settingOrder) + "}")
       case .failure(let refusal): return .error(502, refusal.message)
@@ -91,15 +92,15 @@ extension WebDesk {
     else {
       return .error(400, "expected {\"key\":\"focus\",\"value\":\"30m\"} or {\"key\":\"focus\",\"reset\":true}")
     }
-    let line: String
+    let command: ControlCommand
     if body["reset"]?.bool == true {
-      line = FlatJSON.encode([("cmd", .string("config_reset")), ("key", .string(key))])
+      command = .configReset(key: key)
     } else if let value = body["value"]?.string {
-      line = FlatJSON.encode([("cmd", .string("config_set")), ("key", .string(key)), ("value", .string(value))])
+      command = .configSet(key: key, value: value)
     } else {
       return .error(400, "\"value\" must be a string, like \"30m\" (or \"reset\": true)")
     }
-    return ask(line, "config \(key) from the page", for: request) { answer in
+    return ask(command, "config \(key) from the page", for: request) { answer in
       switch answer.result {
       case .success:
         guard let row = answer.items.first else { return .error(502, "the desk changed \(key) but did not say how") }
@@ -119,8 +120,7 @@ extension WebDesk {
     if let until = gate.lockedUntil, now < until { return locked(until, now) }
     guard let typed = body["code"]?.string else {
       let digits = gate.live(at: now) ?? gate.issue(at: now)
-      let line = FlatJSON.encode([("cmd", .string("pair")), ("code", .string(digits))])
-      return ask(line, "pair", for: request) { [weak self] answer in
+      return ask(.pair(code: digits), "pair", for: request) { [weak self] answer in
         switch answer.result {
         case .success:
           self?.log.notice("a pairing code is on the desk's screen for 2 minutes (asked from \(request.client))")
@@ -143,7 +143,7 @@ extension WebDesk {
     case .paired:
       if wasLeft { pairings.removeLeftCode() }
       // The code leaves the desk's screen.
-      _ = link.send(line: FlatJSON.encode([("cmd", .string("pair"))]), label: "pair done") { _ in }
+      _ = link.send(.pair(code: nil), label: "pair done") { _ in }
       do {
         let token = try pairings.pair(at: wall())
         log.notice("paired a browser at \(request.client) (\(pairings.count) paired)")

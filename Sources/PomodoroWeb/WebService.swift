@@ -1,3 +1,5 @@
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 
@@ -30,17 +32,18 @@ public enum WebService {
   ) throws -> Int32 {
     try Files.makeDirectories(stateDirectory, permissions: 0o700)
     let link = DeviceLink(socketPath: socketPath, clock: clock, log: log, shownIn: "the page")
-    let desk = try WebDesk(
-      link: link, address: config.webBind, port: config.webPort, hosts: .thisMachine(), rereadHosts: { .thisMachine() },
-      view: config.webView,
+    let server = try HTTPServer(
+      address: config.webBind, port: config.webPort, queryNames: WebDesk.queryNames, clock: clock)
+    let desk = WebDesk(
+      link: link, server: server, hosts: .thisMachine(), rereadHosts: { .thisMachine() }, view: config.webView,
       pairings: Pairings(directory: stateDirectory), clock: clock, log: log)
     let waiter = try PollWaiter(clock: clock)
     log.info(
-      "serving the page on \(config.webBind ?? "every interface") port \(desk.server.port) (view: \(config.webView.rawValue)) "
+      "serving the page on \(config.webBind ?? "every interface") port \(server.port) (view: \(config.webView.rawValue)) "
         + "for the device at \(socketPath); pairings in \(stateDirectory)")
     // SIGHUP has nothing to read again (the keys apply at a restart): only SIGTERM and SIGINT stop it.
     while true {
-      let signals = try SourceLoop.turn([link, desk.server, desk], waiter: waiter)
+      let signals = try SourceLoop.turn([link, server, desk], waiter: waiter)
       if signals.contains(where: { $0 != SIGHUP }) { break }
     }
     link.close()

@@ -1,4 +1,5 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
 import PomodoroMock
 import PomodoroRuntime

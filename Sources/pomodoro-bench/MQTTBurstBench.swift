@@ -1,4 +1,5 @@
 import Foundation
+import PomodoroControl
 import PomodoroCore
 import PomodoroMock
 import PomodoroRuntime

@@ -5,6 +5,7 @@ import PomodoroWeb
 import XCTest
 
 @testable import PomodoroCommandLine
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

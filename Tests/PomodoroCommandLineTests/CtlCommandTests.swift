@@ -1,4 +1,6 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem

@@ -3,6 +3,8 @@ import PomodoroCore
 import XCTest
 
 @testable import PomodoroCommandLine
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

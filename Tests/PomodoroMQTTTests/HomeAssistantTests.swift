@@ -2,6 +2,8 @@ import Foundation
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroMQTT
 @testable import PomodoroRuntime
 @testable import PomodoroSystem

@@ -3,6 +3,7 @@ import PomodoroCore
 import PomodoroMQTT
 import XCTest
 
+@testable import PomodoroConfig
 @testable import PomodoroRuntime
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures

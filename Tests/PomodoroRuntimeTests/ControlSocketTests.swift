@@ -4,6 +4,8 @@ import PomodoroMock
 import XCTest
 
 @testable import PomodoroCommandLine
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

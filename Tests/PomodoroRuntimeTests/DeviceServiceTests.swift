@@ -3,6 +3,7 @@ import PomodoroCore
 import PomodoroMock
 import XCTest
 
+@testable import PomodoroConfig
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

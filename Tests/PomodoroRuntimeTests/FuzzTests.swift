@@ -3,6 +3,8 @@ import PomodoroCore
 import PomodoroMock
 import XCTest
 
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroStats

@@ -3,6 +3,7 @@ import PomodoroCore
 import PomodoroMock
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

@@ -2,6 +2,7 @@ import Foundation
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroConfig
 @testable import PomodoroRuntime
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures

@@ -4,6 +4,8 @@ import PomodoroSimulator
 import XCTest
 
 @testable import PomodoroCommandLine
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures

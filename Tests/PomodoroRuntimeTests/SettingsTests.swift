@@ -2,6 +2,8 @@ import Foundation
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures

@@ -1,6 +1,7 @@
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroConfig
 @testable import PomodoroRuntime
 @testable import PomodoroSimulator
 @testable import PomodoroSystem

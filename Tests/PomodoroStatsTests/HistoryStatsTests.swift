@@ -1,6 +1,7 @@
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroStats
 @testable import PomodoroSystem

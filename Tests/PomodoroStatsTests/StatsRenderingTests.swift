@@ -2,6 +2,7 @@ import Foundation
 import PomodoroGraphics
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroStats
 @testable import PomodoroSystem

@@ -1,6 +1,8 @@
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroConfig
+@testable import PomodoroControl
 @testable import PomodoroSystem
 
 /// The settings from `pomodoro ctl config` and the page, as layers: the defaults, the config

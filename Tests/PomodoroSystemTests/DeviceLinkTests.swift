@@ -2,6 +2,7 @@ import Foundation
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroSystem
 
 /// A device a test plays by hand on a real Unix socket: it accepts the link, reads its request

@@ -1,6 +1,7 @@
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroSystem
 
 /// The state's fields are built once (StateFields) for the transcript, the journal, the control

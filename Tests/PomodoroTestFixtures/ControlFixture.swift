@@ -9,6 +9,8 @@
   import PomodoroCommandLine
   import PomodoroRuntime
   import PomodoroSystem
+  import PomodoroControl
+  import PomodoroConfig
   import PomodoroSimulator
 
   /// A device on the virtual clock (no storage unless `storing`: nothing to fsync) with its

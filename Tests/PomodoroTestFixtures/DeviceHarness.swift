@@ -10,6 +10,7 @@
   import PomodoroRuntime
 
   import PomodoroSystem
+  import PomodoroConfig
   import PomodoroSimulator
 
   /// A device on mock hardware with a virtual clock and its storage in a temporary folder.

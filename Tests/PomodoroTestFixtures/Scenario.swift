@@ -6,6 +6,7 @@
   import PomodoroGraphics
   import PomodoroRuntime
   import PomodoroSystem
+  import PomodoroConfig
   import PomodoroSimulator
 
   /// A scripted run and its transcript, parsed.

@@ -2,37 +2,31 @@ import PomodoroCore
 import PomodoroGraphics
 import XCTest
 
+@testable import PomodoroTestFixtures
 @testable import PomodoroWeb
 
-/// The page's files as the server sends them (through WebDesk and libmicrohttpd, on the wire):
-/// each path with its type, the security headers, the ETag and its 304, the page's size.
+/// The page's files as the desk answers them (through WebDesk, in memory): each path with its
+/// type, its headers, the ETag and its 304, the page's size. The headers the shim adds to every
+/// answer are `HTTPServerTests`'.
 extension WebDeskTests {
-  /// The response's header `name` (lowercased name), or nil.
-  func header(_ response: String, _ name: String) -> String? {
-    guard let head = response.components(separatedBy: "\r\n\r\n").first else { return nil }
-    for line in head.split(separator: "\r\n") {
-      let parts = line.split(separator: ":", maxSplits: 1)
-      if parts.count == 2, parts[0].lowercased() == name.lowercased() {
-        return parts[1].trimmingCharacters(in: .whitespaces)
-      }
-    }
-    return nil
+  /// The answer's header `name` (any case), or nil.
+  func header(_ exchange: MemoryHTTP.Exchange, _ name: String) -> String? {
+    exchange.response?.headers.first { $0.0.lowercased() == name.lowercased() }?.1
   }
 
   func testThePageIsServedWithItsSecurityHeaders() throws {
-    let r = try request("GET / HTTP/1.1\r\nHost: desk.local:8080\r\nConnection: close")
-    XCTAssertEqual(status(r), 200, r)
-    XCTAssertEqual(header(r, "content-type"), "text/html; charset=utf-8")
+    let r = get("/", host: "desk.local:8080")
+    XCTAssertEqual(r.status, 200, r.body)
+    XCTAssertEqual(r.response?.contentType, "text/html; charset=utf-8")
     XCTAssertEqual(
       header(r, "content-security-policy"),
       "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
         + "frame-ancestors 'none'")
-    XCTAssertEqual(header(r, "x-content-type-options"), "nosniff")
-    XCTAssertEqual(header(r, "referrer-policy"), "no-referrer")
     XCTAssertEqual(header(r, "cache-control"), "no-cache", "revalidated, not no-store")
-    XCTAssertEqual(r.lowercased().components(separatedBy: "\r\ncache-control:").count, 2, "one Cache-Control")
+    XCTAssertEqual(r.response?.headers.filter { $0.0.lowercased() == "cache-control" }.count, 1, "one Cache-Control")
     XCTAssertEqual(header(r, "etag"), PageAssets.files["/"]?.etag)
-    XCTAssertTrue(r.contains("<script src=\"/app.js\" defer></script>"), r)
+    XCTAssertTrue(r.body.contains("<script src=\"/app.js\" defer></script>"), r.body)
+    XCTAssertEqual(get("/", host: "evil.example").status, 421, "the page too is its own hosts' only")
   }
 
   func testEveryFileHasItsTypeAndTheIconsTheirSizes() throws {
@@ -42,10 +36,10 @@ extension WebDeskTests {
       "/icon-192.png": "image/png", "/icon-512.png": "image/png", "/apple-touch-icon.png": "image/png",
     ]
     for (path, type) in types {
-      let r = try request("GET \(path) HTTP/1.1\r\nHost: desk\r\nConnection: close")
-      XCTAssertEqual(status(r), 200, path)
-      XCTAssertEqual(header(r, "content-type"), type, path)
-      XCTAssertEqual(header(r, "content-length"), "\(PageAssets.files[path]!.body.count)", path)
+      let r = get(path)
+      XCTAssertEqual(r.status, 200, path)
+      XCTAssertEqual(r.response?.contentType, type, path)
+      XCTAssertEqual(r.response?.body, PageAssets.files[path]!.body, path)
     }
     for (path, size) in ["/icon-192.png": 192, "/icon-512.png": 512, "/apple-touch-icon.png": 180] {
       let png = PageAssets.files[path]!.body
@@ -54,21 +48,27 @@ extension WebDeskTests {
       let height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
       XCTAssertEqual([width, height], [size, size], path)
     }
-    XCTAssertEqual(status(try request("GET /nothing.js HTTP/1.1\r\nHost: desk\r\nConnection: close")), 404)
+    XCTAssertEqual(get("/nothing.js").status, 404)
   }
 
   /// A copy the browser holds is revalidated: its ETag gets 304 and no body; another gets the file.
   func testAnETagThatMatchesIsAnsweredWith304() throws {
     let etag = try XCTUnwrap(PageAssets.files["/app.js"]?.etag)
-    let same = try request("GET /app.js HTTP/1.1\r\nHost: desk\r\nIf-None-Match: \(etag)\r\nConnection: close")
-    XCTAssertEqual(status(same), 304, same)
-    XCTAssertEqual(same.components(separatedBy: "\r\n\r\n").last, "", "no body")
+    func revalidate(_ ifNoneMatch: String) -> MemoryHTTP.Exchange {
+      var request = MemoryHTTP.request("GET", "/app.js")
+      request.ifNoneMatch = ifNoneMatch
+      let exchange = http.arrive(request)
+      settle(until: { exchange.response != nil })
+      return exchange
+    }
+    let same = revalidate(etag)
+    XCTAssertEqual(same.status, 304, same.body)
+    XCTAssertEqual(same.body, "", "no body")
     XCTAssertEqual(header(same, "etag"), etag)
-    let weak = try request("GET /app.js HTTP/1.1\r\nHost: desk\r\nIf-None-Match: \"x\", W/\(etag)\r\nConnection: close")
-    XCTAssertEqual(status(weak), 304, weak)
-    let other = try request("GET /app.js HTTP/1.1\r\nHost: desk\r\nIf-None-Match: \"0\"\r\nConnection: close")
-    XCTAssertEqual(status(other), 200)
-    XCTAssertTrue(other.contains("'use strict';"))
+    XCTAssertEqual(revalidate("\"x\", W/\(etag)").status, 304)
+    let other = revalidate("\"0\"")
+    XCTAssertEqual(other.status, 200)
+    XCTAssertTrue(other.body.contains("'use strict';"))
   }
 
   /// At most 40 KB, and nothing from another host: no URL with a scheme or `//` in a src or

@@ -1,5 +1,8 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroMock
 import PomodoroSystem
 import XCTest
 
@@ -7,35 +10,44 @@ import XCTest
 @testable import PomodoroTestFixtures
 @testable import PomodoroWeb
 
-/// The web page's server against a device on the mocks, through its control socket: libmicrohttpd
-/// on 127.0.0.1, a port of its own, driven from this thread as the one loop would drive it.
+/// The web page's server against a device on the mocks, through its control socket, over the
+/// in-memory transport (`MemoryHTTP`): any machine, no libmicrohttpd, no HTTP socket. The loop's
+/// turns are taken by hand, in the loop's order, and time is the test's (a virtual clock): what
+/// a test waits for is an event, never a while.
 final class WebDeskTests: XCTestCase {
   var fixture: ControlFixture!
   var desk: WebDesk!
-  let clock = SystemClock()
+  var http: MemoryHTTP!
+  let clock = VirtualClock(start: Instant(nanoseconds: 1_000_000_000))
   var lines: [String] = []
   var stateDirectory = ""
   /// Device sockets served beside the fixture's (a device back after a restart).
   var otherServers: [ControlServer] = []
+  /// The device's socket is not served: a device that hangs.
+  var deviceHangs = false
 
   override func setUpWithError() throws {
-    guard HTTPServer.available else { throw XCTSkip("built without libmicrohttpd: sudo apt install libmicrohttpd-dev") }
-    if let why = HTTPServer.loadError { throw XCTSkip(why) }
     fixture = try ControlFixture()
-    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
-    var limits = HTTPServer.Limits()
-    limits.streams = 2
     stateDirectory = NSTemporaryDirectory() + "web-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-    desk = try makeDesk(link: link, limits: limits)
-    serve(until: { self.desk.state != nil })
+    desk = makeDesk(streams: 2)
+    settle(until: { self.desk.state != nil })
   }
 
-  func makeDesk(link: DeviceLink, limits: HTTPServer.Limits, view: WebView = .open) throws -> WebDesk {
-    try WebDesk(
-      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: ["192.0.2.7"]),
-      view: view, pairings: Pairings(directory: stateDirectory), limits: limits, clock: clock,
-      log: Log(sink: { self.lines.append($1) }))
+  /// A desk for the fixture's device over a new in-memory transport.
+  func makeDesk(
+    streams: Int = 16, view: WebView = .open,
+    hosts: AllowedHosts = AllowedHosts(hostName: "desk", addresses: ["192.0.2.7"]),
+    rereadHosts: (() -> AllowedHosts)? = nil, wall: @escaping () -> WallTime = WallTime.now
+  ) -> WebDesk {
+    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
+    var limits = HTTPLimits()
+    limits.streams = streams
+    http = MemoryHTTP(limits: limits)
+    return WebDesk(
+      link: link, server: http, hosts: hosts, rereadHosts: rereadHosts, view: view,
+      pairings: Pairings(directory: stateDirectory), clock: clock, wall: wall, log: Log(sink: { self.lines.append($1) })
+    )
   }
 
   override func tearDown() {
@@ -44,82 +56,76 @@ final class WebDeskTests: XCTestCase {
     try? FileManager.default.removeItem(atPath: stateDirectory)
   }
 
-  /// Runs the loop's sources (the device's socket, the server, the link, the desk) for up to
-  /// 3 s until `done`.
-  func serve(until done: () -> Bool) {
-    let end = clock.now + seconds(3)
-    while !done() && clock.now < end {
+  /// One turn of the loops: the device's socket (its own loop), then `pomodoro web`'s sources in
+  /// the order its loop hands them a wake (the link, the transport, the desk). Nothing blocks:
+  /// the device's socket is local, so what one side sends is there for the other's next turn.
+  func turn() {
+    if !deviceHangs {
       fixture.server.serviceNow()
       for server in otherServers { server.serviceNow() }
-      for source in [desk.server, desk.link, desk] as [LoopSource] {
-        source.handle(Wake(readable: source.readDescriptors))
-      }
-      usleep(1000)
+    }
+    for source in [desk.link, http, desk] as [LoopSource] {
+      source.handle(Wake(readable: source.readDescriptors, writable: source.writeDescriptors))
     }
   }
 
-  /// A raw HTTP/1.1 exchange on a socket of its own: what arrived within the loop's turns.
-  func request(_ head: String, body: String = "", until done: (String) -> Bool = { $0.contains("\r\n\r\n") }) throws
-    -> String
+  /// Turns until `done`; a few always do (fails after 200).
+  func settle(until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+    for _ in 0..<200 {
+      if done() { return }
+      turn()
+    }
+    XCTFail("never came", file: file, line: line)
+  }
+
+  /// Turns enough for anything under way to end (a reply, a watch line).
+  func settle() { for _ in 0..<20 { turn() } }
+
+  /// A request answered: it arrives, is handed over at the transport's turn, and its answer
+  /// comes (at once, or from the device).
+  @discardableResult
+  func ask(
+    _ method: String, _ path: String, body: String = "", host: String? = "desk.local", origin: String? = nil,
+    cookie: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) -> MemoryHTTP.Exchange {
+    let exchange = http.arrive(
+      MemoryHTTP.request(method, path, body: body, host: host, origin: origin, cookie: cookie))
+    settle(until: { exchange.response != nil }, file: file, line: line)
+    return exchange
+  }
+
+  func get(_ path: String, host: String? = "desk.local", origin: String? = nil, cookie: String? = nil)
+    -> MemoryHTTP.Exchange
   {
-    let fd = socket(AF_INET, streamSocketType, 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(desk.server.port).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    XCTAssertEqual(connected, 0)
-    UnixSocket.setNonBlocking(fd)
-    XCTAssertTrue(UnixSocket.writeAll(fd, Array((head + "\r\n\r\n" + body).utf8)))
-    var got: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    serve {
-      let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if n > 0 { got += buffer[0..<n] }
-      let text = String(decoding: got, as: UTF8.self)
-      return done(text) && (text.contains("text/event-stream") || n == 0 || complete(text))
-    }
-    return String(decoding: got, as: UTF8.self)
-  }
-
-  func complete(_ text: String) -> Bool {
-    guard let split = text.range(of: "\r\n\r\n"),
-      let length = text[..<split.lowerBound].split(separator: "\r\n").first(where: {
-        $0.lowercased().hasPrefix("content-length:")
-      }).flatMap({ Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
-    else { return false }
-    return text.utf8.count - text[..<split.upperBound].utf8.count >= length
-  }
-
-  func status(_ response: String) -> Int? {
-    response.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+    ask("GET", path, host: host, origin: origin, cookie: cookie)
   }
 
   func testTheStateIsServedToTheDesksOwnNames() throws {
     for host in ["desk", "desk.local:8080", "192.0.2.7", "localhost:8080", "127.0.0.1", "[::1]:8080"] {
-      let r = try request("GET /api/state HTTP/1.1\r\nHost: \(host)")
-      XCTAssertEqual(status(r), 200, "\(host): \(r)")
-      XCTAssertTrue(r.contains("{\"phase\":\"idle\",\"mode\":\"focus\",\"remaining_ms\":1500000"), r)
-      XCTAssertFalse(r.lowercased().contains("access-control-allow"), "no CORS header")
+      let r = get("/api/state", host: host)
+      XCTAssertEqual(r.status, 200, "\(host): \(r.body)")
+      XCTAssertTrue(r.body.hasPrefix("{\"phase\":\"idle\",\"mode\":\"focus\",\"remaining_ms\":1500000"), r.body)
+      XCTAssertFalse(
+        r.response?.headers.contains { $0.0.lowercased().hasPrefix("access-control-allow") } ?? true, "no CORS header")
     }
   }
 
   /// DNS rebinding: a page rebound to the desk carries its own name as Host (and as Origin, so
   /// an Origin check alone would pass it): 421. Another site's page: 403.
   func testOtherHostsAndOtherSitesAreRefused() throws {
-    let rebound = try request("GET /api/state HTTP/1.1\r\nHost: attacker.example\r\nOrigin: http://attacker.example")
-    XCTAssertEqual(status(rebound), 421, rebound)
-    XCTAssertTrue(rebound.contains("this desk answers to its own name and addresses only"), rebound)
-    XCTAssertFalse(rebound.contains("phase"))
-    let missing = try request("GET /api/state HTTP/1.0")
-    XCTAssertEqual(status(missing), 421, missing)
-    let foreign = try request("GET /api/state HTTP/1.1\r\nHost: desk.local\r\nOrigin: https://evil.example")
-    XCTAssertEqual(status(foreign), 403, foreign)
+    let rebound = get("/api/state", host: "attacker.example", origin: "http://attacker.example")
+    XCTAssertEqual(rebound.status, 421, rebound.body)
+    XCTAssertTrue(rebound.body.contains("this desk answers to its own name and addresses only"), rebound.body)
+    XCTAssertFalse(rebound.body.contains("phase"))
+    let missing = get("/api/state", host: nil)
+    XCTAssertEqual(missing.status, 421, missing.body)
+    let foreign = get("/api/state", host: "desk.local", origin: "https://evil.example")
+    XCTAssertEqual(foreign.status, 403, foreign.body)
+    XCTAssertEqual(get("/api/state", host: "desk.local", origin: "http://desk.local:8080").status, 200, "its own page")
+    // Another port of the same host is another site (SameSite cookies ignore ports).
+    for other in ["http://desk.local", "http://127.0.0.1:9", "https://desk.local:8080"] {
+      XCTAssertEqual(get("/api/state", host: "desk.local", origin: other).status, 403, other)
+    }
     XCTAssertEqual(lines.filter { $0.contains("(421)") }.count, 2, "\(lines)")
   }
 
@@ -127,96 +133,161 @@ final class WebDeskTests: XCTestCase {
   /// request that names it, at most every 10 s.
   func testANewAddressIsReadAgain() throws {
     var addresses = ["192.0.2.7"]
-    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
-    desk = try WebDesk(
-      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: addresses),
-      rereadHosts: { AllowedHosts(hostName: "desk", addresses: addresses) },
-      pairings: Pairings(directory: stateDirectory),
-      clock: clock, log: Log(sink: { _, _ in }))
-    desk.hostsReadAt = clock.now - seconds(11)
-    serve(until: { self.desk.state != nil })
+    var reads = 0
+    desk = makeDesk(
+      hosts: AllowedHosts(hostName: "desk", addresses: addresses),
+      rereadHosts: {
+        reads += 1
+        return AllowedHosts(hostName: "desk", addresses: addresses)
+      })
+    settle(until: { self.desk.state != nil })
     addresses.append("198.51.100.9")
-    XCTAssertEqual(status(try request("GET /api/state HTTP/1.1\r\nHost: 198.51.100.9:8080")), 200)
-    XCTAssertEqual(status(try request("GET /api/state HTTP/1.1\r\nHost: 203.0.113.1")), 421, "still not any address")
+    XCTAssertEqual(get("/api/state", host: "198.51.100.9:8080").status, 421, "read at most every 10 s")
+    XCTAssertEqual(reads, 0)
+    clock.advance(by: seconds(10))
+    XCTAssertEqual(get("/api/state", host: "198.51.100.9:8080").status, 200)
+    XCTAssertEqual(reads, 1)
+    XCTAssertEqual(get("/api/state", host: "203.0.113.1").status, 421, "still not any address")
+    XCTAssertEqual(reads, 1, "not again within 10 s")
   }
 
   /// Nothing here acts: another method is 405, and the device's state is what it was.
   func testNoRequestActs() throws {
-    let post = try request(
-      "POST /api/state HTTP/1.1\r\nHost: desk\r\nContent-Type: application/json\r\nContent-Length: 16",
-      body: "{\"cmd\":\"start\"}\n")
-    XCTAssertEqual(status(post), 405, post)
+    let post = ask("POST", "/api/state", body: "{\"cmd\":\"start\"}\n")
+    XCTAssertEqual(post.status, 405, post.body)
     for path in ["/api/command?cmd=start", "/api/pair?code=123456"] {
-      XCTAssertEqual(status(try request("GET \(path) HTTP/1.1\r\nHost: desk")), 405, path)
+      XCTAssertEqual(get(path).status, 405, path)
     }
-    serve { false }
+    XCTAssertEqual(ask("DELETE", "/app.js").status, 405)
+    XCTAssertEqual(get("/nothing-here").status, 404)
+    settle()
     XCTAssertEqual(fixture.h.device.state.phase, .idle)
   }
 
   /// The stream: the whole state at once, then each change as it happens (the device's own
   /// button); a third stream over the limit of two ends the oldest.
   func testEventsCarryTheStateAndEveryChange() throws {
-    let fd = try openStream()
-    defer { close(fd) }
-    var seen = read(fd, until: { $0.contains("event: state") })
-    XCTAssertTrue(seen.contains("content-type: text/event-stream"), seen)
-    XCTAssertTrue(seen.contains("\"phase\":\"idle\""), seen)
+    let first = get("/events")
+    XCTAssertEqual(first.response?.contentType, "text/event-stream")
+    XCTAssertTrue(first.received.hasPrefix("event: state\ndata: {\"phase\":\"idle\""), first.received)
     fixture.h.press(fixture.h.config.buttonStart)
     fixture.h.run(for: ms(300))
-    seen += read(fd, until: { $0.contains("\"phase\":\"running\"") })
-    XCTAssertTrue(seen.contains("data: {\"phase\":\"running\""), seen)
+    settle(until: { first.received.contains("data: {\"phase\":\"running\"") })
+    XCTAssertEqual(first.events, ["state", "state"])
 
-    let second = try openStream()
-    defer { close(second) }
-    _ = read(second, until: { $0.contains("event: state") })
-    XCTAssertEqual(desk.server.streams.count, 2)
-    let third = try openStream()
-    defer { close(third) }
-    _ = read(third, until: { $0.contains("event: state") })
-    serve { self.desk.server.streams.count == 2 }
-    XCTAssertEqual(desk.server.streams.count, 2, "the oldest ended for the newest")
+    let second = get("/events")
+    XCTAssertEqual(http.streams.count, 2)
+    let third = get("/events")
+    XCTAssertTrue(third.streaming)
+    XCTAssertTrue(first.ended, "the oldest ended for the newest")
+    XCTAssertFalse(second.ended)
+    XCTAssertEqual(http.streams.count, 2)
+    XCTAssertEqual(http.streams.oldest, second.id)
+    XCTAssertEqual(desk.streams, [second.id, third.id])
+  }
+
+  /// A comment every 15 s keeps each stream; a stream whose client left is found out by it and
+  /// dropped.
+  func testKeepAliveCommentsFindAClientGone() throws {
+    let staying = get("/events")
+    let leaving = get("/events")
+    http.leave(leaving)
+    clock.advance(by: WebDesk.keepAlive - 1)
+    settle()
+    XCTAssertFalse(staying.received.contains(": keep-alive"), "not before 15 s")
+    XCTAssertEqual(desk.streams.count, 2)
+    clock.advance(by: 1)
+    settle(until: { staying.received.hasSuffix(": keep-alive\n\n") })
+    XCTAssertEqual(desk.streams, [staying.id], "the client gone is dropped")
+    clock.advance(by: WebDesk.keepAlive)
+    settle(until: { staying.received.components(separatedBy: ": keep-alive").count == 3 })
   }
 
   /// The device gone, then back (a restart): the stream says offline, then the state again,
-  /// though it is the state it said before.
+  /// though it is the state it said before; meanwhile `/api/state` is 503.
   func testTheStreamSaysTheStateAgainWhenTheDeskComesBack() throws {
-    let fd = try openStream()
-    defer { close(fd) }
-    _ = read(fd, until: { $0.contains("event: state") })
+    let stream = get("/events")
     fixture.server.close()
-    let offline = read(fd, until: { $0.contains("event: offline") })
-    XCTAssertTrue(offline.contains("event: offline"), offline)
+    settle(until: { stream.events.last == "offline" })
+    XCTAssertTrue(stream.received.hasSuffix("event: offline\ndata: {}\n\n"), stream.received)
+    XCTAssertEqual(get("/api/state").status, 503)
+    let late = get("/events")
+    XCTAssertEqual(late.events, ["offline"], "a stream opened while the desk is away starts offline")
     let again = try ControlServer(path: fixture.path, device: fixture.h.device, log: Log(sink: { _, _ in }))
     otherServers = [again]
     defer { again.close() }
-    let seen = read(fd, until: { $0.contains("event: state") })
-    XCTAssertTrue(seen.contains("event: state\ndata: {\"phase\":\"idle\""), seen)
+    // The link tries again after its back-off.
+    clock.advance(by: seconds(1))
+    settle(until: { stream.events.last == "state" })
+    let after = stream.received.components(separatedBy: "event: offline\ndata: {}\n\n").last ?? ""
+    XCTAssertTrue(after.hasPrefix("event: state\ndata: {\"phase\":\"idle\""), stream.received)
+    XCTAssertEqual(stream.events, ["state", "offline", "state"])
+    XCTAssertEqual(late.events, ["offline", "state"])
+    XCTAssertEqual(get("/api/state").status, 200)
   }
 
-  func openStream() throws -> Int32 {
-    let fd = socket(AF_INET, streamSocketType, 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(desk.server.port).bigEndian)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+  /// A stream asked for while the desk goes away, in each order the loop may take them: the
+  /// request handed over before the link finds the device gone (state, then offline), or after
+  /// (offline at once). Either way its last word is offline.
+  func testAStreamOpenedWhileTheDeskGoesAway() throws {
+    for linkFirst in [false, true] {
+      // A desk and device of their own for each order.
+      tearDown()
+      try setUpWithError()
+      let stream = http.arrive(MemoryHTTP.request("GET", "/events"))
+      fixture.server.close()
+      // The device has closed its socket; nothing has been handed over yet.
+      XCTAssertFalse(stream.handled)
+      if linkFirst {
+        desk.link.handle(Wake(readable: desk.link.readDescriptors))
+        XCTAssertFalse(desk.link.available)
+        http.handle(Wake())
+        XCTAssertEqual(stream.events, ["offline"])
+      } else {
+        http.handle(Wake())
+        XCTAssertEqual(stream.events, ["state"], "handed over while the link still has the device")
+        desk.link.handle(Wake(readable: desk.link.readDescriptors))
+        XCTAssertEqual(stream.events, ["state", "offline"])
       }
+      XCTAssertEqual(desk.streams, [stream.id])
     }
-    UnixSocket.setNonBlocking(fd)
-    XCTAssertTrue(UnixSocket.writeAll(fd, Array("GET /events HTTP/1.1\r\nHost: desk.local\r\n\r\n".utf8)))
-    return fd
   }
 
-  func read(_ fd: Int32, until done: (String) -> Bool, ended: Bool = false) -> String {
-    var got: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    serve {
-      let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if n > 0 { got += buffer[0..<n] }
-      return done(String(decoding: got, as: UTF8.self).lowercased()) || (ended && n == 0)
-    }
-    return String(decoding: got, as: UTF8.self).lowercased()
+  /// A device that hangs: a request waits for it, then is answered 504 after the link's answer
+  /// timeout, and the streams say offline.
+  func testADeviceThatDoesNotAnswerIs504() throws {
+    let stream = get("/events")
+    deviceHangs = true
+    let settings = http.arrive(MemoryHTTP.request("GET", "/api/settings"))
+    settle()
+    XCTAssertTrue(settings.handled)
+    XCTAssertNil(settings.response, "it waits for the device")
+    clock.advance(by: desk.link.answerTimeout)
+    settle(until: { settings.response != nil })
+    XCTAssertEqual(settings.status, 504, settings.body)
+    XCTAssertTrue(settings.body.contains("the desk did not answer within 5s"), settings.body)
+    XCTAssertEqual(stream.events.last, "offline")
+    XCTAssertEqual(get("/api/settings").status, 503, "unavailable: not asked")
+  }
+
+  /// The settings: read with where each comes from, changed and reset by a paired browser.
+  func testSettingsAreReadChangedAndReset() throws {
+    let list = get("/api/settings")
+    XCTAssertEqual(list.status, 200, list.body)
+    XCTAssertTrue(list.body.hasPrefix("{\"settings\":[{\"key\":"), list.body)
+    XCTAssertTrue(list.body.contains("{\"key\":\"focus\",\"value\":\"25m\",\"from\":\"default\""), list.body)
+    XCTAssertEqual(ask("POST", "/api/settings", body: "{\"key\":\"focus\",\"value\":\"30m\"}").status, 401)
+    let cookie = try pairedCookie()
+    let set = ask("POST", "/api/settings", body: "{\"key\":\"focus\",\"value\":\"30m\"}", cookie: cookie)
+    XCTAssertEqual(set.status, 200, set.body)
+    XCTAssertTrue(set.body.hasPrefix("{\"setting\":{\"key\":\"focus\",\"value\":\"30m\",\"from\":"), set.body)
+    settle(until: { self.fixture.h.device.state.duration == minutes(30) })
+    let bad = ask("POST", "/api/settings", body: "{\"key\":\"focus\",\"value\":\"soon\"}", cookie: cookie)
+    XCTAssertEqual(bad.status, 400, bad.body)
+    XCTAssertEqual(ask("POST", "/api/settings", body: "{\"key\":\"focus\"}", cookie: cookie).status, 400)
+    let reset = ask("POST", "/api/settings", body: "{\"key\":\"focus\",\"reset\":true}", cookie: cookie)
+    XCTAssertEqual(reset.status, 200, reset.body)
+    XCTAssertTrue(reset.body.contains("\"value\":\"25m\""), reset.body)
+    settle(until: { self.fixture.h.device.state.duration == minutes(25) })
   }
 }

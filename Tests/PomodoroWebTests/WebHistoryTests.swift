@@ -1,4 +1,5 @@
 import Foundation
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 import XCTest
@@ -15,12 +16,12 @@ extension WebDeskTests {
     fixture = try ControlFixture(storing: true)
     try (lines.joined(separator: "\n") + "\n").write(
       toFile: fixture.directory + "/history.jsonl", atomically: true, encoding: .utf8)
-    let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
-    desk = try WebDesk(
-      link: link, address: "127.0.0.1", port: 0, hosts: AllowedHosts(hostName: "desk", addresses: []),
-      pairings: Pairings(directory: stateDirectory), clock: clock,
-      wall: { WallTime(epochSeconds: 1_796_040_000, synced: true) }, log: Log(sink: { _, _ in }))
-    serve(until: { self.desk.state != nil })
+    desk = makeDesk(
+      hosts: AllowedHosts(hostName: "desk", addresses: []),
+      wall: {
+        WallTime(epochSeconds: 1_796_040_000, synced: true)
+      })
+    settle(until: { self.desk.state != nil })
   }
 
   /// A history line ending `daysAgo` days before the fixture's wall clock (2026-11-30 12:00 UTC).
@@ -38,17 +39,17 @@ extension WebDeskTests {
       Self.record(daysAgo: 10), Self.record(daysAgo: 3), Self.record(daysAgo: 3, mode: "short", minutes: 5),
       "{torn by a power cut", Self.record(daysAgo: 0), Self.record(daysAgo: 0, outcome: "cancelled", minutes: 3),
     ])
-    let r = try request("GET /api/history?days=7 HTTP/1.1\r\nHost: desk")
-    XCTAssertEqual(status(r), 200, r)
-    let days = body(r).components(separatedBy: "{\"day\":").dropFirst()
-    XCTAssertEqual(days.count, 7, r)
+    let r = get("/api/history?days=7")
+    XCTAssertEqual(r.status, 200, r.body)
+    let days = r.body.components(separatedBy: "{\"day\":").dropFirst()
+    XCTAssertEqual(days.count, 7, r.body)
     let today = WallTime(epochSeconds: 1_796_040_000, synced: true).localCivilDay
-    XCTAssertTrue(days.last?.hasPrefix("\"\(today)\",\"focus\":1,\"focus_ms\":1500000,\"sessions\":[") ?? false, r)
-    XCTAssertTrue(days.last?.contains("\"outcome\":\"cancelled\"") ?? false, r)
+    XCTAssertTrue(days.last?.hasPrefix("\"\(today)\",\"focus\":1,\"focus_ms\":1500000,\"sessions\":[") ?? false, r.body)
+    XCTAssertTrue(days.last?.contains("\"outcome\":\"cancelled\"") ?? false, r.body)
     let threeAgo = days[days.startIndex + 3]
     XCTAssertTrue(threeAgo.hasPrefix("\"\(today.adding(-3))\",\"focus\":1,"), threeAgo)
     XCTAssertTrue(threeAgo.contains("\"mode\":\"short\""), threeAgo)
-    XCTAssertFalse(body(r).contains(today.adding(-10).description), "older than 7 days: not asked for")
+    XCTAssertFalse(r.body.contains(today.adding(-10).description), "older than 7 days: not asked for")
     // The device reads back only as far as the first day asked for; the torn line is left out.
     let fd = try fixture.connect()
     defer { close(fd) }
@@ -57,8 +58,7 @@ extension WebDeskTests {
     }
     XCTAssertEqual(items.count, 4, "\(items)")
     for bad in ["0", "367", "week"] {
-      let refused = try request("GET /api/history?days=\(bad) HTTP/1.1\r\nHost: desk")
-      XCTAssertEqual(status(refused), 400, bad)
+      XCTAssertEqual(get("/api/history?days=\(bad)").status, 400, bad)
     }
   }
 
@@ -68,9 +68,9 @@ extension WebDeskTests {
       d % 4 == 1 ? [] : [Self.record(daysAgo: d), Self.record(daysAgo: d, minutes: 50)]
     }
     try storingDesk(history: lines)
-    let r = try request("GET /api/stats.svg HTTP/1.1\r\nHost: desk")
-    XCTAssertEqual(status(r), 200, r)
-    XCTAssertTrue(r.lowercased().contains("content-type: image/svg+xml"), r)
+    let r = get("/api/stats.svg")
+    XCTAssertEqual(r.status, 200, r.body)
+    XCTAssertEqual(r.response?.contentType, "image/svg+xml")
     var builder = HistoryStats.Builder(
       today: WallTime(epochSeconds: 1_796_040_000, synced: true).localCivilDay, days: WebDesk.statsDays)
     for line in lines { builder.add(try XCTUnwrap(HistoryEntry(jsonLine: line))) }
@@ -78,12 +78,12 @@ extension WebDeskTests {
     XCTAssertEqual(stats.currentStreak, 1)
     XCTAssertEqual(stats.longestStreak, 3)
     for line in StatsPicture.summary(stats) {
-      XCTAssertTrue(body(r).contains(StatsSVG.escape(line)), "\(line) in the SVG")
+      XCTAssertTrue(r.body.contains(StatsSVG.escape(line)), "\(line) in the SVG")
     }
     // A square a day of the heatmap, each with its minutes.
     let grid = HeatmapGrid(stats)
     let squares = (0..<grid.columns).flatMap { c in (0..<7).compactMap { grid.focusMs(column: c, row: $0) } }
-    XCTAssertEqual(body(r).components(separatedBy: "<title>").count - 1, squares.count, r)
-    XCTAssertTrue(body(r).contains(": 75 min</title>"), r)
+    XCTAssertEqual(r.body.components(separatedBy: "<title>").count - 1, squares.count, r.body)
+    XCTAssertTrue(r.body.contains(": 75 min</title>"), r.body)
   }
 }

@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroDrivers
 import PomodoroSystem
 

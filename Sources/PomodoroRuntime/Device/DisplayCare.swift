@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroCore
 import PomodoroGraphics
 import PomodoroSystem

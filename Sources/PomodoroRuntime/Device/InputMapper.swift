@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroSystem

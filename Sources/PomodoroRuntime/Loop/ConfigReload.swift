@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroSystem
 
 /// What SIGHUP does to `pomodoro run`: the config is read again and each changed key is judged by

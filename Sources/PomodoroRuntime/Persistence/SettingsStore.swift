@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroSystem
 
 /// The overlay of settings on disk (`settings.conf` in the state directory): the keys set with

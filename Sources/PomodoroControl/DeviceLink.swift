@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// A bridge's one link to the device (the MQTT bridge's, the web page's): the control socket,
 /// watched from the moment it connects; a bounded queue of requests; the requests not answered
@@ -91,24 +92,20 @@ public final class DeviceLink: LoopSource {
   /// Bytes waiting to go to the device.
   public var queued: Int { output.count }
 
-  /// Queues `command` (its label for the log: the payload as received) and sends what it can.
+  /// Queues `command` (its label for the log: the payload as received) and sends what it can; a
+  /// refusal goes to `onRefusal`.
   public func send(_ command: ControlCommand, label: String) -> Sent {
+    send(command, label: label, reply: nil)
+  }
+
+  /// Sends `command` (`history`, `config`: its request line is `ControlCommand.requestLine`)
+  /// whose answer `reply` gets, item lines included; when the link is lost first, `reply` gets
+  /// the refusal "the desk cannot be reached". The caller bounds how long it waits.
+  public func send(_ command: ControlCommand, label: String, reply: ((Answer) -> Void)?) -> Sent {
     guard fd >= 0 else { return .notConnected }
     let line = Array((command.requestLine + "\n").utf8)
     guard output.count + line.count <= Self.maxQueued else { return .full(queued: output.count) }
-    request(line, label, own: false)
-    report()
-    return .sent
-  }
-
-  /// Sends a request line (a command as JSON: `{"cmd":"history","days":7}`) whose answer
-  /// `reply` gets, item lines included; when the link is lost first, `reply` gets the refusal
-  /// "the desk cannot be reached". The caller bounds how long it waits.
-  public func send(line: String, label: String, reply: @escaping (Answer) -> Void) -> Sent {
-    guard fd >= 0 else { return .notConnected }
-    let bytes = Array((line + "\n").utf8)
-    guard output.count + bytes.count <= Self.maxQueued else { return .full(queued: output.count) }
-    request(bytes, label, own: false, reply: reply)
+    request(line, label, own: false, reply: reply)
     report()
     return .sent
   }
@@ -141,6 +138,11 @@ public final class DeviceLink: LoopSource {
 
   // MARK: Inside
 
+  /// The link's own request (watch, status), labelled by its name.
+  func request(_ command: ControlCommand, own: Bool) {
+    request(Array((command.requestLine + "\n").utf8), command.name, own: own)
+  }
+
   func request(_ line: [UInt8], _ what: String, own: Bool, reply: ((Answer) -> Void)? = nil) {
     if pending.isEmpty { waitingSince = clock.now }
     output += line
@@ -153,7 +155,7 @@ public final class DeviceLink: LoopSource {
   func refresh(_ now: Instant) {
     nextRefresh = now + refreshInterval
     guard fd >= 0, pending.isEmpty else { return }
-    request(Array((ControlCommand.status.requestLine + "\n").utf8), "status", own: true)
+    request(.status, own: true)
   }
 
   func checkSilence(_ now: Instant) {
@@ -185,7 +187,7 @@ public final class DeviceLink: LoopSource {
     silent = false
     heard = false
     nextRefresh = clock.now + refreshInterval
-    request(Array((ControlCommand.watch.requestLine + "\n").utf8), "watch", own: true)
+    request(.watch, own: true)
     log.forget("device")
     log.notice("watching the device at \(socketPath)")
   }

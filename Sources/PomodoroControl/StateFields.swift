@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The device's state as named fields, written once for every place that shows it: the
 /// transcript's `state` lines, the journal's `state ...` line (which the system test reads), the

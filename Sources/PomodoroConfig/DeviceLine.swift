@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The device's GPIO signals: the one table of what each line is, which button it is, which
 /// config key names its pin and how the part labels it. Inputs are requested in `inputs` order,

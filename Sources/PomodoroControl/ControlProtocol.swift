@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroSystem
 
 /// The control socket's protocol: one JSON object a line each way. Requests
 /// `{"cmd":"status"}` ... `{"cmd":"extend","by":"5m"}`, `{"cmd":"set","mode":"soft","duration":"6m"}`,

@@ -1,4 +1,6 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
 
 /// The config as the device runs it, in three layers: the defaults; the config file over them
 /// (/etc/pomodoro/pomodoro.conf, which the device never writes); and over both the overlay that

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroSystem
 
 /// Reads the `key = value` config text. Strict: an unknown key, a bad value or a key given
 /// twice is an error naming the file and line, so a typo never silently means a default.

@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroSystem
 
 /// When a change to a key reaches a running device (SIGHUP reads the config again).
 public enum ConfigApplies: String, CaseIterable, Sendable {

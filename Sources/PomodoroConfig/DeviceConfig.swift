@@ -1,5 +1,6 @@
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroSystem
 
 /// Everything the owner can set, with the defaults that match the wiring in hardware/.
 /// The keys and their text forms are documented in deploy/pomodoro.conf.
