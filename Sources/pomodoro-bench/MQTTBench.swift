@@ -158,6 +158,24 @@ func mqttLatency(
   return samples
 }
 
+/// A waiter that never sleeps (the serving thread has polled already): one poll(2), timeout 0.
+final class ReadyWaiter: Waiter {
+  func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
+    try wait(until: deadline, watching: extra, writable: [])
+  }
+  func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
+    var fds =
+      extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+    var wake = Wake()
+    guard !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0 else { return wake }
+    for (i, p) in fds.enumerated() where p.revents != 0 {
+      if i < extra.count { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
+    }
+    return wake
+  }
+}
+
 /// Serves control servers from a thread: one poll over all their descriptors, as a device's loop.
 final class DeviceServing: @unchecked Sendable {
   let thread: Thread
@@ -187,10 +205,13 @@ final class DeviceServing: @unchecked Sendable {
         let busy = all.indices.filter { all[$0].busy }
         guard poll(&fds, nfds_t(fds.count), busy.isEmpty ? 1000 : 0) >= 0 || errno == EINTR else { return }
         if fds[0].revents != 0 { return }
-        // Each server whose descriptors woke serves what is ready (its own poll, timeout 0).
+        // Each server whose descriptors woke turns its device's loop (its own poll, timeout 0).
         var woke = Set(busy)
         for (k, p) in fds.dropFirst().enumerated() where p.revents != 0 { woke.insert(owners[k].0) }
-        for i in woke.sorted() { all[i].serviceNow() }
+        for i in woke.sorted() {
+          _ = try? EventLoop.turn(all[i].device, waiter: ReadyWaiter(), sources: [all[i]])
+          all[i].device.step()
+        }
       }
     }
     thread.start()

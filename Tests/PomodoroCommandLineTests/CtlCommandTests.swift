@@ -25,7 +25,7 @@ final class SocketPump: @unchecked Sendable {
     let t = Thread { [self] in
       var rounds = 0
       while !lock.withLock({ stopping }) {
-        fixture.server.serviceNow()
+        fixture.server.turn()
         rounds += 1
         if rounds == 50, let also { also(fixture) }
         usleep(2000)
@@ -147,7 +147,7 @@ final class CtlCommandTests: XCTestCase {
     let thread = Thread {
       while !box.stopped {
         var fds = server.readDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        if poll(&fds, nfds_t(fds.count), 20) > 0 { server.serviceNow() }
+        if poll(&fds, nfds_t(fds.count), 20) > 0 { server.turn() }
       }
     }
     thread.start()
@@ -413,16 +413,16 @@ extension CtlCommandTests {
       // ctl's watcher is the one quiet longest.
       let until = SystemClock().now + seconds(10)
       while f.server.watchers < ControlServer.maxWatchers && SystemClock().now < until {
-        f.server.serviceNow()
+        f.server.turn()
         usleep(1000)
       }
       f.h.clock.advance(by: seconds(30))
       for fd in others { _ = UnixSocket.writeAll(fd, Array("{\"cmd\":\"status\"}\n".utf8)) }
-      f.server.serviceNow()
+      f.server.turn()
       if let newcomer = try? UnixSocket.connect(f.path) {
-        f.server.serviceNow()  // accepted
+        f.server.turn()  // accepted
         _ = UnixSocket.writeAll(newcomer, Array("{\"cmd\":\"watch\"}\n".utf8))
-        f.server.serviceNow()  // its watch answered
+        f.server.turn()  // its watch answered
       }
       f.server.close()  // whatever happened: ctl's watch ends here at the latest
     })

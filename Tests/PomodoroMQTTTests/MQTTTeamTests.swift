@@ -21,7 +21,7 @@ final class ServersPump: @unchecked Sendable {
     thread = Thread {
       while !box.stopped {
         unsafeTick?()
-        for server in unsafeServers { server.serviceNow() }
+        for server in unsafeServers { server.turn() }
         usleep(1000)
       }
     }

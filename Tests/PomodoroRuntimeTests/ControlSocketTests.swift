@@ -36,6 +36,30 @@ final class ControlSocketTests: XCTestCase {
     return (f, fd)
   }
 
+  /// The server answers and the loop steps: a batch handled by the server alone (no step) is
+  /// answered and held, its state not saved; the loop's next turn steps the device, which saves
+  /// it, and the reply goes out.
+  func testTheServerNeverStepsTheDeviceTheLoopsStepSavesAndReleasesTheReply() throws {
+    let f = try ControlFixture(storing: true)
+    let fd = try f.connect()
+    let saves = f.h.device.saves
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
+    var readable: [Int32] = []
+    let limit = SystemClock().now + seconds(10)
+    while f.server.requests == 0 && SystemClock().now < limit {
+      readable = f.server.readDescriptors
+      f.server.handle(Wake(readable: readable, writable: []))
+    }
+    XCTAssertEqual(f.server.requests, 1)
+    XCTAssertEqual(f.h.device.state.phase, .running)
+    XCTAssertEqual(f.h.device.saves, saves, "the server did not step the device (its step would have saved)")
+    var reader = LineReader(fd: fd)
+    XCTAssertNil(reader.next(until: SystemClock().now + ms(100)), "held until the loop's step has saved it")
+    f.server.turn()
+    XCTAssertEqual(f.h.device.saves, saves + 1)
+    XCTAssertEqual(reader.next(until: SystemClock().now + seconds(10))?.contains("\"phase\":\"running\""), true)
+  }
+
   func testEveryCommandInEveryPhase() throws {
     // (request, phase) -> the phase it leaves, or the refusal's words.
     enum Want {
@@ -182,7 +206,7 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertEqual(f.reply(fd, long).error, "request line longer than 4096 bytes; ignored")
     // A request split over two writes is one request.
     XCTAssertTrue(UnixSocket.writeAll(fd, Array(#"{"cmd":"st"#.utf8)))
-    f.server.serviceNow()
+    f.server.turn()
     XCTAssertEqual(f.reply(fd, #"art"}"#).fields["phase"]?.string, "running")
     XCTAssertEqual(f.server.requests, 5, "the oversized line is refused without counting as a request")
     close(fd)
@@ -200,7 +224,7 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertNil(reader.next(until: SystemClock().now + ms(2000)), "then closed")
     for fd in fds { XCTAssertTrue(f.reply(fd, #"{"cmd":"status"}"#).ok) }
     close(fds.removeLast())
-    f.server.serviceNow()
+    f.server.turn()
     let again = try f.connect()
     XCTAssertTrue(f.reply(again, #"{"cmd":"status"}"#).ok, "a freed place is taken again")
     XCTAssertEqual(f.h.logLines.filter { $0.1.contains("a client was refused") }.count, 1)
@@ -217,7 +241,7 @@ final class ControlSocketTests: XCTestCase {
     _ = f.reply(fd, #"{"cmd":"pause"}"#)
     f.h.press(f.h.config.buttonStart)  // The button: a watcher sees it too.
     f.h.run(for: seconds(1))
-    f.server.serviceNow()
+    f.server.turn()
     var reader = LineReader(fd: watcher)
     var phases: [String] = []
     while let line = reader.next(until: SystemClock().now + ms(200)), let o = FlatJSON.decode(line) {
@@ -232,7 +256,7 @@ final class ControlSocketTests: XCTestCase {
     let f = try ControlFixture()
     let lazy = try f.connect()
     XCTAssertTrue(UnixSocket.writeAll(lazy, Array("{\"cmd\":\"watch\"}\n".utf8)))
-    f.server.serviceNow()
+    f.server.turn()
     let fd = try f.connect()
     // Each set is a state change: a line for the watcher, who never reads.
     var n = 0
@@ -357,10 +381,10 @@ extension ControlSocketTests {
     let asker = idle.removeLast()
     XCTAssertTrue(f.reply(asker, #"{"cmd":"status"}"#).ok)  // Its minute starts again.
     f.h.run(for: seconds(30) - 1)
-    f.server.serviceNow()
+    f.server.turn()
     XCTAssertEqual(f.server.idleClosed, 0, "not before the minute")
     f.h.run(for: 1)
-    f.server.serviceNow()
+    f.server.turn()
     XCTAssertEqual(f.server.idleClosed, idle.count)
     for fd in idle {
       var r = LineReader(fd: fd)
@@ -374,10 +398,10 @@ extension ControlSocketTests {
     let ctl = try f.connect()
     XCTAssertTrue(f.reply(ctl, #"{"cmd":"status"}"#).ok, "room again")
     f.h.run(for: seconds(30))
-    f.server.serviceNow()
+    f.server.turn()
     XCTAssertEqual(f.server.idleClosed, idle.count + 1, "the asker, a minute after its request")
     f.h.run(for: seconds(60))
-    f.server.serviceNow()
+    f.server.turn()
     XCTAssertEqual(f.server.watchers, 1, "a watcher stays however long it is quiet")
     XCTAssertEqual(f.server.idleClosed, idle.count + 2)
     XCTAssertEqual(f.h.logLines.filter { $0.1.contains("closed a client that sent no request for 1m") }.count, 1)
@@ -477,7 +501,7 @@ final class ControlWatcherTests: XCTestCase {
     XCTAssertNil(first.next(until: SystemClock().now + ms(2000)), "then closed")
     close(watchers.removeFirst())
     close(ctl)
-    f.server.serviceNow()
+    f.server.turn()
     // A bridge: its watch takes a quiet watcher's place, and its status every 10 s keeps it
     // there while new watchers come and go.
     let bridge = try watch(f)
@@ -488,7 +512,7 @@ final class ControlWatcherTests: XCTestCase {
       for fd in others { _ = f.reply(fd, #"{"cmd":"status"}"#) }
       let newcomer = try watch(f)
       if !newcomer.ok { close(newcomer.fd) }
-      f.server.serviceNow()
+      f.server.turn()
       XCTAssertLessThanOrEqual(f.server.watchers, ControlServer.maxWatchers)
     }
     XCTAssertEqual(f.server.watchers, ControlServer.maxWatchers)
@@ -531,12 +555,12 @@ final class ControlBurstTests: XCTestCase {
     let flood = try UnixSocket.connect(server.path)
     let other = try UnixSocket.connect(server.path)
     defer { for fd in [flood, other] { close(fd) } }
-    server.serviceNow()
+    server.turn()
     let savesBefore = h.device.saves
     XCTAssertTrue(
       UnixSocket.writeAll(flood, Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)))
     XCTAssertTrue(UnixSocket.writeAll(other, Array("{\"cmd\":\"status\"}\n".utf8)))
-    server.serviceNow()
+    server.turn()
     XCTAssertEqual(server.requests, ControlServer.linesPerWake + 1, "16 of the flood's and the other's one")
     XCTAssertEqual(h.device.saves - savesBefore, 1, "one save for the batch")
     XCTAssertNotNil(server.deadline.map { $0 <= h.clock.now }, "the loop comes back at once for the rest")
@@ -549,7 +573,7 @@ final class ControlBurstTests: XCTestCase {
     while server.requests < 801 && wakes < 1000 {
       // Between wakes the device steps: a button would be read here.
       h.device.step()
-      server.serviceNow()
+      server.turn()
       wakes += 1
       replies += drain(flood, into: &floodReader)
     }
@@ -570,14 +594,14 @@ final class ControlBurstTests: XCTestCase {
     let a = try UnixSocket.connect(server.path)
     let b = try UnixSocket.connect(server.path)
     defer { for fd in [a, b] { close(fd) } }
-    server.serviceNow()
+    server.turn()
     for fd in [a, b] {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 100).utf8)))
     }
     var readers = [LineReader(fd: a), LineReader(fd: b)]
     var counts = [0, 0]
     for wake in 1...3 {
-      server.serviceNow()
+      server.turn()
       for i in 0..<2 { counts[i] += drain([a, b][i], into: &readers[i]).count }
       XCTAssertEqual(counts, [16 * wake, 16 * wake], "wake \(wake): both served alike")
     }
@@ -589,9 +613,9 @@ final class ControlBurstTests: XCTestCase {
     defer { withExtendedLifetime(h) { server.close() } }
     let fd = try UnixSocket.connect(server.path)
     defer { close(fd) }
-    server.serviceNow()
+    server.turn()
     XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
-    server.serviceNow()
+    server.turn()
     var reader = LineReader(fd: fd)
     XCTAssertEqual(reader.next(until: SystemClock().now + ms(2000))?.contains("\"phase\":\"running\""), true)
     XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .running, "saved before the reply")

@@ -22,6 +22,9 @@ final class GatedFileSystem: FileSystem, @unchecked Sendable {
   var failing: Int32?
   var syncsOnTheMainThread = 0
   var syncs = 0
+  /// settings.conf replaced (renamed into place) so far.
+  var overlayRenames: Int { condition.withLock { renamedOverlay } }
+  var renamedOverlay = 0
 
   func close() { condition.withLock { shut = true } }
   func open() {
@@ -67,7 +70,10 @@ final class GatedFileSystem: FileSystem, @unchecked Sendable {
     try inner.sync(fd)
   }
   func close(_ fd: Int32) { inner.close(fd) }
-  func rename(_ from: String, to: String) throws { try inner.rename(from, to: to) }
+  func rename(_ from: String, to: String) throws {
+    try inner.rename(from, to: to)
+    if to.hasSuffix("/settings.conf") { condition.withLock { renamedOverlay += 1 } }
+  }
   func remove(_ path: String) throws { try inner.remove(path) }
   func syncDirectory(_ path: String) throws {
     try gate()
@@ -263,7 +269,7 @@ final class SaveWriterTests: XCTestCase {
       server.close()
       h.device.shutdown()
     }
-    server.serviceNow()
+    server.turn()
     return (fs, h, server, fd)
   }
 
@@ -272,16 +278,16 @@ final class SaveWriterTests: XCTestCase {
     let (fs, h, server, fd) = try servedDevice()
     fs.close()
     XCTAssertTrue(UnixSocket.writeAll(fd, Array("{\"cmd\":\"start\"}\n".utf8)))
-    server.serviceNow()
+    server.turn()
     XCTAssertEqual(server.requests, 1)
     XCTAssertTrue(fs.waitUntilHeld())
     var reader = LineReader(fd: fd)
-    server.serviceNow()
+    server.turn()
     XCTAssertNil(reader.next(until: SystemClock().now + ms(300)), "no reply while its state is being written")
     XCTAssertEqual(server.writeDescriptors, [])
     fs.open()
     XCTAssertTrue(readable(h.device.saveDescriptor))
-    server.serviceNow()
+    server.turn()
     XCTAssertEqual(reader.next(until: SystemClock().now + ms(2000))?.contains("\"phase\":\"running\""), true)
     XCTAssertEqual(try StateStore(directory: directory).load()?.phase, .running, "saved before the reply")
   }
@@ -295,7 +301,7 @@ final class SaveWriterTests: XCTestCase {
     fs.close()
     XCTAssertTrue(UnixSocket.writeAll(fd, Array(String(repeating: "{\"cmd\":\"toggle\"}\n", count: 800).utf8)))
     for _ in 0..<200 {
-      server.serviceNow()
+      server.turn()
       h.device.step()
     }
     XCTAssertFalse(server.busy, "the loop sleeps once the held replies reach their bound")
@@ -312,7 +318,7 @@ final class SaveWriterTests: XCTestCase {
     let limit = SystemClock().now + seconds(30)
     while replies < 800 && SystemClock().now < limit {
       if let d = h.device.saveDescriptor { _ = readable(d, within: 50) }
-      server.serviceNow()
+      server.turn()
       h.device.step()
       while let line = reader.next(until: SystemClock().now + ms(1)) {
         XCTAssertTrue(line.hasPrefix("{\"ok\":true"))

@@ -282,7 +282,7 @@ final class SettingsTests: XCTestCase {
     var most = 0
     var chunk = [UInt8](repeating: 0, count: 8192)
     for _ in 0..<100_000 where lines.last?.contains("\"phase\"") != true {
-      f.server.serviceNow()
+      f.server.turn()
       most = max(most, client.output.count)
       if client.list != nil { XCTAssertFalse(f.server.busy, "no busy loop while the list waits for the socket") }
       let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

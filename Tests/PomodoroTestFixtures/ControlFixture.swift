@@ -38,14 +38,14 @@
 
     func connect() throws -> Int32 {
       let fd = try UnixSocket.connect(path)
-      server.serviceNow()
+      server.turn()
       return fd
     }
 
     /// Sends `line`, lets the server answer, and returns the reply line.
     func request(_ fd: Int32, _ line: String) -> String? {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
-      server.serviceNow()
+      server.turn()
       var reader = LineReader(fd: fd)
       return reader.next(until: SystemClock().now + ms(2000))
     }
@@ -54,7 +54,7 @@
     /// (a list's item lines first).
     func exchange(_ fd: Int32, _ line: String) -> [String] {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
-      server.serviceNow()
+      server.turn()
       var reader = LineReader(fd: fd)
       var lines: [String] = []
       while let next = reader.next(until: SystemClock().now + ms(2000)) {
@@ -89,7 +89,7 @@
       nonisolated(unsafe) let unsafeServer = server
       thread = Thread {
         while !box.stopped {
-          unsafeServer.serviceNow()
+          unsafeServer.turn()
           usleep(1000)
         }
       }
@@ -109,5 +109,40 @@
     var flag = false
     var stopped: Bool { lock.withLock { flag } }
     func stop() { lock.withLock { flag = true } }
+  }
+#endif
+
+#if DEBUG
+  import PomodoroCore
+  import PomodoroRuntime
+  import PomodoroSystem
+
+  /// A waiter that never sleeps: one poll(2) with timeout 0 over what the loop watches (a test
+  /// turns the loop itself, as the MQTT tests turn theirs).
+  final class NowWaiter: Waiter {
+    func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
+      try wait(until: deadline, watching: extra, writable: [])
+    }
+    func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
+      var fds =
+        extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+      var wake = Wake()
+      guard !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0 else { return wake }
+      for (i, p) in fds.enumerated() where p.revents != 0 {
+        if i < extra.count { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
+      }
+      return wake
+    }
+  }
+
+  extension ControlServer {
+    /// A turn of its device's loop (`EventLoop.turn`), never sleeping, and the step that begins
+    /// the next: what the clients sent is answered (one wake's batch), the step saves the
+    /// batch's state, and the replies that waited for it go out.
+    func turn() {
+      _ = try? EventLoop.turn(device, waiter: NowWaiter(), sources: [self])
+      device.step()
+    }
   }
 #endif

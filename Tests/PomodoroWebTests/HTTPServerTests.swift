@@ -214,7 +214,7 @@ final class HTTPServerTests: XCTestCase {
       link: link, server: server, hosts: AllowedHosts(hostName: "desk", addresses: []),
       pairings: Pairings(directory: fixture.directory), clock: clock, log: Log(sink: { _, _ in }))
     beside = [link, desk]
-    extraTurn = { fixture.server.serviceNow() }
+    extraTurn = { fixture.server.turn() }
     let fd = connect()
     defer { close(fd) }
     XCTAssertTrue(UnixSocket.writeAll(fd, Array("GET /events HTTP/1.1\r\nHost: desk\r\n\r\n".utf8)))

@@ -61,8 +61,8 @@ final class WebDeskTests: XCTestCase {
   /// the device's socket is local, so what one side sends is there for the other's next turn.
   func turn() {
     if !deviceHangs {
-      fixture.server.serviceNow()
-      for server in otherServers { server.serviceNow() }
+      fixture.server.turn()
+      for server in otherServers { server.turn() }
     }
     for source in [desk.link, http, desk] as [LoopSource] {
       source.handle(Wake(readable: source.readDescriptors, writable: source.writeDescriptors))

@@ -55,6 +55,9 @@ public final class Device {
   var saveDueSince = Instant.zero
   /// State saves started since start (tests and the bench count them).
   public internal(set) var saves = 0
+  /// Told when a save has ended (`savesEnded` moved): the control socket sends the replies
+  /// that waited for it.
+  public var onSaveEnded: (() -> Void)?
 
   /// - Parameters:
   ///   - config: the config file's (the defaults where it says nothing); `start()` lays the

@@ -44,14 +44,19 @@ extension Device {
   /// due.
   func save(at now: Instant) {
     if recorder?.saving == true { return }
+    let before = savesEnded
     saves += 1
     saveDue = false
     recorder?.save(state.saved(at: now))
+    if savesEnded != before { onSaveEnded?() }
   }
 
   /// Takes the end of a save a thread was writing, if it has ended (each step does, and the
   /// control socket before it releases the replies that waited for it).
-  public func collectSave() { recorder?.collect() }
+  public func collectSave() {
+    guard recorder?.collect() == true else { return }
+    onSaveEnded?()
+  }
 
   /// Labels a record with the wall-clock time it ended, hands it to the observer, and saves it
   /// with the state (`SessionRecorder.append`, then `save`).

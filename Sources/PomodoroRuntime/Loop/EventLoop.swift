@@ -16,21 +16,36 @@ public enum EventLoop {
     onStep: () -> Void = {}
   ) throws -> Int32 {
     while true {
-      device.step()
-      onStep()
-      let deadline = ([device.nextDeadline, extraDeadline()] + sources.map(\.deadline)).compactMap { $0 }.min()
-      // The input lines only while they work: a line that failed may stay readable (an error
-      // condition) and would wake the loop at once, forever.
-      // The save writer's pipe while a thread writes a save: its end wakes the loop.
-      let reads =
-        [device.inputDescriptor, device.saveDescriptor].compactMap { $0 } + watching
-        + sources.flatMap(\.readDescriptors)
-      let writes = sources.flatMap(\.writeDescriptors)
-      let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
-      for signal in Signals.coalesced(wake.signals) where !onSignal(signal) { return signal }
-      for source in sources { source.handle(wake) }
+      let (wake, stop) = try turn(
+        device, waiter: waiter, extraDeadline: extraDeadline, watching: watching, sources: sources,
+        onSignal: onSignal, onStep: onStep)
+      if let stop { return stop }
       if !onWake(wake) { return 0 }
     }
+  }
+
+  /// One turn of the loop: step the device, sleep until its next deadline (or `extraDeadline`,
+  /// asked after the step, or a source's) or an input; `onSignal` sees the wake's signals and may stop the turn (the
+  /// signal is returned); else the sources have the wake. `serve` turns it until a signal ends
+  /// it; a test turns it itself, with a waiter that does not sleep.
+  public static func turn(
+    _ device: Device, waiter: Waiter, extraDeadline: () -> Instant? = { nil }, watching: [Int32] = [],
+    sources: [LoopSource] = [],
+    onSignal: (Int32) -> Bool = { _ in true }, onStep: () -> Void = {}
+  ) throws -> (wake: Wake, stop: Int32?) {
+    device.step()
+    onStep()
+    let deadline = ([device.nextDeadline, extraDeadline()] + sources.map(\.deadline)).compactMap { $0 }.min()
+    // The input lines only while they work: a line that failed may stay readable (an error
+    // condition) and would wake the loop at once, forever.
+    // The save writer's pipe while a thread writes a save: its end wakes the loop.
+    let reads =
+      [device.inputDescriptor, device.saveDescriptor].compactMap { $0 } + watching + sources.flatMap(\.readDescriptors)
+    let writes = sources.flatMap(\.writeDescriptors)
+    let wake = try waiter.wait(until: deadline, watching: reads, writable: writes)
+    for signal in Signals.coalesced(wake.signals) where !onSignal(signal) { return (wake, signal) }
+    for source in sources { source.handle(wake) }
+    return (wake, nil)
   }
 
   /// Runs on a virtual clock up to `end`, as fast as the CPU allows: every deadline the device
