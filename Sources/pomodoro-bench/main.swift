@@ -7,6 +7,7 @@
 // `pomodoro-bench mqtt-payloads` the bridge's peak memory with large payloads on its command
 // topic; `pomodoro-bench burst [--inline] [FSYNC_MS...]` only 800 toggles in one socket write (issue 29);
 // `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
+// `pomodoro-bench settings-burst [--inline] [FSYNC_MS...]` 8 clients x 400 `config set`s (issue 34);
 // `pomodoro-bench web` only the web page's server beside a device (issue 28).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
@@ -22,6 +23,9 @@ if arguments.first == "history" {
 } else if arguments.first == "mqtt-burst" {
   let delays = arguments.dropFirst().compactMap { Int64($0) }
   mqttBurstBench(fsyncDelays: delays.isEmpty ? [10, 20] : delays, background: !arguments.contains("--inline"))
+} else if arguments.first == "settings-burst" {
+  let delays = arguments.dropFirst().compactMap { Int64($0) }
+  settingsBurstBench(fsyncDelays: delays.isEmpty ? [10, 20] : delays, background: !arguments.contains("--inline"))
 } else if arguments.first == "web" {
   webBench()
 } else if arguments.first == "soak" {
