@@ -9,8 +9,11 @@ import PomodoroSystem
 /// keys (`reconfigure`: the idle picker shows a new preset of its mode unless it was dialed).
 extension Device {
   /// The item lines that answer a config command (`ControlCommand.isConfig`), or why it is
-  /// refused (the config file's message for a bad key or value; a failed save, which changes
-  /// nothing). A change is saved before it applies: once it is answered, it survives a power cut.
+  /// refused (the config file's message for a bad key or value; while the overlay's last save
+  /// failed, which changes nothing). A change applies at once and is saved with the state by the
+  /// save writer (`SaveJob.settings`, off the loop where a thread writes; the last set before a
+  /// save wins); its reply is held until that save has ended (`ReplyHold`), so once it is
+  /// answered it survives a power cut.
   public func settingsAnswer(_ command: ControlCommand) -> Result<[String], ControlProtocol.Refusal> {
     let changed: Result<(ConfigLayers, ConfigKey), ControlProtocol.Refusal>
     switch command {
@@ -20,14 +23,16 @@ extension Device {
     default: return .failure(.init("'\(command.name)' is not a config command"))
     }
     return changed.flatMap { next, key in
-      if let store = storage?.settings, next.overlay != layers.overlay {
-        do {
-          try store.save(next.overlayText)
-        } catch {
-          log.error("saving \(store.path) failed: \(error); \(key.name) keeps \(key.value(config) ?? "its value")")
+      if let recorder, let store = storage?.settings, next.overlay != layers.overlay {
+        if let failure = recorder.settingsFailure {
+          // Tried again at the next save (now): a set after the disk is back is taken.
+          saveDue = true
+          log.error("saving \(store.path) failed: \(failure); \(key.name) keeps \(key.value(config) ?? "its value")")
           return .failure(
-            .init("saving \(store.path) failed: \(error); nothing changed (try again once it can be written)"))
+            .init("saving \(store.path) failed: \(failure); nothing changed (try again once it can be written)"))
         }
+        recorder.pendingSettings = next.overlayText
+        saveDue = true
       }
       apply(next)
       log.notice("\(key.name) = \(key.value(config) ?? "unset") (from \(next.from(key.name))), by the control socket")
@@ -46,6 +51,10 @@ extension Device {
   /// it cannot be read at all (logged too: the device runs on without it).
   public func readOverlay() -> [String: String]? {
     guard let store = storage?.settings else { return nil }
+    // A set not yet on disk is the overlay (the file is the one before it).
+    if recorder?.pendingSettings != nil { return layers.overlay }
+    // A set being written: read once it is.
+    recorder?.settle()
     let text: String?
     do {
       text = try store.load()

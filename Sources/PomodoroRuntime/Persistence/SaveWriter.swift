@@ -3,17 +3,20 @@ import PomodoroSystem
 
 /// One save, taken on the loop as bytes and lines (nothing the loop goes on changing): the state
 /// file's new contents (with the history lines still pending in it), those lines to append
-/// after it, and whether a failed state write must remove the file (it may hold a timer whose
-/// session has since been recorded).
+/// after it, whether a failed state write must remove the file (it may hold a timer whose
+/// session has since been recorded), and the settings overlay's new text when it changed
+/// (`ctl config set`, the page: the last set before the save wins).
 public struct SaveJob {
   public var state: [UInt8]
   public var lines: [String]
   public var removeStateOnFailure: Bool
+  public var settings: String?
 
-  public init(state: [UInt8], lines: [String], removeStateOnFailure: Bool) {
+  public init(state: [UInt8], lines: [String], removeStateOnFailure: Bool, settings: String? = nil) {
     self.state = state
     self.lines = lines
     self.removeStateOnFailure = removeStateOnFailure
+    self.settings = settings
   }
 }
 
@@ -26,11 +29,14 @@ public struct SaveOutcome {
   /// The job's first lines that reached the history file (the rest failed or were not tried).
   public var linesWritten = 0
   public var appendError: Error?
+  /// The settings overlay's write failed (the old overlay is whole on disk).
+  public var settingsError: Error?
 
   /// Does a job's blocking writes in the order a power cut allows for: the state replaced
   /// atomically (temporary file written and fsynced, renamed, directory fsynced), or removed
   /// when that fails and it may hold an ended timer; then each line appended and fsynced, in
-  /// order, up to the first that fails. Touches nothing but the files.
+  /// order, up to the first that fails; then the settings overlay, replaced atomically as the
+  /// state is. Touches nothing but the files.
   public static func perform(_ job: SaveJob, on storage: Storage) -> SaveOutcome {
     var outcome = SaveOutcome()
     do {
@@ -53,6 +59,13 @@ public struct SaveOutcome {
       } catch {
         outcome.appendError = error
         break
+      }
+    }
+    if let settings = job.settings {
+      do {
+        try storage.settings.save(settings)
+      } catch {
+        outcome.settingsError = error
       }
     }
     return outcome

@@ -50,10 +50,18 @@ public final class SessionRecorder {
   /// pending lines were dropped since (`pendingLimit`), and whether a record was added since.
   struct InFlight {
     var lines: Int
+    /// The settings overlay the job writes (nil: none).
+    var settings: String? = nil
     var dropped = 0
     var recorded = false
   }
   var inFlight: InFlight?
+  /// The settings overlay's text to write at the next save (`Device.settingsAnswer`): a set
+  /// replaces the one not yet taken, so a burst of sets writes the last (coalesced).
+  public internal(set) var pendingSettings: String?
+  /// Why the last write of the overlay failed (nil: it did not); a new set is refused while it
+  /// did (the overlay is tried again at each save).
+  public internal(set) var settingsFailure: Error?
   /// Saves started and ended (taken) since start: a reply waits for the save of its state.
   public private(set) var started = 0
   public private(set) var ended = 0
@@ -107,8 +115,10 @@ public final class SessionRecorder {
   public func save(_ saved: SavedTimer) -> Bool {
     guard inFlight == nil else { return false }
     let job = SaveJob(
-      state: StateStore.bytes(saved, pendingHistory: pending), lines: pending, removeStateOnFailure: stateOnDiskEnded)
-    inFlight = InFlight(lines: pending.count)
+      state: StateStore.bytes(saved, pendingHistory: pending), lines: pending, removeStateOnFailure: stateOnDiskEnded,
+      settings: pendingSettings)
+    inFlight = InFlight(lines: pending.count, settings: pendingSettings)
+    pendingSettings = nil
     started += 1
     writer.start(job)
     collect()
@@ -145,7 +155,21 @@ public final class SessionRecorder {
     } else {
       log.forget("history-append")
     }
+    collectSettings(outcome.settingsError, flight.settings)
     return true
+  }
+
+  /// The end of an overlay's write: a failure is logged (once) and the overlay kept, unless a
+  /// newer set replaced it, for the next save.
+  func collectSettings(_ error: Error?, _ settings: String?) {
+    guard settings != nil else { return }
+    settingsFailure = error
+    guard let error else { return log.forget("settings-save") }
+    if pendingSettings == nil { pendingSettings = settings }
+    log.once(
+      "settings-save", .error,
+      "saving \(storage.settings.path) failed: \(error); the settings run as set and are written at the next save; "
+        + Storage.advice(error, path: storage.settings.path))
   }
 
   /// Waits for the save being written, if any: before the history is read (its pending lines
