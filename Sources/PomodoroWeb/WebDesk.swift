@@ -134,6 +134,9 @@ public final class WebDesk: LoopSource {
       return nil
     }
     guard open.count >= server.streamLimit else { return nil }
+    // Streams whose clients left (a phone that slept) are found out by a write: a comment.
+    open = open.filter { server.send($0.id, ":\n\n") }
+    guard open.count >= server.streamLimit else { return nil }
     var held: [String: Int] = [:]
     for stream in open { held[stream.client, default: 0] += 1 }
     let most = held.values.max() ?? 0

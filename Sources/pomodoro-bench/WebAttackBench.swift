@@ -108,8 +108,9 @@ func webAttackBench(parts: Set<String> = ["connections", "streams"]) {
   device.shutdown()
 }
 
-/// A TCP connection from `source` (a loopback address) to 127.0.0.1:`port`, non-blocking.
-func tcpConnect(_ port: Int, from source: String) -> Int32 {
+/// A TCP connection from `source` (a loopback address) to 127.0.0.1:`port` (connecting in the
+/// background when not `blocking`).
+func tcpConnect(_ port: Int, from source: String, blocking: Bool = false) -> Int32 {
   let fd = socket(AF_INET, streamSocketType, 0)
   guard fd >= 0 else { return -1 }
   var one: Int32 = 1
@@ -124,7 +125,7 @@ func tcpConnect(_ port: Int, from source: String) -> Int32 {
     _ = Glibc.close(fd)
     return -1
   }
-  _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  if !blocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -228,6 +228,20 @@ final class WebDeskTests: XCTestCase {
     settle(until: { owner.received.contains("data: {\"phase\":\"running\"") })
   }
 
+  /// At the limit, a stream whose client left (found out by a comment written to each) is no
+  /// reason to refuse a newcomer: its place is taken, and no live stream is ended.
+  func testAStreamWhoseClientLeftMakesRoom() throws {
+    desk = makeDesk(streams: 2, streamsPerAddress: 1)
+    settle(until: { self.desk.state != nil })
+    let owner = stream(from: "192.0.2.10")
+    let gone = stream(from: "192.0.2.11")
+    http.leave(gone)
+    let newcomer = stream(from: "192.0.2.12")
+    XCTAssertTrue(newcomer.streaming, "\(newcomer.status ?? 0)")
+    XCTAssertFalse(owner.ended)
+    XCTAssertEqual(desk.streams, [owner.id, newcomer.id])
+  }
+
   /// `HEAD /events` answers a stream's headers and opens none: it ends no stream, even at the
   /// limit.
   func testHeadOpensNoStream() throws {
