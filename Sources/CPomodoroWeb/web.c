@@ -10,6 +10,8 @@
 #include <dlfcn.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <time.h>
 
 // libmicrohttpd is loaded when `pomodoro web` starts its server, not linked: the device's own
 // `pomodoro run` never maps it. The header still types every entry point at compile time.
@@ -74,8 +76,29 @@ struct deferred {
   struct upload *upload;
 };
 
+// A connection, from its accept (MHD_OPTION_NOTIFY_CONNECTION) to its close: since when it has
+// been without a whole request (accepted, or its last answer sent), and whether one is being
+// answered now.
+struct conn {
+  struct MHD_Connection *connection;
+  int fd;
+  unsigned long long since;
+  int answering;
+  // Shut down by the shim (its deadline passed, or its place went to a newcomer): closing.
+  int closing;
+};
+
 struct pomo_web {
   struct MHD_Daemon *daemon;
+  struct conn *conns;
+  int max_conns;
+  unsigned long long request_ms;
+  unsigned long long closed_late;
+  unsigned long long closed_for_room;
+  // A connection closed in the last MHD_run: libmicrohttpd takes its listening socket back into
+  // its epoll set (dropped at the connection limit) only in its next run, which nothing on its
+  // descriptor would wake.
+  int freed;
   struct deferred *deferred;
   int max_deferred;
   pomo_web_handler handler;
@@ -110,6 +133,75 @@ static void upload_free(struct upload *u) {
   free(u);
 }
 
+static unsigned long long now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (unsigned long long)t.tv_sec * 1000ULL + (unsigned long long)t.tv_nsec / 1000000ULL;
+}
+
+static struct conn *find_conn(pomo_web *w, struct MHD_Connection *c) {
+  for (int i = 0; i < w->max_conns; i++)
+    if (w->conns[i].connection == c) return &w->conns[i];
+  return NULL;
+}
+
+// Closes `k` (libmicrohttpd sees its socket end at its next turn, and frees it).
+static void conn_close(struct conn *k) {
+  if (k->fd >= 0) shutdown(k->fd, SHUT_RDWR);
+  k->closing = 1;
+}
+
+// A connection accepted: when every place is taken (libmicrohttpd would accept no more), the
+// oldest connection without a whole request gives its place, so that a newcomer (the owner)
+// is never left waiting behind clients that send slowly or nothing at all.
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe) {
+  (void)socket_context;
+  pomo_web *w = cls;
+  if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+    struct conn *k = find_conn(w, c);
+    if (k) memset(k, 0, sizeof *k);
+    w->freed = 1;
+    return;
+  }
+  struct conn *k = find_conn(w, NULL);
+  if (!k) return;
+  const union MHD_ConnectionInfo *info = lib.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  *k = (struct conn){c, info ? info->connect_fd : -1, now_ms(), 0, 0};
+  int open = 0;
+  struct conn *oldest = NULL;
+  for (int i = 0; i < w->max_conns; i++) {
+    struct conn *o = &w->conns[i];
+    if (!o->connection || o->closing) continue;
+    open++;
+    if (o != k && !o->answering && (!oldest || o->since < oldest->since)) oldest = o;
+  }
+  if (open >= w->max_conns && oldest) {
+    conn_close(oldest);
+    w->closed_for_room++;
+  }
+}
+
+// Closes the connections whose request is not whole `request_ms` after they were accepted or
+// last answered (libmicrohttpd's own timeout counts silence only: a byte every few seconds
+// keeps a connection forever); the milliseconds until the next such deadline, or -1.
+static long long close_late(pomo_web *w) {
+  unsigned long long now = now_ms();
+  long long next = -1;
+  for (int i = 0; i < w->max_conns; i++) {
+    struct conn *k = &w->conns[i];
+    if (!k->connection || k->closing || k->answering) continue;
+    if (now >= k->since + w->request_ms) {
+      conn_close(k);
+      w->closed_late++;
+      continue;
+    }
+    long long left = (long long)(k->since + w->request_ms - now);
+    if (next < 0 || left < next) next = left;
+  }
+  return next;
+}
+
 static struct stream *find_stream(pomo_web *w, int id) {
   for (int i = 0; i < w->max_streams; i++)
     if (w->streams[i].used && w->streams[i].id == id) return &w->streams[i];
@@ -142,9 +234,14 @@ static void stream_free(void *cls) {
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why) {
-  (void)c;
   (void)why;
   pomo_web *w = cls;
+  struct conn *k = find_conn(w, c);
+  if (k) {
+    // Answered: its next request has `request_ms` from now.
+    k->answering = 0;
+    k->since = now_ms();
+  }
   struct upload *u = *con_cls;
   if (u) {
     for (int i = 0; i < w->max_deferred; i++)
@@ -225,6 +322,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     *upload_size = 0;
     return MHD_YES;
   }
+  struct conn *k = find_conn(w, c);
+  if (k) k->answering = 1;
   char client[64];
   client_text(c, client, sizeof client);
   pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
@@ -288,8 +387,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 int pomo_web_available(void) { return 1; }
 
 pomo_web *pomo_web_start(const char *address, int port, int max_connections, int per_ip, int timeout_s,
-                         int max_body, int max_streams, pomo_web_handler handler, void *context, char *error,
-                         size_t error_size) {
+                         int request_s, int max_body, int max_streams, pomo_web_handler handler, void *context,
+                         char *error, size_t error_size) {
   const char *why = pomo_web_load();
   if (why) {
     snprintf(error, error_size, "%s", why);
@@ -297,8 +396,12 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
   }
   pomo_web *w = calloc(1, sizeof *w);
   if (!w || !(w->streams = calloc((size_t)max_streams, sizeof *w->streams)) ||
-      !(w->deferred = calloc((size_t)max_connections, sizeof *w->deferred))) {
-    if (w) free(w->streams);
+      !(w->deferred = calloc((size_t)max_connections, sizeof *w->deferred)) ||
+      !(w->conns = calloc((size_t)max_connections, sizeof *w->conns))) {
+    if (w) {
+      free(w->streams);
+      free(w->deferred);
+    }
     free(w);
     snprintf(error, error_size, "out of memory");
     return NULL;
@@ -308,6 +411,8 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
   w->max_body = max_body;
   w->max_streams = max_streams;
   w->max_deferred = max_connections;
+  w->max_conns = max_connections;
+  w->request_ms = (unsigned long long)(request_s > 0 ? request_s : 1) * 1000ULL;
   unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
   struct sockaddr_in v4;
   struct sockaddr_in6 v6;
@@ -327,6 +432,8 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
     } else {
       snprintf(error, error_size, "'%s' is not an IPv4 or IPv6 address", address);
       free(w->streams);
+      free(w->deferred);
+      free(w->conns);
       free(w);
       return NULL;
     }
@@ -339,6 +446,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_ip,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_s,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, w,
+                                 MHD_OPTION_NOTIFY_CONNECTION, on_connection, w,
                                  bind_to ? MHD_OPTION_SOCK_ADDR : MHD_OPTION_END, bind_to, MHD_OPTION_END);
     if (bind_to) break;
   }
@@ -347,6 +455,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
              address && *address ? address : "every interface", port);
     free(w->streams);
     free(w->deferred);
+    free(w->conns);
     free(w);
     return NULL;
   }
@@ -365,10 +474,23 @@ int pomo_web_fd(pomo_web *w) {
 
 long long pomo_web_timeout_ms(pomo_web *w) {
   MHD_UNSIGNED_LONG_LONG t = 0;
-  return lib.get_timeout(w->daemon, &t) == MHD_YES ? (long long)t : -1;
+  long long mhd = lib.get_timeout(w->daemon, &t) == MHD_YES ? (long long)t : -1;
+  long long late = close_late(w);
+  if (w->freed) return 0;
+  if (late >= 0 && (mhd < 0 || late < mhd)) return late;
+  return mhd;
 }
 
-void pomo_web_run(pomo_web *w) { lib.run(w->daemon); }
+void pomo_web_run(pomo_web *w) {
+  close_late(w);
+  w->freed = 0;
+  lib.run(w->daemon);
+}
+
+void pomo_web_closed(pomo_web *w, unsigned long long *late, unsigned long long *for_room) {
+  *late = w->closed_late;
+  *for_room = w->closed_for_room;
+}
 
 const char *pomo_web_query(const pomo_web_request *request, const char *name) {
   return lib.lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
@@ -449,6 +571,7 @@ void pomo_web_stop(pomo_web *w) {
   lib.stop_daemon(w->daemon);
   free(w->streams);
   free(w->deferred);
+  free(w->conns);
   free(w);
 }
 
@@ -457,9 +580,9 @@ void pomo_web_stop(pomo_web *w) {
 int pomo_web_available(void) { return 0; }
 const char *pomo_web_load(void) { return "libmicrohttpd is not installed"; }
 pomo_web *pomo_web_start(const char *address, int port, int max_connections, int per_ip, int timeout_s,
-                         int max_body, int max_streams, pomo_web_handler handler, void *context, char *error,
-                         size_t error_size) {
-  (void)address; (void)port; (void)max_connections; (void)per_ip; (void)timeout_s; (void)max_body;
+                         int request_s, int max_body, int max_streams, pomo_web_handler handler, void *context,
+                         char *error, size_t error_size) {
+  (void)address; (void)port; (void)max_connections; (void)per_ip; (void)timeout_s; (void)request_s; (void)max_body;
   (void)max_streams; (void)handler; (void)context;
   snprintf(error, error_size, "libmicrohttpd is not installed");
   return NULL;
@@ -468,6 +591,10 @@ int pomo_web_port(pomo_web *w) { (void)w; return -1; }
 int pomo_web_fd(pomo_web *w) { (void)w; return -1; }
 long long pomo_web_timeout_ms(pomo_web *w) { (void)w; return -1; }
 void pomo_web_run(pomo_web *w) { (void)w; }
+void pomo_web_closed(pomo_web *w, unsigned long long *late, unsigned long long *for_room) {
+  (void)w;
+  *late = *for_room = 0;
+}
 const char *pomo_web_query(const pomo_web_request *request, const char *name) { (void)request; (void)name; return NULL; }
 int pomo_web_stream_send(pomo_web *w, int id, const char *data, size_t length) {
   (void)w; (void)id; (void)data; (void)length;

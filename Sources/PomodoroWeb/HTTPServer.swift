@@ -43,8 +43,8 @@ public final class HTTPServer: HTTPTransport {
     guard
       let s = pomo_web_start(
         address, Int32(port), Int32(limits.connections), Int32(limits.perAddress), Int32(limits.idleSeconds),
-        Int32(limits.body), Int32(limits.streams + 1), httpTrampoline, Unmanaged.passUnretained(box).toOpaque(), &error,
-        error.count)
+        Int32(limits.requestSeconds), Int32(limits.body), Int32(Self.streamSlots(limits)), httpTrampoline,
+        Unmanaged.passUnretained(box).toOpaque(), &error, error.count)
     else { throw HTTPServerError(description: text(ofCString: error)) }
     server = s
     self.port = Int(pomo_web_port(s))
@@ -53,6 +53,20 @@ public final class HTTPServer: HTTPTransport {
   }
 
   let box: HandlerBox
+
+  /// The streams the shim holds at most: as many as there are connections (the desk decides which
+  /// streams stay, by `limits.streams` and `limits.streamsPerAddress`; one it ends keeps its place
+  /// until its connection is done, while the newcomer's opens).
+  public static func streamSlots(_ limits: Limits) -> Int { max(limits.streams + 1, limits.connections) }
+
+  /// Connections closed by the server: a request not whole within `limits.requestSeconds`, and
+  /// the oldest without a whole request closed for a newcomer at the connection limit.
+  public var closed: (late: Int, forRoom: Int) {
+    var late: UInt64 = 0
+    var forRoom: UInt64 = 0
+    pomo_web_closed(server, &late, &forRoom)
+    return (Int(late), Int(forRoom))
+  }
 
   deinit { pomo_web_stop(server) }
 

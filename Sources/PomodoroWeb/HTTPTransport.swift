@@ -31,14 +31,20 @@ extension HTTPTransport {
   public var streamLimit: Int { limits.streams }
 }
 
-/// The limits: connections in all and from one address, seconds an idle one may stay, the
-/// longest body, event streams at once.
+/// The limits: connections in all and from one address, seconds an idle one may stay, seconds a
+/// request's headers and body may take, the longest body, event streams at once and from one
+/// address.
 public struct HTTPLimits: Sendable {
   public var connections = 32
   public var perAddress = 16
   public var idleSeconds = 30
+  /// A connection's request (its headers and body) must be whole this long after the connection
+  /// was accepted or its last answer was sent, however it trickles; at the connection limit the
+  /// oldest connection without a whole request is closed for a newcomer before that.
+  public var requestSeconds = 10
   public var body = 4096
   public var streams = 16
+  public var streamsPerAddress = 4
   public init() {}
 }
 

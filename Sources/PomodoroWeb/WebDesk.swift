@@ -10,7 +10,8 @@ import PomodoroSystem
 /// `POST /api/pair` is the only POST without one. No GET acts; there are no CORS headers.
 /// `GET /events` streams the state (Server-Sent Events: the whole state on connect and on every
 /// change, `offline` while the desk cannot be reached, a comment every 15 s so that a stream whose
-/// client left is found out; at most `limits.streams`, the oldest ended for a new one). What the
+/// client left is found out; at most `limits.streams`, and `limits.streamsPerAddress` from one
+/// address: `makeRoom`). What the
 /// device answers later (a command, the history, the settings) is answered when it comes, or with
 /// 504 after the link's answer timeout.
 public final class WebDesk: LoopSource {
@@ -31,7 +32,10 @@ public final class WebDesk: LoopSource {
   let log: Log
   /// The state as the device last said it, in the state's field order.
   public private(set) var state: String?
-  var streams: [Int32] = []
+  /// The open streams, oldest first, with the address that asked for each.
+  var open: [(id: Int32, client: String)] = []
+  /// Their ids, oldest first.
+  var streams: [Int32] { open.map(\.id) }
   var nextKeepAlive: Instant
   let limiter: LogLimiter
   var gate = PairingGate()
@@ -63,7 +67,7 @@ public final class WebDesk: LoopSource {
     limiter = LogLimiter(log: log)
     nextKeepAlive = clock.now + Self.keepAlive
     server.handler = { [unowned self] in respond($0) }
-    server.onStream = { [unowned self] id, _ in opened(id) }
+    server.onStream = { [unowned self] id, request in open.append((id, request.client)) }
     link.onState = { [unowned self] in changed(FlatJSON.encode(StateFields.ordered($0))) }
     link.onAvailability = { [unowned self] available in
       guard !available else { return }
@@ -118,13 +122,37 @@ public final class WebDesk: LoopSource {
     return route.answer(self)(request)
   }
 
-  func opened(_ id: Int32) {
-    // The newest stream gets a place: the oldest is ended when all are taken.
-    if let oldest = streams.first, streams.count >= server.streamLimit {
-      server.end(oldest)
-      streams.removeFirst()
+  /// Room for a stream from `client`, or the refusal: an address at its own limit
+  /// (`limits.streamsPerAddress`) gives up its own oldest stream; at the limit of all
+  /// (`limits.streams`), the address holding the most gives up its oldest, when it holds at least
+  /// two more than `client` does (so that it keeps at least as many as `client` will have: a lone
+  /// stream, the owner's phone, is never ended for another address); else 503.
+  func makeRoom(for client: String) -> HTTPResponse? {
+    let mine = open.filter { $0.client == client }
+    if mine.count >= max(1, server.limits.streamsPerAddress), let oldest = mine.first {
+      end(oldest.id)
+      return nil
     }
-    streams.append(id)
+    guard open.count >= server.streamLimit else { return nil }
+    // Streams whose clients left (a phone that slept) are found out by a write: a comment.
+    open = open.filter { server.send($0.id, ":\n\n") }
+    guard open.count >= server.streamLimit else { return nil }
+    var held: [String: Int] = [:]
+    for stream in open { held[stream.client, default: 0] += 1 }
+    let most = held.values.max() ?? 0
+    if most >= mine.count + 2, let oldest = open.first(where: { held[$0.client] == most }) {
+      end(oldest.id)
+      return nil
+    }
+    limiter.say(
+      "streams", .notice, "refused an event stream to \(client): \(open.count) are open, from other addresses (503)",
+      what: "event streams refused", at: clock.now)
+    return .error(503, "too many event streams are open from other addresses; try again later")
+  }
+
+  func end(_ id: Int32) {
+    server.end(id)
+    open.removeAll { $0.id == id }
   }
 
   func changed(_ fields: String) {
@@ -134,7 +162,7 @@ public final class WebDesk: LoopSource {
   }
 
   func broadcast(_ text: String) {
-    streams = streams.filter { server.send($0, text) }
+    open = open.filter { server.send($0.id, text) }
   }
 
   /// Sends `command` to the device and answers `request` with what `answer` makes of the reply

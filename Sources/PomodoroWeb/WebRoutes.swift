@@ -46,6 +46,9 @@ extension WebDesk {
   }
 
   func events(_ request: HTTPRequest) -> HTTPResponse {
+    // HEAD: a stream's headers, and no stream.
+    if request.method == "HEAD" { return HTTPResponse(status: 200, contentType: "text/event-stream") }
+    if let refusal = makeRoom(for: request.client) { return refusal }
     let first = link.available ? state.map { Self.event("state", $0) } : nil
     return HTTPResponse(
       status: 200, contentType: "text/event-stream", body: Array((first ?? Self.event("offline", "{}")).utf8),

@@ -11,8 +11,11 @@ import PomodoroSystem
 /// - a knob press (the encoder's push, idle: the next mode) to its state event on 16 open
 ///   streams: median and p99 from the device's state change, and from the press's release;
 /// - the server's peak memory (VmHWM) and CPU with 16 streams over a running focus (20 s);
-/// - 64 event streams and 1,000 connections opened at once: how many streams it keeps (16), the
-///   device's press-to-state meanwhile (the cancel and start buttons), the server's memory.
+/// - 64 event streams (from 64 addresses) and 1,000 connections (from one) opened at once: how
+///   many streams it keeps (16), the device's press-to-state meanwhile (the cancel and start
+///   buttons), the server's memory.
+/// Each stream comes from a loopback address of its own (127.0.4.x, 127.0.5.x): the server keeps
+/// 4 streams an address.
 /// `pomodoro-bench web` (needs the `pomodoro` binary beside this one, built with libmicrohttpd).
 func webBench() {
   let binary = siblingBinary("pomodoro")
@@ -81,7 +84,7 @@ func webBench() {
   serve(seconds(2))
 
   // 16 streams, each a thread that notes when each new mode arrives.
-  let streams = (0..<16).map { _ in StreamReader(port: port, clock: clock) }
+  let streams = (0..<16).map { StreamReader(port: port, from: "127.0.4.\($0 + 1)", clock: clock) }
   for s in streams { s.start() }
   serve(seconds(1))
 
@@ -159,9 +162,9 @@ final class StreamReader: @unchecked Sendable {
   var thread: Thread?
   var stopped = false
 
-  init(port: Int, clock: SystemClock) {
+  init(port: Int, from source: String, clock: SystemClock) {
     self.clock = clock
-    fd = tcpConnect(port, blocking: true)
+    fd = tcpConnect(port, from: source, blocking: true)
     _ = UnixSocket.writeAll(fd, Array("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
   }
 
@@ -214,10 +217,11 @@ final class Flood: @unchecked Sendable {
 
   func start() {
     Thread { [self] in
-      // The streams first (the server keeps the newest 16 of them), then the connections.
+      // The streams first, each from an address of its own (the server keeps 16 of them and
+      // refuses the rest), then the connections.
       var open: [Int32] = []
-      for _ in 0..<streams {
-        let fd = tcpConnect(port, blocking: true)
+      for i in 0..<streams {
+        let fd = tcpConnect(port, from: "127.0.5.\(i + 1)", blocking: true)
         _ = UnixSocket.writeAll(fd, Array("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
         open.append(fd)
       }

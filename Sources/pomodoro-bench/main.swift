@@ -8,7 +8,8 @@
 // topic; `pomodoro-bench burst [--inline] [FSYNC_MS...]` only 800 toggles in one socket write (issue 29);
 // `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
 // `pomodoro-bench settings-burst [--inline] [FSYNC_MS...]` 8 clients x 400 `config set`s (issue 34);
-// `pomodoro-bench web` only the web page's server beside a device (issue 28).
+// `pomodoro-bench web` only the web page's server beside a device (issue 28);
+// `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -28,6 +29,8 @@ if arguments.first == "history" {
   settingsBurstBench(fsyncDelays: delays.isEmpty ? [10, 20] : delays, background: !arguments.contains("--inline"))
 } else if arguments.first == "web" {
   webBench()
+} else if arguments.first == "web-attack" {
+  webAttackBench(parts: arguments.count > 1 ? Set(arguments.dropFirst()) : ["connections", "streams"])
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,

@@ -136,7 +136,8 @@
     }
 
     /// As `HTTPServer` does: the handler, then (for a stream) `onStream`, then a place for the
-    /// stream, of `limits.streams + 1` (the shim's: one for the newest while the oldest ends).
+    /// stream, of as many as the shim has (`HTTPServer.streamSlots`: the desk decides which
+    /// streams stay, the shim only holds them while they end).
     private func hand(_ exchange: Exchange) {
       lastId += 1
       exchange.request.id = lastId
@@ -152,7 +153,7 @@
         return
       }
       onStream(lastId, exchange.request)
-      guard open.count < limits.streams + 1 else {
+      guard open.count < HTTPServer.streamSlots(limits) else {
         exchange.response = .error(503, "too many event streams")
         return
       }

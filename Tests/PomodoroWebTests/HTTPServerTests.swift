@@ -40,8 +40,18 @@ final class HTTPServerTests: XCTestCase {
     server = nil
   }
 
-  func connect() -> Int32 {
+  /// A connection to the server, from `source` (another loopback address: another client).
+  func connect(from source: String = "127.0.0.1") -> Int32 {
     let fd = socket(AF_INET, streamSocketType, 0)
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(source)
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Foundation.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    XCTAssertEqual(bound, 0, "bind to \(source)")
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -60,8 +70,10 @@ final class HTTPServerTests: XCTestCase {
   /// waits in poll for the client's socket, the server's or a source's descriptor, or the
   /// server's own deadline.
   @discardableResult
-  func serve(_ fd: Int32, into got: inout [UInt8], until done: (String) -> Bool) -> String {
-    let end = clock.now + seconds(5)
+  func serve(
+    _ fd: Int32, into got: inout [UInt8], within limit: Nanoseconds = seconds(5), until done: (String) -> Bool
+  ) -> String {
+    let end = clock.now + limit
     var buffer = [UInt8](repeating: 0, count: 65536)
     let sources: [LoopSource] = [server] + beside
     while !done(String(decoding: got, as: UTF8.self)) && clock.now < end {
@@ -96,6 +108,86 @@ final class HTTPServerTests: XCTestCase {
 
   func status(_ response: String) -> Int? {
     response.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+  }
+
+  /// A server of a few places for the tests of its connections: `limits` changed by `change`.
+  func restart(_ change: (inout HTTPLimits) -> Void) throws {
+    var limits = HTTPLimits()
+    change(&limits)
+    server = nil
+    server = try HTTPServer(address: "127.0.0.1", port: 0, limits: limits, clock: clock)
+    server.handler = { [unowned self] request in
+      seen.append(request)
+      return answer(request)
+    }
+  }
+
+  /// Serves a few turns (the server accepts and reads what its clients sent).
+  func turns(_ n: Int) {
+    for _ in 0..<n {
+      var fds = server.readDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      _ = poll(&fds, nfds_t(fds.count), 20)
+      server.handle(Wake(readable: server.readDescriptors))
+    }
+  }
+
+  /// Clients that send their headers slowly (a line now and then, never the blank line that ends
+  /// them) take every place from one address; a newcomer from another is answered all the same:
+  /// the oldest of them gives up its place (their deadline, 10 minutes here, is not what frees it).
+  func testANewcomerIsAnsweredWhileSlowClientsHoldEveryPlace() throws {
+    try restart {
+      $0.connections = 4
+      $0.requestSeconds = 600
+    }
+    var slow: [Int32] = []
+    for _ in 0..<4 {
+      let fd = connect(from: "127.0.0.2")
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array("GET / HTTP/1.1\r\nHost: desk\r\n".utf8)))
+      slow.append(fd)
+      turns(5)
+    }
+    defer { for fd in slow { close(fd) } }
+    extraTurn = { for fd in slow { _ = send(fd, "X-Slow: 1\r\n", 11, Int32(MSG_NOSIGNAL)) } }
+    let newcomer = connect(from: "127.0.0.3")
+    defer { close(newcomer) }
+    XCTAssertTrue(UnixSocket.writeAll(newcomer, Array("GET /api/state HTTP/1.1\r\nHost: desk\r\n\r\n".utf8)))
+    var got: [UInt8] = []
+    // A generous limit: without room made, it is never answered.
+    let r = serve(newcomer, into: &got, within: seconds(20), until: complete)
+    XCTAssertEqual(status(r), 200, r)
+    XCTAssertEqual(seen.map(\.client), ["127.0.0.3"], "no slow client's request came whole")
+    XCTAssertGreaterThanOrEqual(server.closed.forRoom, 1)
+  }
+
+  /// A request whose headers trickle in (a line every 50 ms: libmicrohttpd's own timeout, 30 s
+  /// of silence, never comes) is closed once `requestSeconds` (1 here) pass without it whole.
+  func testARequestThatTricklesIsClosedAtItsDeadline() throws {
+    try restart { $0.requestSeconds = 1 }
+    let fd = connect(from: "127.0.0.2")
+    defer { close(fd) }
+    XCTAssertTrue(UnixSocket.writeAll(fd, Array("GET / HTTP/1.1\r\nHost: desk\r\n".utf8)))
+    let end = clock.now + seconds(20)
+    var closed = false
+    var got = ""
+    var nextLine = clock.now
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !closed && clock.now < end {
+      var fds = ([fd] + server.readDescriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      let timeout = server.deadline.map { max(0, min(50, ($0 - clock.now) / ms(1))) } ?? 50
+      _ = poll(&fds, nfds_t(fds.count), Int32(timeout))
+      server.handle(Wake(readable: server.readDescriptors))
+      if clock.now >= nextLine {
+        nextLine = clock.now + ms(50)
+        _ = send(fd, "X-Slow: 1\r\n", 11, Int32(MSG_NOSIGNAL))
+      }
+      let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if n > 0 { got += String(decoding: buffer[0..<n], as: UTF8.self) }
+      closed = n == 0 || (n < 0 && errno != EAGAIN)
+    }
+    XCTAssertTrue(closed, "the trickling request was never closed")
+    XCTAssertEqual(got, "", "closed without an answer")
+    XCTAssertTrue(seen.isEmpty)
+    XCTAssertEqual(server.closed.late, 1)
   }
 
   /// The request whole: method, path without its query, the query names asked for, the headers

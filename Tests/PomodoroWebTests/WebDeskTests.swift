@@ -30,19 +30,20 @@ final class WebDeskTests: XCTestCase {
     fixture = try ControlFixture()
     stateDirectory = NSTemporaryDirectory() + "web-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-    desk = makeDesk(streams: 2)
+    desk = makeDesk(streams: 2, streamsPerAddress: 2)
     settle(until: { self.desk.state != nil })
   }
 
   /// A desk for the fixture's device over a new in-memory transport.
   func makeDesk(
-    streams: Int = 16, view: WebView = .open,
+    streams: Int = 16, streamsPerAddress: Int = 4, view: WebView = .open,
     hosts: AllowedHosts = AllowedHosts(hostName: "desk", addresses: ["192.0.2.7"]),
     rereadHosts: (() -> AllowedHosts)? = nil, wall: @escaping () -> WallTime = WallTime.now
   ) -> WebDesk {
     let link = DeviceLink(socketPath: fixture.path, clock: clock, log: Log(sink: { _, _ in }), shownIn: "the page")
     var limits = HTTPLimits()
     limits.streams = streams
+    limits.streamsPerAddress = streamsPerAddress
     http = MemoryHTTP(limits: limits)
     return WebDesk(
       link: link, server: http, hosts: hosts, rereadHosts: rereadHosts, view: view,
@@ -165,7 +166,7 @@ final class WebDeskTests: XCTestCase {
   }
 
   /// The stream: the whole state at once, then each change as it happens (the device's own
-  /// button); a third stream over the limit of two ends the oldest.
+  /// button); a third stream from the same address, over its limit of two, ends its oldest.
   func testEventsCarryTheStateAndEveryChange() throws {
     let first = get("/events")
     XCTAssertEqual(first.response?.contentType, "text/event-stream")
@@ -184,6 +185,77 @@ final class WebDeskTests: XCTestCase {
     XCTAssertEqual(http.streams.count, 2)
     XCTAssertEqual(http.streams.oldest, second.id)
     XCTAssertEqual(desk.streams, [second.id, third.id])
+  }
+
+  /// A stream from `client`, answered.
+  func stream(from client: String, _ method: String = "GET", file: StaticString = #filePath, line: UInt = #line)
+    -> MemoryHTTP.Exchange
+  {
+    let exchange = http.arrive(MemoryHTTP.request(method, "/events", client: client))
+    settle(until: { exchange.response != nil }, file: file, line: line)
+    return exchange
+  }
+
+  /// No address ends another's stream: one churning streams ends only its own oldest (its limit
+  /// is two here); at the limit of all (four), a newcomer takes the oldest stream of the address
+  /// holding the most only when that one holds two more than it, else it is refused (503); the
+  /// owner's lone stream lives through it all.
+  func testNoAddressEndsAnothersStream() throws {
+    desk = makeDesk(streams: 4, streamsPerAddress: 2)
+    settle(until: { self.desk.state != nil })
+    let owner = stream(from: "192.0.2.10")
+    XCTAssertTrue(owner.streaming)
+    var churned: [MemoryHTTP.Exchange] = []
+    for _ in 0..<10 { churned.append(stream(from: "192.0.2.66")) }
+    XCTAssertTrue(churned.allSatisfy(\.streaming))
+    XCTAssertEqual(churned.filter { !$0.ended }.map(\.id), churned.suffix(2).map(\.id), "its own oldest ended")
+    XCTAssertFalse(owner.ended)
+    let b = stream(from: "192.0.2.67")
+    XCTAssertTrue(b.streaming)
+    XCTAssertEqual(http.streams.count, 4, "every place taken")
+    let b2 = stream(from: "192.0.2.67")
+    XCTAssertEqual(b2.status, 503, "two would not leave .66 more than .67")
+    XCTAssertFalse(b2.streaming)
+    let c = stream(from: "192.0.2.68")
+    XCTAssertTrue(c.streaming, "the address holding the most gives up its oldest")
+    XCTAssertEqual(churned.filter { !$0.ended }.map(\.id), churned.suffix(1).map(\.id))
+    for other in ["192.0.2.69", "192.0.2.70"] { XCTAssertEqual(stream(from: other).status, 503, other) }
+    XCTAssertFalse(owner.ended, "the owner's stream lived through it all")
+    XCTAssertFalse(b.ended)
+    XCTAssertEqual(desk.streams.count, 4)
+    fixture.h.press(fixture.h.config.buttonStart)
+    fixture.h.run(for: ms(300))
+    settle(until: { owner.received.contains("data: {\"phase\":\"running\"") })
+  }
+
+  /// At the limit, a stream whose client left (found out by a comment written to each) is no
+  /// reason to refuse a newcomer: its place is taken, and no live stream is ended.
+  func testAStreamWhoseClientLeftMakesRoom() throws {
+    desk = makeDesk(streams: 2, streamsPerAddress: 1)
+    settle(until: { self.desk.state != nil })
+    let owner = stream(from: "192.0.2.10")
+    let gone = stream(from: "192.0.2.11")
+    http.leave(gone)
+    let newcomer = stream(from: "192.0.2.12")
+    XCTAssertTrue(newcomer.streaming, "\(newcomer.status ?? 0)")
+    XCTAssertFalse(owner.ended)
+    XCTAssertEqual(desk.streams, [owner.id, newcomer.id])
+  }
+
+  /// `HEAD /events` answers a stream's headers and opens none: it ends no stream, even at the
+  /// limit.
+  func testHeadOpensNoStream() throws {
+    let first = stream(from: "192.0.2.10")
+    let second = stream(from: "192.0.2.10")
+    for _ in 0..<3 {
+      let head = stream(from: "192.0.2.10", "HEAD")
+      XCTAssertEqual(head.status, 200)
+      XCTAssertEqual(head.response?.contentType, "text/event-stream")
+      XCTAssertFalse(head.streaming)
+    }
+    XCTAssertFalse(first.ended)
+    XCTAssertFalse(second.ended)
+    XCTAssertEqual(desk.streams, [first.id, second.id])
   }
 
   /// A comment every 15 s keeps each stream; a stream whose client left is found out by it and

@@ -62,19 +62,23 @@ int pomo_web_available(void);
 const char *pomo_web_load(void);
 /// Listens on `address` (NULL or "": every interface, IPv6 and IPv4) and `port` (0: any free
 /// one); at most `max_connections` (and `per_ip` from one address), idle ones closed after
-/// `timeout_s`; bodies kept to `max_body` bytes; at most `max_streams` event streams. NULL on
-/// failure, with why in `error`.
+/// `timeout_s`; a request not whole (headers and body) `request_s` after its connection was
+/// accepted or last answered is closed, however it trickles, and when every place is taken the
+/// oldest connection without a whole request is closed for the newcomer; bodies kept to
+/// `max_body` bytes; at most `max_streams` event streams. NULL on failure, with why in `error`.
 pomo_web *pomo_web_start(const char *address, int port, int max_connections, int per_ip, int timeout_s,
-                         int max_body, int max_streams, pomo_web_handler handler, void *context, char *error,
-                         size_t error_size);
+                         int request_s, int max_body, int max_streams, pomo_web_handler handler, void *context,
+                         char *error, size_t error_size);
 /// The port it listens on.
 int pomo_web_port(pomo_web *w);
 /// The descriptor to poll for reading (libmicrohttpd's epoll set).
 int pomo_web_fd(pomo_web *w);
 /// Milliseconds until pomo_web_run is due without input, or -1 when nothing is due.
 long long pomo_web_timeout_ms(pomo_web *w);
-/// Serves what is ready, without blocking.
+/// Serves what is ready, without blocking (closing first the requests past their deadline).
 void pomo_web_run(pomo_web *w);
+/// Connections the shim has closed: past their request's deadline, and for a newcomer's room.
+void pomo_web_closed(pomo_web *w, unsigned long long *late, unsigned long long *for_room);
 /// A query argument of the request being handled, or NULL.
 const char *pomo_web_query(const pomo_web_request *request, const char *name);
 /// Appends `length` bytes to stream `id` and wakes it: 0, or -1 when the stream has ended or its
