@@ -19,7 +19,7 @@
   X(start_daemon) X(stop_daemon) X(get_daemon_info) X(get_timeout) X(run) X(lookup_connection_value) \
   X(get_connection_info) X(create_response_from_buffer) X(create_response_from_callback)             \
   X(add_response_header) X(queue_response) X(destroy_response) X(suspend_connection)                 \
-  X(resume_connection)
+  X(resume_connection) X(get_connection_values)
 
 static struct {
 #define POMO_FIELD(name) __typeof__(&MHD_##name) name;
@@ -182,6 +182,14 @@ static const char *header(struct MHD_Connection *c, const char *name) {
   return lib.lookup_connection_value(c, MHD_HEADER_KIND, name);
 }
 
+// Counts the request's Host headers (RFC 9112: more than one is a 400).
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  (void)value;
+  if (key && !strcasecmp(key, "Host")) ++*(int *)cls;
+  return MHD_YES;
+}
+
 static void client_text(struct MHD_Connection *c, char *out, size_t size) {
   out[0] = 0;
   const union MHD_ConnectionInfo *info = lib.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -227,8 +235,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   }
   char client[64];
   client_text(c, client, sizeof client);
+  int hosts = 0;
+  lib.get_connection_values(c, MHD_HEADER_KIND, count_host, &hosts);
   pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
-                              u->body, u->length, u->too_large, c, header(c, "If-None-Match")};
+                              u->body, u->length, u->too_large, c, header(c, "If-None-Match"), hosts};
   pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0, 0};
   int id = ++w->next_id;
   w->handler(w->context, &request, &response, id);

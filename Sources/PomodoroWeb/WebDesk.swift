@@ -77,6 +77,12 @@ public final class WebDesk: LoopSource {
   static func event(_ name: String, _ data: String) -> String { "event: \(name)\ndata: \(data)\n\n" }
 
   public func respond(_ request: HTTPRequest) -> HTTPResponse {
+    guard request.hostHeaders <= 1 else {
+      limiter.say(
+        "host", .warning, "refused a request with \(request.hostHeaders) Host headers from \(request.client) (400)",
+        what: "requests for other hosts", at: clock.now)
+      return .error(400, "a request carries one Host header")
+    }
     if !hosts.allows(host: request.host), let reread = rereadHosts, clock.now - hostsReadAt >= seconds(10) {
       hosts = reread()
       hostsReadAt = clock.now

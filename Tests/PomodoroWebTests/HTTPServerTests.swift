@@ -134,6 +134,15 @@ final class HTTPServerTests: XCTestCase {
     XCTAssertNil(seen.last?.host, "no Host header")
   }
 
+  /// Issue 34 item 8: the shim counts the Host headers (libmicrohttpd's lookup gives the first).
+  func testTwoHostHeadersAreCounted() throws {
+    _ = exchange("GET /api/state HTTP/1.1\r\nHost: desk\r\nConnection: close")
+    XCTAssertEqual(seen.last?.hostHeaders, 1)
+    _ = exchange("GET /api/state HTTP/1.1\r\nHost: desk\r\nhost: evil.example\r\nConnection: close")
+    XCTAssertEqual(seen.last?.hostHeaders, 2)
+    XCTAssertEqual(seen.last?.host, "desk")
+  }
+
   /// The page's files on the wire: the shim's headers on every answer (nosniff, no framing, no
   /// referrer), the file's Cache-Control instead of the shim's, its length; a 304 with no body.
   func testThePageOnTheWire() throws {
