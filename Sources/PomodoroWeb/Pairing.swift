@@ -86,7 +86,12 @@ public struct PairingGate: Sendable {
 
 /// The browsers paired with this desk, kept hashed in `<state>/pairings` (one line each: the
 /// hash of its cookie's token and when it was paired), and the code `pomodoro web pair` left in
-/// `<state>/pair-code`. The file is read again when it changes (`pomodoro web forget` empties it
+/// `<state>/pair-code`. A token's hash is `$h1$` and HMAC-SHA-256 under a random key of this
+/// install's (`<state>/pairing-key`): the token is 256 random bits, so a keyed hash compared in
+/// constant time with every pairing is enough, and a request's cookie costs two SHA-256 of a
+/// block, right or wrong. Pairings kept by 0.2 as SHA-256-crypt (`$5$`, 1,000 rounds) still
+/// pair: the first time one is used it is kept again as `$h1$`; until every one is, a cookie
+/// that matches no `$h1$` pairing costs a SHA-256-crypt as before. The file is read again when it changes (`pomodoro web forget` empties it
 /// while the server runs).
 public final class Pairings {
   public static let fileName = "pairings"
@@ -94,6 +99,7 @@ public final class Pairings {
   /// The most pairings kept: a new one past it replaces the oldest.
   public static let limit = 64
   public static let cookieName = "pomodoro_pairing"
+  public static let keyFileName = "pairing-key"
   public static let cookieLifetime = 365 * 24 * 3600
   static let header =
     "# Browsers paired with this desk by `pomodoro web` (hashed); `pomodoro web forget` removes them.\n"
@@ -110,10 +116,48 @@ public final class Pairings {
 
   var path: String { directory + "/" + Self.fileName }
 
-  /// The hash kept for a secret (a token, a code).
+  /// SHA-256-crypts made (`hash`): what a request's cookie cost, for the tests.
+  nonisolated(unsafe) static var crypts = 0
+
+  /// The SHA-256-crypt hash kept for a code (and by 0.2 for a token).
   public static func hash(_ secret: String) -> String? {
+    crypts += 1
     var out = [CChar](repeating: 0, count: 128)
     return pomo_web_hash(secret, &out, out.count) == 0 ? text(ofCString: out) : nil
+  }
+
+  /// The keyed hash's key: read from `<state>/pairing-key`, made (32 random bytes) when missing.
+  var key: [UInt8]?
+
+  func loadKey() throws -> [UInt8] {
+    if let key { return key }
+    let path = directory + "/" + Self.keyFileName
+    if let text = try? fs.readText(path), let bytes = Self.bytes(hex: String(TextLines.trimmed(text))),
+      bytes.count == 32
+    {
+      key = bytes
+      return bytes
+    }
+    let bytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    try Files.writeAtomically(path, Array((SHA256.hex(bytes) + "\n").utf8), permissions: 0o600, in: fs)
+    key = bytes
+    return bytes
+  }
+
+  static func bytes(hex: String) -> [UInt8]? {
+    let digits = Array(hex.utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var out: [UInt8] = []
+    for i in stride(from: 0, to: digits.count, by: 2) {
+      guard let b = UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
+      out.append(b)
+    }
+    return out
+  }
+
+  /// The hash kept for a token: `$h1$` and its HMAC-SHA-256 under the install's key, in hex.
+  func keyedHash(_ token: String, key: [UInt8]) -> String {
+    "$h1$" + SHA256.hex(SHA256.hmac(key: key, Array(token.utf8)))
   }
 
   /// A new pairing: its token (for the cookie), its hash saved before it is handed out.
@@ -121,20 +165,29 @@ public final class Pairings {
     reloadIfChanged()
     var bytes = [UInt8](repeating: 0, count: 32)
     for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
-    let token = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    guard let hash = Self.hash(token) else { throw SystemError("cannot hash a token (libcrypt)", errno: 0) }
-    entries.append((hash, wall.iso8601))
+    let token = SHA256.hex(bytes)
+    entries.append((keyedHash(token, key: try loadKey()), wall.iso8601))
     if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
     try save()
     return token
   }
 
-  /// Whether a request's Cookie header carries a paired token.
+  /// Whether a request's Cookie header carries a paired token: its keyed hash compared with every
+  /// pairing's in constant time; a 0.2 pairing (SHA-256-crypt) that matches is kept again keyed.
   public func paired(cookieHeader: String?) -> Bool {
     guard let token = Self.token(in: cookieHeader), token.utf8.count == 64 else { return false }
     reloadIfChanged()
-    guard let hash = Self.hash(token) else { return false }
-    return entries.contains { PairingGate.same($0.hash, hash) }
+    guard let key = try? loadKey() else { return false }
+    let hash = keyedHash(token, key: key)
+    var found = false
+    for entry in entries where entry.hash.hasPrefix("$h1$") { found = PairingGate.same(entry.hash, hash) || found }
+    if found { return true }
+    guard entries.contains(where: { $0.hash.hasPrefix("$5$") }), let old = Self.hash(token),
+      let index = entries.firstIndex(where: { PairingGate.same($0.hash, old) })
+    else { return false }
+    entries[index].hash = hash
+    try? save()
+    return true
   }
 
   public var count: Int {
@@ -206,7 +259,9 @@ public final class Pairings {
     guard let text = try? fs.readText(path) else { return }
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
       let fields = line.split(separator: " ")
-      if fields.count == 2, fields[0].hasPrefix("$5$") { entries.append((String(fields[0]), String(fields[1]))) }
+      if fields.count == 2, fields[0].hasPrefix("$5$") || fields[0].hasPrefix("$h1$") {
+        entries.append((String(fields[0]), String(fields[1])))
+      }
     }
     if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
   }

@@ -7,7 +7,8 @@
 // `pomodoro-bench mqtt-payloads` the bridge's peak memory with large payloads on its command
 // topic; `pomodoro-bench burst [--inline] [FSYNC_MS...]` only 800 toggles in one socket write (issue 29);
 // `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
-// `pomodoro-bench web` only the web page's server beside a device (issue 28).
+// `pomodoro-bench web` only the web page's server beside a device (issue 28); `pomodoro-bench
+// web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -24,6 +25,8 @@ if arguments.first == "history" {
   mqttBurstBench(fsyncDelays: delays.isEmpty ? [10, 20] : delays, background: !arguments.contains("--inline"))
 } else if arguments.first == "web" {
   webBench()
+} else if arguments.first == "web-heavy" {
+  webHeavyBench()
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,

@@ -62,6 +62,40 @@ extension WebDeskTests {
     }
   }
 
+  /// Issue 34 item 9: a history cut at the device's 5,000 records says so, and starts at the
+  /// first day it fully covers.
+  func testACutHistorySaysSo() throws {
+    var lines: [String] = []
+    for daysAgo in (0..<10).reversed() { lines += Array(repeating: Self.record(daysAgo: daysAgo), count: 501) }
+    try storingDesk(history: lines)
+    let r = get("/api/history?days=30")
+    XCTAssertEqual(r.status, 200)
+    XCTAssertTrue(r.body.hasSuffix("],\"truncated\":true}"), String(r.body.suffix(80)))
+    let days = r.body.components(separatedBy: "{\"day\":").dropFirst()
+    XCTAssertEqual(days.count, 9, "day 9 ago is cut: it is left out")
+    XCTAssertTrue(days.first?.contains("\"focus\":501,") ?? false, String(days.first?.prefix(80) ?? ""))
+    let small = get("/api/history?days=3")
+    XCTAssertTrue(small.body.hasSuffix("],\"truncated\":false}"), String(small.body.suffix(80)))
+  }
+
+  /// Issue 34 item 9: unpaired viewers' history reads go to the device one at a time, so that a
+  /// paired browser's command waits behind one at most; each is answered.
+  func testACommandWaitsBehindOneViewersHistoryAtMost() throws {
+    try storingDesk(history: (0..<50).map { Self.record(daysAgo: $0 % 10) })
+    let cookie = try pairedCookie()
+    deviceHangs = true
+    let viewers = (1...6).map { http.arrive(MemoryHTTP.request("GET", "/api/history?days=\($0 * 10)")) }
+    turn()
+    let command = http.arrive(MemoryHTTP.request("POST", "/api/command", body: "{\"cmd\":\"toggle\"}", cookie: cookie))
+    turn()
+    deviceHangs = false
+    settle(until: { command.response != nil })
+    XCTAssertEqual(command.status, 200, command.body)
+    XCTAssertLessThanOrEqual(viewers.filter { $0.response != nil }.count, 1, "answered before the command")
+    settle(until: { viewers.allSatisfy { $0.response != nil } })
+    XCTAssertEqual(viewers.map { $0.status }, Array(repeating: 200, count: 6))
+  }
+
   /// The SVG says what `pomodoro stats` says of the same history: its lines, from the same numbers.
   func testTheStatisticsPictureSaysWhatStatsSays() throws {
     let lines = (0..<20).flatMap { d in
