@@ -2,19 +2,38 @@ import CPomodoroWeb
 import PomodoroCore
 import PomodoroSystem
 
-/// Who may act: the codes that pair a browser, and the lockout after wrong ones. Pure: every
+/// Who may act: the codes that pair a browser, and the locks after wrong ones. Pure: every
 /// judgment takes the instant it is made at.
+///
+/// Wrong codes are counted per address (an IPv6 address by its /64, which one machine may fill
+/// with addresses): six within a minute lock that address out for a minute, the right code too.
+/// Six within a minute from all addresses together (the ceiling) lock the desk's code for a
+/// minute: it is not compared, but the code `pomodoro web pair` printed still is, so no client
+/// locks the owner out. Guessing the desk's code: at most 6 a minute from one address and 6 a
+/// minute overall (as a single lock for all was); `web pair`'s code, which exists only for 2
+/// minutes after the owner asked for it: at most 6 a minute per address.
 public struct PairingGate: Sendable {
   /// How long a code is good for.
   public static let codeLifetime = minutes(2)
-  /// This many wrong codes within `window` lock pairing for `window`.
+  /// This many wrong codes within `window` from one address lock it out for `window`; as many from
+  /// all addresses together lock the desk's code for `window`.
   public static let attempts = 6
   public static let window = minutes(1)
+  /// The addresses whose wrong codes are remembered at most (the oldest forgotten past it).
+  public static let addressesKept = 1024
 
   /// The code shown on the desk now, and until when.
   public private(set) var code: (digits: String, until: Instant)?
-  var wrong: [Instant] = []
-  public private(set) var lockedUntil: Instant?
+  /// The last code issued: the next one differs.
+  var lastDigits: String?
+  /// Wrong codes within `window`, by address.
+  var wrong: [String: [Instant]] = [:]
+  /// Wrong codes within `window` from every address.
+  var wrongAll: [Instant] = []
+  /// Addresses locked out, until when.
+  var locks: [String: Instant] = [:]
+  /// The desk's code is not compared until then (the ceiling).
+  public private(set) var deskCodeLockedUntil: Instant?
 
   public init() {}
 
@@ -22,17 +41,24 @@ public struct PairingGate: Sendable {
   public enum Verdict: Equatable, Sendable {
     case paired
     case wrong
-    /// Too many wrong codes: refused until then (the code is not even compared).
+    /// Too many wrong codes from this address: refused until then (the code is not even compared).
     case locked(until: Instant)
+    /// Too many wrong codes from everywhere: the desk's code is not compared until then (this one
+    /// was not `pomodoro web pair`'s).
+    case deskCodeLocked(until: Instant)
   }
 
-  /// A new code, shown until `now + codeLifetime` (any earlier code is gone).
+  /// A new code, shown until `now + codeLifetime` (any earlier code is gone); never the last one
+  /// again, so that the desk can tell a new pairing from the one a press put away.
   public mutating func issue(at now: Instant, digits: String = PairingGate.randomDigits()) -> String {
+    var digits = digits
+    while digits == lastDigits { digits = Self.randomDigits() }
     code = (digits, now + Self.codeLifetime)
+    lastDigits = digits
     return digits
   }
 
-  /// The code on the desk now, if it is still good: asking again shows the same one, so that
+  /// The code on the desk now, if it is still good: asking again shows no other one, so that
   /// nobody on the LAN can keep the owner's code changing.
   public func live(at now: Instant) -> String? {
     guard let code, now < code.until else { return nil }
@@ -42,28 +68,74 @@ public struct PairingGate: Sendable {
   /// The code is used or withdrawn.
   public mutating func clear() { code = nil }
 
-  /// Judges `typed` against the desk's code and `alsoGood` (whether it is a code `pomodoro web
-  /// pair` printed, still good).
-  public mutating func check(_ typed: String, at now: Instant, alsoGood: (String) -> Bool = { _ in false }) -> Verdict {
-    if let until = lockedUntil, now < until { return .locked(until: until) }
-    lockedUntil = nil
-    wrong = wrong.filter { now - $0 < Self.window }
-    if let code, now < code.until, Self.same(typed, code.digits) {
+  /// Until when `client` is locked out (nil: it is not).
+  public func lockedUntil(for client: String, at now: Instant) -> Instant? {
+    guard let until = locks[Self.key(client)], now < until else { return nil }
+    return until
+  }
+
+  /// Until when the desk's code is locked for everyone (nil: it is not).
+  public func deskCodeLocked(at now: Instant) -> Instant? {
+    guard let until = deskCodeLockedUntil, now < until else { return nil }
+    return until
+  }
+
+  /// Judges `typed` from `client` against the desk's code and `alsoGood` (whether it is a code
+  /// `pomodoro web pair` printed, still good).
+  public mutating func check(
+    _ typed: String, from client: String, at now: Instant, alsoGood: (String) -> Bool = { _ in false }
+  ) -> Verdict {
+    let who = Self.key(client)
+    if let until = lockedUntil(for: client, at: now) { return .locked(until: until) }
+    forget(before: now)
+    let deskLocked = deskCodeLocked(at: now)
+    if deskLocked == nil, let code, now < code.until, Self.same(typed, code.digits) {
       self.code = nil
-      wrong = []
+      wrong[who] = nil
       return .paired
     }
     if alsoGood(typed) {
-      wrong = []
+      wrong[who] = nil
       return .paired
     }
-    wrong.append(now)
-    if wrong.count >= Self.attempts {
-      wrong = []
-      lockedUntil = now + Self.window
+    wrong[who, default: []].append(now)
+    wrongAll.append(now)
+    if wrong.count > Self.addressesKept, let oldest = wrong.min(by: { $0.value.last! < $1.value.last! })?.key {
+      wrong[oldest] = nil
+    }
+    if wrongAll.count >= Self.attempts {
+      wrongAll = []
+      deskCodeLockedUntil = now + Self.window
+    }
+    if wrong[who, default: []].count >= Self.attempts {
+      wrong[who] = nil
+      locks[who] = now + Self.window
       return .locked(until: now + Self.window)
     }
+    if let until = deskLocked { return .deskCodeLocked(until: until) }
     return .wrong
+  }
+
+  /// Drops what is older than `window`: wrong codes, ended locks.
+  mutating func forget(before now: Instant) {
+    wrongAll = wrongAll.filter { now - $0 < Self.window }
+    wrong = wrong.compactMapValues { list in
+      let kept = list.filter { now - $0 < Self.window }
+      return kept.isEmpty ? nil : kept
+    }
+    locks = locks.filter { now < $0.value }
+  }
+
+  /// Whom wrong codes are counted against: an IPv4 address (also written IPv4-mapped), or an
+  /// IPv6 address's /64.
+  static func key(_ client: String) -> String {
+    var v6 = in6_addr()
+    guard client.contains(":"), inet_pton(AF_INET6, client, &v6) == 1 else { return client }
+    let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+    if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+      return bytes[12...].map { String($0) }.joined(separator: ".")
+    }
+    return bytes[0..<8].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "::/64"
   }
 
   /// Compares in a time that does not depend on where the two differ.

@@ -86,10 +86,10 @@ final class WebDeskTests: XCTestCase {
   @discardableResult
   func ask(
     _ method: String, _ path: String, body: String = "", host: String? = "desk.local", origin: String? = nil,
-    cookie: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    cookie: String? = nil, client: String = "192.0.2.50", file: StaticString = #filePath, line: UInt = #line
   ) -> MemoryHTTP.Exchange {
     let exchange = http.arrive(
-      MemoryHTTP.request(method, path, body: body, host: host, origin: origin, cookie: cookie))
+      MemoryHTTP.request(method, path, body: body, host: host, origin: origin, cookie: cookie, client: client))
     settle(until: { exchange.response != nil }, file: file, line: line)
     return exchange
   }
