@@ -53,6 +53,12 @@ const char *pomo_web_load(void) {
 }
 
 #define POMO_STREAM_BUFFER 65536
+// A request's target (path and query) over POMO_MAX_TARGET bytes is answered 414 by the shim. A
+// connection's memory pool of POMO_POOL (libmicrohttpd's default is 32 KiB) leaves room to answer
+// it: a request line that filled the pool left none, and the connection closed with no answer.
+// Past the pool libmicrohttpd answers 414 (or 431) itself.
+#define POMO_MAX_TARGET 8192
+#define POMO_POOL 65536
 
 struct stream {
   int id;
@@ -190,6 +196,13 @@ static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char
   return MHD_YES;
 }
 
+// Adds a query argument's length (and its '=' and '&') to the target's.
+static enum MHD_Result add_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  *(size_t *)cls += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 2;
+  return MHD_YES;
+}
+
 static void client_text(struct MHD_Connection *c, char *out, size_t size) {
   out[0] = 0;
   const union MHD_ConnectionInfo *info = lib.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -232,6 +245,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     u->body[u->length] = 0;
     *upload_size = 0;
     return MHD_YES;
+  }
+  size_t target = strlen(url);
+  lib.get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_length, &target);
+  if (target > POMO_MAX_TARGET) {
+    static const char too_long[] = "{\"error\":\"the address is over 8 KiB\"}";
+    pomo_web_response refused = {414, "application/json", too_long, sizeof too_long - 1, NULL, 0, 0};
+    return queue_plain(c, &refused);
   }
   char client[64];
   client_text(c, client, sizeof client);
@@ -348,6 +368,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)max_connections,
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_ip,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_s,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)POMO_POOL,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, w,
                                  bind_to ? MHD_OPTION_SOCK_ADDR : MHD_OPTION_END, bind_to, MHD_OPTION_END);
     if (bind_to) break;
