@@ -196,6 +196,32 @@ extension WebDeskTests {
     XCTAssertGreaterThan(lit.filter { !$0 }.count, 300, "blank most of the half hour")
   }
 
+  /// Issue 34 item 8: asking for a code is said through the log's limit: 40 asks in a minute,
+  /// five lines, then a count.
+  func testAsksForACodeAreLoggedWithinTheLimit() throws {
+    for _ in 0..<40 { post("/api/pair", "{}", client: "192.0.2.99") }
+    XCTAssertEqual(lines.filter { $0.hasPrefix("a pairing code was asked for") }.count, 5, "\(lines)")
+    clock.advance(by: seconds(61))
+    turn()
+    XCTAssertTrue(lines.contains { $0.contains("pairing codes asked for") && $0.contains("35") }, "\(lines)")
+  }
+
+  /// Issue 34 item 4: a press that wakes a blank panel shows the code (only a press on a lit panel
+  /// puts it away).
+  func testAPressThatWakesTheBlankPanelShowsTheCode() throws {
+    fixture.h.run(for: minutes(11))
+    XCTAssertFalse(fixture.h.device.look.on, "blank after blank_after")
+    XCTAssertEqual(post("/api/pair", "{}").status, 202)
+    settle(until: { self.fixture.h.device.pairing.code != nil })
+    fixture.h.press(fixture.h.config.buttonCancel)
+    fixture.h.run(for: ms(300))
+    XCTAssertTrue(fixture.h.device.look.on)
+    XCTAssertNotNil(fixture.h.device.pairing.code, "the waking press shows it")
+    fixture.h.press(fixture.h.config.buttonCancel)
+    fixture.h.run(for: ms(300))
+    XCTAssertNil(fixture.h.device.pairing.code, "the next press puts it away")
+  }
+
   func testBodiesOverTheLimitAreRefused() throws {
     let big = "{\"cmd\":\"toggle\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"
     let r = post("/api/pair", big)
