@@ -4,6 +4,7 @@ import PomodoroCore
 import PomodoroSystem
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroStats
 @testable import PomodoroTestFixtures
@@ -94,6 +95,23 @@ extension WebDeskTests {
     XCTAssertLessThanOrEqual(viewers.filter { $0.response != nil }.count, 1, "answered before the command")
     settle(until: { viewers.allSatisfy { $0.response != nil } })
     XCTAssertEqual(viewers.map { $0.status }, Array(repeating: 200, count: 6))
+  }
+
+  /// Issue 34 item 9: unpaired viewers asking the same history share one read of the device, and
+  /// its answer.
+  func testViewersAskingTheSameShareOneRead() throws {
+    try storingDesk(history: (0..<50).map { Self.record(daysAgo: $0 % 10) })
+    settle()
+    let before = desk.link.pending.count
+    deviceHangs = true
+    let viewers = (0..<6).map { _ in http.arrive(MemoryHTTP.request("GET", "/api/history?days=366")) }
+    turn()
+    XCTAssertEqual(desk.link.pending.count - before, 1, "one read at the device")
+    deviceHangs = false
+    settle(until: { viewers[0].response != nil })
+    XCTAssertEqual(viewers.filter { $0.response != nil }.count, 6, "all answered by the one read")
+    XCTAssertEqual(Set(viewers.map(\.body)).count, 1)
+    XCTAssertEqual(viewers[0].status, 200)
   }
 
   /// The SVG says what `pomodoro stats` says of the same history: its lines, from the same numbers.
