@@ -21,7 +21,7 @@
   X(start_daemon) X(stop_daemon) X(get_daemon_info) X(get_timeout) X(run) X(lookup_connection_value) \
   X(get_connection_info) X(create_response_from_buffer) X(create_response_from_callback)             \
   X(add_response_header) X(queue_response) X(destroy_response) X(suspend_connection)                 \
-  X(resume_connection)
+  X(resume_connection) X(get_connection_values)
 
 static struct {
 #define POMO_FIELD(name) __typeof__(&MHD_##name) name;
@@ -55,6 +55,12 @@ const char *pomo_web_load(void) {
 }
 
 #define POMO_STREAM_BUFFER 65536
+// A request's target (path and query) over POMO_MAX_TARGET bytes is answered 414 by the shim. A
+// connection's memory pool of POMO_POOL (libmicrohttpd's default is 32 KiB) leaves room to answer
+// it: a request line that filled the pool left none, and the connection closed with no answer.
+// Past the pool libmicrohttpd answers 414 (or 431) itself.
+#define POMO_MAX_TARGET 8192
+#define POMO_POOL 65536
 
 struct stream {
   int id;
@@ -279,6 +285,21 @@ static const char *header(struct MHD_Connection *c, const char *name) {
   return lib.lookup_connection_value(c, MHD_HEADER_KIND, name);
 }
 
+// Counts the request's Host headers (RFC 9112: more than one is a 400).
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  (void)value;
+  if (key && !strcasecmp(key, "Host")) ++*(int *)cls;
+  return MHD_YES;
+}
+
+// Adds a query argument's length (and its '=' and '&') to the target's.
+static enum MHD_Result add_length(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  *(size_t *)cls += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 2;
+  return MHD_YES;
+}
+
 static void client_text(struct MHD_Connection *c, char *out, size_t size) {
   out[0] = 0;
   const union MHD_ConnectionInfo *info = lib.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -324,10 +345,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   }
   struct conn *k = find_conn(w, c);
   if (k) k->answering = 1;
+  size_t target = strlen(url);
+  lib.get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_length, &target);
+  if (target > POMO_MAX_TARGET) {
+    static const char too_long[] = "{\"error\":\"the address is over 8 KiB\"}";
+    pomo_web_response refused = {414, "application/json", too_long, sizeof too_long - 1, NULL, 0, 0};
+    return queue_plain(c, &refused);
+  }
   char client[64];
   client_text(c, client, sizeof client);
+  int hosts = 0;
+  lib.get_connection_values(c, MHD_HEADER_KIND, count_host, &hosts);
   pomo_web_request request = {method, url, header(c, "Host"), header(c, "Origin"), header(c, "Cookie"), client,
-                              u->body, u->length, u->too_large, c, header(c, "If-None-Match")};
+                              u->body, u->length, u->too_large, c, header(c, "If-None-Match"), hosts};
   pomo_web_response response = {500, "text/plain; charset=utf-8", "", 0, NULL, 0, 0};
   int id = ++w->next_id;
   w->handler(w->context, &request, &response, id);
@@ -445,6 +475,7 @@ pomo_web *pomo_web_start(const char *address, int port, int max_connections, int
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)max_connections,
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)per_ip,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_s,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)POMO_POOL,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, w,
                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, w,
                                  bind_to ? MHD_OPTION_SOCK_ADDR : MHD_OPTION_END, bind_to, MHD_OPTION_END);

@@ -6,6 +6,9 @@ import PomodoroSystem
 /// writes it (`HistoryLog`, PomodoroRuntime), `history` sends it as item lines, and `pomodoro
 /// stats` and the page read it without the runtime.
 public struct HistoryEntry: Equatable, Sendable {
+  /// The most records the device's `history` lists (the newest kept): a list this long may be cut.
+  public static let listLimit = 5000
+
   public var ended: WallTime
   public var mode: Mode
   public var outcome: SessionRecord.Outcome

@@ -130,7 +130,8 @@ public final class HTTPServer: HTTPTransport {
     let req = HTTPRequest(
       method: optional(r.method) ?? "", path: optional(r.path) ?? "", host: optional(r.host),
       origin: optional(r.origin), cookie: optional(r.cookie), client: optional(r.client) ?? "", body: body,
-      bodyTooLarge: r.body_too_large != 0, query: query, id: id, ifNoneMatch: optional(r.if_none_match))
+      bodyTooLarge: r.body_too_large != 0, query: query, id: id, ifNoneMatch: optional(r.if_none_match),
+      hostHeaders: Int(r.host_count))
     let answer = handler(req)
     // The shim copies the body and header texts before the call returns; the box holds them
     // until the next request.

@@ -66,11 +66,13 @@ public struct HTTPRequest: Sendable {
   public var id: Int32 = 0
   /// The If-None-Match header: the ETag of the copy the client has.
   public var ifNoneMatch: String? = nil
+  /// How many Host headers it carried: more than one is refused (400, RFC 9112).
+  public var hostHeaders = 1
 
   public init(
     method: String, path: String, host: String?, origin: String? = nil, cookie: String? = nil, client: String,
     body: [UInt8] = [], bodyTooLarge: Bool = false, query: [String: String] = [:], id: Int32 = 0,
-    ifNoneMatch: String? = nil
+    ifNoneMatch: String? = nil, hostHeaders: Int = 1
   ) {
     self.method = method
     self.path = path
@@ -83,6 +85,7 @@ public struct HTTPRequest: Sendable {
     self.query = query
     self.id = id
     self.ifNoneMatch = ifNoneMatch
+    self.hostHeaders = hostHeaders
   }
 }
 

@@ -2,19 +2,38 @@ import CPomodoroWeb
 import PomodoroCore
 import PomodoroSystem
 
-/// Who may act: the codes that pair a browser, and the lockout after wrong ones. Pure: every
+/// Who may act: the codes that pair a browser, and the locks after wrong ones. Pure: every
 /// judgment takes the instant it is made at.
+///
+/// Wrong codes are counted per address (an IPv6 address by its /64, which one machine may fill
+/// with addresses): six within a minute lock that address out for a minute, the right code too.
+/// Six within a minute from all addresses together (the ceiling) lock the desk's code for a
+/// minute: it is not compared, but the code `pomodoro web pair` printed still is, so no client
+/// locks the owner out. Guessing the desk's code: at most 6 a minute from one address and 6 a
+/// minute overall (as a single lock for all was); `web pair`'s code, which exists only for 2
+/// minutes after the owner asked for it: at most 6 a minute per address.
 public struct PairingGate: Sendable {
   /// How long a code is good for.
   public static let codeLifetime = minutes(2)
-  /// This many wrong codes within `window` lock pairing for `window`.
+  /// This many wrong codes within `window` from one address lock it out for `window`; as many from
+  /// all addresses together lock the desk's code for `window`.
   public static let attempts = 6
   public static let window = minutes(1)
+  /// The addresses whose wrong codes are remembered at most (the oldest forgotten past it).
+  public static let addressesKept = 1024
 
   /// The code shown on the desk now, and until when.
   public private(set) var code: (digits: String, until: Instant)?
-  var wrong: [Instant] = []
-  public private(set) var lockedUntil: Instant?
+  /// The last code issued: the next one differs.
+  var lastDigits: String?
+  /// Wrong codes within `window`, by address.
+  var wrong: [String: [Instant]] = [:]
+  /// Wrong codes within `window` from every address.
+  var wrongAll: [Instant] = []
+  /// Addresses locked out, until when.
+  var locks: [String: Instant] = [:]
+  /// The desk's code is not compared until then (the ceiling).
+  public private(set) var deskCodeLockedUntil: Instant?
 
   public init() {}
 
@@ -22,17 +41,24 @@ public struct PairingGate: Sendable {
   public enum Verdict: Equatable, Sendable {
     case paired
     case wrong
-    /// Too many wrong codes: refused until then (the code is not even compared).
+    /// Too many wrong codes from this address: refused until then (the code is not even compared).
     case locked(until: Instant)
+    /// Too many wrong codes from everywhere: the desk's code is not compared until then (this one
+    /// was not `pomodoro web pair`'s).
+    case deskCodeLocked(until: Instant)
   }
 
-  /// A new code, shown until `now + codeLifetime` (any earlier code is gone).
+  /// A new code, shown until `now + codeLifetime` (any earlier code is gone); never the last one
+  /// again, so that the desk can tell a new pairing from the one a press put away.
   public mutating func issue(at now: Instant, digits: String = PairingGate.randomDigits()) -> String {
+    var digits = digits
+    while digits == lastDigits { digits = Self.randomDigits() }
     code = (digits, now + Self.codeLifetime)
+    lastDigits = digits
     return digits
   }
 
-  /// The code on the desk now, if it is still good: asking again shows the same one, so that
+  /// The code on the desk now, if it is still good: asking again shows no other one, so that
   /// nobody on the LAN can keep the owner's code changing.
   public func live(at now: Instant) -> String? {
     guard let code, now < code.until else { return nil }
@@ -42,28 +68,74 @@ public struct PairingGate: Sendable {
   /// The code is used or withdrawn.
   public mutating func clear() { code = nil }
 
-  /// Judges `typed` against the desk's code and `alsoGood` (whether it is a code `pomodoro web
-  /// pair` printed, still good).
-  public mutating func check(_ typed: String, at now: Instant, alsoGood: (String) -> Bool = { _ in false }) -> Verdict {
-    if let until = lockedUntil, now < until { return .locked(until: until) }
-    lockedUntil = nil
-    wrong = wrong.filter { now - $0 < Self.window }
-    if let code, now < code.until, Self.same(typed, code.digits) {
+  /// Until when `client` is locked out (nil: it is not).
+  public func lockedUntil(for client: String, at now: Instant) -> Instant? {
+    guard let until = locks[Self.key(client)], now < until else { return nil }
+    return until
+  }
+
+  /// Until when the desk's code is locked for everyone (nil: it is not).
+  public func deskCodeLocked(at now: Instant) -> Instant? {
+    guard let until = deskCodeLockedUntil, now < until else { return nil }
+    return until
+  }
+
+  /// Judges `typed` from `client` against the desk's code and `alsoGood` (whether it is a code
+  /// `pomodoro web pair` printed, still good).
+  public mutating func check(
+    _ typed: String, from client: String, at now: Instant, alsoGood: (String) -> Bool = { _ in false }
+  ) -> Verdict {
+    let who = Self.key(client)
+    if let until = lockedUntil(for: client, at: now) { return .locked(until: until) }
+    forget(before: now)
+    let deskLocked = deskCodeLocked(at: now)
+    if deskLocked == nil, let code, now < code.until, Self.same(typed, code.digits) {
       self.code = nil
-      wrong = []
+      wrong[who] = nil
       return .paired
     }
     if alsoGood(typed) {
-      wrong = []
+      wrong[who] = nil
       return .paired
     }
-    wrong.append(now)
-    if wrong.count >= Self.attempts {
-      wrong = []
-      lockedUntil = now + Self.window
+    wrong[who, default: []].append(now)
+    wrongAll.append(now)
+    if wrong.count > Self.addressesKept, let oldest = wrong.min(by: { $0.value.last! < $1.value.last! })?.key {
+      wrong[oldest] = nil
+    }
+    if wrongAll.count >= Self.attempts {
+      wrongAll = []
+      deskCodeLockedUntil = now + Self.window
+    }
+    if wrong[who, default: []].count >= Self.attempts {
+      wrong[who] = nil
+      locks[who] = now + Self.window
       return .locked(until: now + Self.window)
     }
+    if let until = deskLocked { return .deskCodeLocked(until: until) }
     return .wrong
+  }
+
+  /// Drops what is older than `window`: wrong codes, ended locks.
+  mutating func forget(before now: Instant) {
+    wrongAll = wrongAll.filter { now - $0 < Self.window }
+    wrong = wrong.compactMapValues { list in
+      let kept = list.filter { now - $0 < Self.window }
+      return kept.isEmpty ? nil : kept
+    }
+    locks = locks.filter { now < $0.value }
+  }
+
+  /// Whom wrong codes are counted against: an IPv4 address (also written IPv4-mapped), or an
+  /// IPv6 address's /64.
+  static func key(_ client: String) -> String {
+    var v6 = in6_addr()
+    guard client.contains(":"), inet_pton(AF_INET6, client, &v6) == 1 else { return client }
+    let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+    if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+      return bytes[12...].map { String($0) }.joined(separator: ".")
+    }
+    return bytes[0..<8].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "::/64"
   }
 
   /// Compares in a time that does not depend on where the two differ.
@@ -86,7 +158,12 @@ public struct PairingGate: Sendable {
 
 /// The browsers paired with this desk, kept hashed in `<state>/pairings` (one line each: the
 /// hash of its cookie's token and when it was paired), and the code `pomodoro web pair` left in
-/// `<state>/pair-code`. The file is read again when it changes (`pomodoro web forget` empties it
+/// `<state>/pair-code`. A token's hash is `$h1$` and HMAC-SHA-256 under a random key of this
+/// install's (`<state>/pairing-key`): the token is 256 random bits, so a keyed hash compared in
+/// constant time with every pairing is enough, and a request's cookie costs two SHA-256 of a
+/// block, right or wrong. Pairings kept by 0.2 as SHA-256-crypt (`$5$`, 1,000 rounds) still
+/// pair: the first time one is used it is kept again as `$h1$`; until every one is, a cookie
+/// that matches no `$h1$` pairing costs a SHA-256-crypt as before. The file is read again when it changes (`pomodoro web forget` empties it
 /// while the server runs).
 public final class Pairings {
   public static let fileName = "pairings"
@@ -94,6 +171,7 @@ public final class Pairings {
   /// The most pairings kept: a new one past it replaces the oldest.
   public static let limit = 64
   public static let cookieName = "pomodoro_pairing"
+  public static let keyFileName = "pairing-key"
   public static let cookieLifetime = 365 * 24 * 3600
   static let header =
     "# Browsers paired with this desk by `pomodoro web` (hashed); `pomodoro web forget` removes them.\n"
@@ -110,10 +188,48 @@ public final class Pairings {
 
   var path: String { directory + "/" + Self.fileName }
 
-  /// The hash kept for a secret (a token, a code).
+  /// SHA-256-crypts made (`hash`): what a request's cookie cost, for the tests.
+  nonisolated(unsafe) static var crypts = 0
+
+  /// The SHA-256-crypt hash kept for a code (and by 0.2 for a token).
   public static func hash(_ secret: String) -> String? {
+    crypts += 1
     var out = [CChar](repeating: 0, count: 128)
     return pomo_web_hash(secret, &out, out.count) == 0 ? text(ofCString: out) : nil
+  }
+
+  /// The keyed hash's key: read from `<state>/pairing-key`, made (32 random bytes) when missing.
+  var key: [UInt8]?
+
+  func loadKey() throws -> [UInt8] {
+    if let key { return key }
+    let path = directory + "/" + Self.keyFileName
+    if let text = try? fs.readText(path), let bytes = Self.bytes(hex: String(TextLines.trimmed(text))),
+      bytes.count == 32
+    {
+      key = bytes
+      return bytes
+    }
+    let bytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    try Files.writeAtomically(path, Array((SHA256.hex(bytes) + "\n").utf8), permissions: 0o600, in: fs)
+    key = bytes
+    return bytes
+  }
+
+  static func bytes(hex: String) -> [UInt8]? {
+    let digits = Array(hex.utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var out: [UInt8] = []
+    for i in stride(from: 0, to: digits.count, by: 2) {
+      guard let b = UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
+      out.append(b)
+    }
+    return out
+  }
+
+  /// The hash kept for a token: `$h1$` and its HMAC-SHA-256 under the install's key, in hex.
+  func keyedHash(_ token: String, key: [UInt8]) -> String {
+    "$h1$" + SHA256.hex(SHA256.hmac(key: key, Array(token.utf8)))
   }
 
   /// A new pairing: its token (for the cookie), its hash saved before it is handed out.
@@ -121,20 +237,29 @@ public final class Pairings {
     reloadIfChanged()
     var bytes = [UInt8](repeating: 0, count: 32)
     for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
-    let token = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    guard let hash = Self.hash(token) else { throw SystemError("cannot hash a token (libcrypt)", errno: 0) }
-    entries.append((hash, wall.iso8601))
+    let token = SHA256.hex(bytes)
+    entries.append((keyedHash(token, key: try loadKey()), wall.iso8601))
     if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
     try save()
     return token
   }
 
-  /// Whether a request's Cookie header carries a paired token.
+  /// Whether a request's Cookie header carries a paired token: its keyed hash compared with every
+  /// pairing's in constant time; a 0.2 pairing (SHA-256-crypt) that matches is kept again keyed.
   public func paired(cookieHeader: String?) -> Bool {
     guard let token = Self.token(in: cookieHeader), token.utf8.count == 64 else { return false }
     reloadIfChanged()
-    guard let hash = Self.hash(token) else { return false }
-    return entries.contains { PairingGate.same($0.hash, hash) }
+    guard let key = try? loadKey() else { return false }
+    let hash = keyedHash(token, key: key)
+    var found = false
+    for entry in entries where entry.hash.hasPrefix("$h1$") { found = PairingGate.same(entry.hash, hash) || found }
+    if found { return true }
+    guard entries.contains(where: { $0.hash.hasPrefix("$5$") }), let old = Self.hash(token),
+      let index = entries.firstIndex(where: { PairingGate.same($0.hash, old) })
+    else { return false }
+    entries[index].hash = hash
+    try? save()
+    return true
   }
 
   public var count: Int {
@@ -206,7 +331,9 @@ public final class Pairings {
     guard let text = try? fs.readText(path) else { return }
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
       let fields = line.split(separator: " ")
-      if fields.count == 2, fields[0].hasPrefix("$5$") { entries.append((String(fields[0]), String(fields[1]))) }
+      if fields.count == 2, fields[0].hasPrefix("$5$") || fields[0].hasPrefix("$h1$") {
+        entries.append((String(fields[0]), String(fields[1])))
+      }
     }
     if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
   }

@@ -44,6 +44,23 @@ public final class WebDesk: LoopSource {
   /// Requests waiting for the device: their ids and when they are given up.
   var waiting: [Int32: Instant] = [:]
 
+  /// Unpaired viewers' history reads (`/api/history`, `/api/stats.svg`): one at a time at the
+  /// device, so that a paired browser's command never queues behind more than one; the others wait
+  /// here (those asking the same, path and query, share its answer, made once), at most
+  /// `historyQueueLimit`.
+  var historyInFlight = false
+  var historyQueue: [HistoryAsk] = []
+  public static let historyQueueLimit = 64
+
+  struct HistoryAsk {
+    /// What is asked: the same path and query get the same answer.
+    let key: String
+    let command: ControlCommand
+    let label: String
+    let id: Int32
+    let answer: (DeviceLink.Answer) -> HTTPResponse
+  }
+
   /// The query arguments the routes read (the transport reads only these).
   public static let queryNames = ["days"]
 
@@ -81,6 +98,12 @@ public final class WebDesk: LoopSource {
   static func event(_ name: String, _ data: String) -> String { "event: \(name)\ndata: \(data)\n\n" }
 
   public func respond(_ request: HTTPRequest) -> HTTPResponse {
+    guard request.hostHeaders <= 1 else {
+      limiter.say(
+        "host", .warning, "refused a request with \(request.hostHeaders) Host headers from \(request.client) (400)",
+        what: "requests for other hosts", at: clock.now)
+      return .error(400, "a request carries one Host header")
+    }
     if !hosts.allows(host: request.host), let reread = rereadHosts, clock.now - hostsReadAt >= seconds(10) {
       hosts = reread()
       hostsReadAt = clock.now
@@ -185,6 +208,62 @@ public final class WebDesk: LoopSource {
       return .later
     case .notConnected: return .error(503, "the desk cannot be reached now; try again in a moment")
     case .full: return .error(503, "the desk is busy with other requests; try again in a moment")
+    }
+  }
+
+  /// `ask` for a history read: at once for a paired browser; for anyone else one at a time, the
+  /// rest queued (504 when the device's answer timeout passes first).
+  func askHistory(
+    _ command: ControlCommand, _ label: String, for request: HTTPRequest,
+    _ answer: @escaping (DeviceLink.Answer) -> HTTPResponse
+  ) -> HTTPResponse {
+    if pairings.paired(cookieHeader: request.cookie) { return ask(command, label, for: request, answer) }
+    guard link.available else { return .error(503, "the desk cannot be reached now; try again in a moment") }
+    let key = request.path + "?" + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined()
+    let item = HistoryAsk(key: key, command: command, label: label, id: request.id, answer: answer)
+    guard historyInFlight else { return sendHistory(item) }
+    guard historyQueue.count < Self.historyQueueLimit else {
+      return .error(503, "the desk is busy reading its history for others; try again in a moment")
+    }
+    historyQueue.append(item)
+    waiting[request.id] = clock.now + link.answerTimeout
+    return .later
+  }
+
+  func sendHistory(_ item: HistoryAsk) -> HTTPResponse {
+    let sent = link.send(item.command, label: item.label) { [weak self] reply in
+      guard let self else { return }
+      historyInFlight = false
+      let response = item.answer(reply)
+      if waiting.removeValue(forKey: item.id) != nil { server.answer(item.id, response) }
+      // Those asking the same share the answer.
+      historyQueue.removeAll { other in
+        guard other.key == item.key else { return false }
+        if waiting.removeValue(forKey: other.id) != nil { server.answer(other.id, response) }
+        return true
+      }
+      nextHistory()
+    }
+    switch sent {
+    case .sent:
+      historyInFlight = true
+      waiting[item.id] = clock.now + link.answerTimeout
+      return .later
+    case .notConnected: return .error(503, "the desk cannot be reached now; try again in a moment")
+    case .full: return .error(503, "the desk is busy with other requests; try again in a moment")
+    }
+  }
+
+  /// The next queued history read whose client still waits.
+  func nextHistory() {
+    while !historyInFlight, !historyQueue.isEmpty {
+      let next = historyQueue.removeFirst()
+      guard waiting[next.id] != nil else { continue }
+      let response = sendHistory(next)
+      if !response.deferred {
+        waiting[next.id] = nil
+        server.answer(next.id, response)
+      }
     }
   }
 

@@ -16,19 +16,26 @@ extension WebDesk {
       return .error(400, "days must be a number from 1 to \(ControlCommand.historyDays.upperBound), like 7")
     }
     let today = wall().localCivilDay
-    return ask(.history(days: days), "history from the page", for: request) { answer in
+    return askHistory(.history(days: days), "history from the page", for: request) { answer in
       switch answer.result {
       case .failure(let refusal): return .error(502, refusal.message)
       case .success:
         let entries = answer.items.compactMap(HistoryEntry.init(fields:))
-        return .json(Self.daysJSON(entries, from: today.adding(1 - days), to: today))
+        var first = today.adding(1 - days)
+        // The device lists the newest `listLimit` records at most: when it may have cut, the
+        // answer starts at the first day it fully covers, and says so.
+        let truncated = answer.items.count >= HistoryEntry.listLimit
+        if truncated, let oldest = entries.first(where: { $0.ended.synced })?.ended.localCivilDay {
+          first = max(first, oldest.adding(1))
+        }
+        return .json(Self.daysJSON(entries, from: first, to: today, truncated: truncated))
       }
     }
   }
 
   func statsPicture(_ request: HTTPRequest) -> HTTPResponse {
     let today = wall().localCivilDay
-    return ask(.history(days: Self.statsDays), "statistics from the page", for: request) { answer in
+    return askHistory(.history(days: Self.statsDays), "statistics from the page", for: request) { answer in
       switch answer.result {
       case .failure(let refusal): return .error(502, refusal.message)
       case .success:
@@ -42,9 +49,12 @@ extension WebDesk {
 
   /// `{"days":[{"day":"2026-12-01","focus":4,"focus_ms":6000000,"sessions":[...]},...]}` (a
   /// session's mode with its name and kind, as the page shows them), a
-  /// day each from `first` to `last`, oldest first. A record made before the clock was set is
+  /// day each from `first` to `last`, oldest first, and `"truncated":true` when the device's list
+  /// was cut at `HistoryEntry.listLimit` records (then `first` is the first day fully covered). A record made before the clock was set is
   /// put on the next set record's day (today when none follows), as `pomodoro stats` does.
-  static func daysJSON(_ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay) -> String {
+  static func daysJSON(_ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay, truncated: Bool = false)
+    -> String
+  {
     var byDay: [CivilDay: [HistoryEntry]] = [:]
     var waiting: [HistoryEntry] = []
     for entry in entries {
@@ -76,6 +86,6 @@ extension WebDesk {
       out.append(head.dropLast() + ",\"sessions\":[" + list.joined(separator: ",") + "]}")
       day = day.adding(1)
     }
-    return "{\"days\":[" + out.joined(separator: ",") + "]}"
+    return "{\"days\":[" + out.joined(separator: ",") + "],\"truncated\":\(truncated)}"
   }
 }

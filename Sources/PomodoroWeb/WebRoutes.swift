@@ -32,11 +32,12 @@ extension WebDesk {
   ]
 
   func session(_ request: HTTPRequest) -> HTTPResponse {
-    let locked = gate.lockedUntil.map { clock.now < $0 } ?? false
+    let now = clock.now
     return .json(
       FlatJSON.encode([
         ("paired", .bool(pairings.paired(cookieHeader: request.cookie))), ("view", .string(view.rawValue)),
-        ("pairing_locked", .bool(locked)),
+        ("pairing_locked", .bool(gate.lockedUntil(for: request.client, at: now) != nil)),
+        ("desk_code_locked", .bool(gate.deskCodeLocked(at: now) != nil)),
       ]))
   }
 
@@ -115,18 +116,32 @@ extension WebDesk {
 
   /// `POST /api/pair`: `{}` shows a new code on the desk's screen; `{"code":"123456"}` pairs this
   /// browser when it is that code (or one `pomodoro web pair` printed), with a cookie for a year.
+  /// Asking again while a code is good shows nothing again: the desk shows a code once, for its 2
+  /// minutes, and a press at the desk puts it away for good; a new one is shown only once it has
+  /// expired (or paired). Every ask is logged through the limiter.
   func pair(_ request: HTTPRequest) -> HTTPResponse {
     let now = clock.now
     guard let body = FlatJSON.decode(String(decoding: request.body, as: UTF8.self)) else {
       return .error(400, "expected {} to show a code on the desk, or {\"code\":\"123456\"}")
     }
-    if let until = gate.lockedUntil, now < until { return locked(until, now) }
+    if let until = gate.lockedUntil(for: request.client, at: now) { return locked(until, now) }
     guard let typed = body["code"]?.string else {
-      let digits = gate.live(at: now) ?? gate.issue(at: now)
+      limiter.say(
+        "pair-ask", .notice, "a pairing code was asked for from \(request.client)", what: "pairing codes asked for",
+        at: now)
+      if let until = gate.deskCodeLocked(at: now) { return deskLocked(until, now) }
+      if gate.live(at: now) != nil {
+        return HTTPResponse(
+          status: 202,
+          body: Array(
+            FlatJSON.encode([
+              ("shown", .string("on the desk's screen already (until a press there puts it away, for 2 minutes)"))
+            ]).utf8))
+      }
+      let digits = gate.issue(at: now)
       return ask(.pair(code: digits), "pair", for: request) { [weak self] answer in
         switch answer.result {
         case .success:
-          self?.log.notice("a pairing code is on the desk's screen for 2 minutes (asked from \(request.client))")
           return HTTPResponse(
             status: 202, body: Array(FlatJSON.encode([("shown", .string("on the desk's screen for 2 minutes"))]).utf8))
         case .failure(let refusal):
@@ -137,7 +152,7 @@ extension WebDesk {
     }
     // The code `pomodoro web pair` left, judged (and hashed) only when the desk's is not it.
     var wasLeft = false
-    let verdict = gate.check(typed, at: now) { code in
+    let verdict = gate.check(typed, from: request.client, at: now) { code in
       guard let left = pairings.leftCode(), now < left.until, let hash = Pairings.hash(code) else { return false }
       wasLeft = PairingGate.same(hash, left.hash)
       return wasLeft
@@ -162,18 +177,39 @@ extension WebDesk {
         "pair-wrong", .warning, "a wrong pairing code from \(request.client)", what: "wrong pairing codes", at: now)
       return .error(403, "that is not the code on the desk's screen (a code is good for 2 minutes)")
     case .locked(let until):
+      limiter.say(
+        "pair-lock", .warning,
+        "pairing locked for \(request.client) for a minute after \(PairingGate.attempts) wrong codes within a minute",
+        what: "addresses locked out of pairing", at: now)
       return locked(until, now)
+    case .deskCodeLocked(let until):
+      limiter.say(
+        "pair-wrong", .warning, "a wrong pairing code from \(request.client)", what: "wrong pairing codes", at: now)
+      return deskLocked(until, now)
     }
   }
 
   func locked(_ until: Instant, _ now: Instant) -> HTTPResponse {
-    // Said once a lock.
+    .error(429, "too many wrong codes: pairing is locked; try again in \(Self.secondsLeft(until, now)) s")
+  }
+
+  func deskLocked(_ until: Instant, _ now: Instant) -> HTTPResponse {
     if lockSaid != until {
       lockSaid = until
-      log.warning("pairing locked for a minute after \(PairingGate.attempts) wrong codes within a minute")
+      log.warning(
+        "the desk's pairing code is locked for a minute after \(PairingGate.attempts) wrong codes within a minute on the LAN"
+          + " (`pomodoro web pair`'s code still pairs)")
     }
-    let left = max(1, (until - now + seconds(1) - 1) / seconds(1))
-    return .error(429, "too many wrong codes: pairing is locked; try again in \(left) s")
+    let reason =
+      "too many wrong codes on the network: the desk's code is locked; try again in \(Self.secondsLeft(until, now)) s,"
+      + " or type the code `sudo pomodoro web pair` prints"
+    // The page still offers the form: a printed code pairs.
+    return HTTPResponse(
+      status: 429, body: Array(FlatJSON.encode([("error", .string(reason)), ("printed_code_pairs", .bool(true))]).utf8))
+  }
+
+  static func secondsLeft(_ until: Instant, _ now: Instant) -> Int64 {
+    max(1, (until - now + seconds(1) - 1) / seconds(1))
   }
 
   /// A JSON array of flat objects, each with the keys of `first` in that order, then the rest

@@ -9,7 +9,8 @@
 // `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
 // `pomodoro-bench settings-burst [--inline] [FSYNC_MS...]` 8 clients x 400 `config set`s (issue 34);
 // `pomodoro-bench web` only the web page's server beside a device (issue 28);
-// `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34).
+// `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34);
+// `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -31,6 +32,8 @@ if arguments.first == "history" {
   webBench()
 } else if arguments.first == "web-attack" {
   webAttackBench(parts: arguments.count > 1 ? Set(arguments.dropFirst()) : ["connections", "streams"])
+} else if arguments.first == "web-heavy" {
+  webHeavyBench()
 } else if arguments.first == "soak" {
   soakBench(
     days: arguments.count > 1 ? Double(arguments[1]) ?? 28 : 28,

@@ -226,6 +226,32 @@ final class HTTPServerTests: XCTestCase {
     XCTAssertNil(seen.last?.host, "no Host header")
   }
 
+  /// Issue 34 item 8: the shim counts the Host headers (libmicrohttpd's lookup gives the first).
+  func testTwoHostHeadersAreCounted() throws {
+    _ = exchange("GET /api/state HTTP/1.1\r\nHost: desk\r\nConnection: close")
+    XCTAssertEqual(seen.last?.hostHeaders, 1)
+    _ = exchange("GET /api/state HTTP/1.1\r\nHost: desk\r\nhost: evil.example\r\nConnection: close")
+    XCTAssertEqual(seen.last?.hostHeaders, 2)
+    XCTAssertEqual(seen.last?.host, "desk")
+  }
+
+  /// Issue 34 item 8: a query too long is answered 414, not by a connection closed: by the shim
+  /// past 8 KiB (the connection's pool, 64 KiB, has room for the answer), by libmicrohttpd past the
+  /// pool. (Within a few hundred bytes under the pool's size libmicrohttpd 0.9.75 still closes the
+  /// connection with no answer: no room is left for one.)
+  func testAQueryTooLongIs414() throws {
+    for size in [8200, 20_000, 32_300, 32_650, 50_000, 64_000, 100_000] {
+      let query = String(repeating: "a", count: size)
+      let r = exchange("GET /api/history?days=7&x=\(query) HTTP/1.1\r\nHost: desk\r\nConnection: close")
+      XCTAssertEqual(status(r), 414, "\(size): \(r.prefix(200))")
+    }
+    XCTAssertEqual(
+      status(
+        exchange(
+          "GET /api/history?days=7&x=\(String(repeating: "a", count: 8000)) HTTP/1.1\r\nHost: desk\r\nConnection: close"
+        )), 200, "8 KiB passes")
+  }
+
   /// The page's files on the wire: the shim's headers on every answer (nosniff, no framing, no
   /// referrer), the file's Cache-Control instead of the shim's, its length; a 304 with no body.
   func testThePageOnTheWire() throws {

@@ -4,6 +4,7 @@ import PomodoroCore
 import PomodoroSystem
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroRuntime
 @testable import PomodoroStats
 @testable import PomodoroTestFixtures
@@ -60,6 +61,57 @@ extension WebDeskTests {
     for bad in ["0", "367", "week"] {
       XCTAssertEqual(get("/api/history?days=\(bad)").status, 400, bad)
     }
+  }
+
+  /// Issue 34 item 9: a history cut at the device's 5,000 records says so, and starts at the
+  /// first day it fully covers.
+  func testACutHistorySaysSo() throws {
+    var lines: [String] = []
+    for daysAgo in (0..<10).reversed() { lines += Array(repeating: Self.record(daysAgo: daysAgo), count: 501) }
+    try storingDesk(history: lines)
+    let r = get("/api/history?days=30")
+    XCTAssertEqual(r.status, 200)
+    XCTAssertTrue(r.body.hasSuffix("],\"truncated\":true}"), String(r.body.suffix(80)))
+    let days = r.body.components(separatedBy: "{\"day\":").dropFirst()
+    XCTAssertEqual(days.count, 9, "day 9 ago is cut: it is left out")
+    XCTAssertTrue(days.first?.contains("\"focus\":501,") ?? false, String(days.first?.prefix(80) ?? ""))
+    let small = get("/api/history?days=3")
+    XCTAssertTrue(small.body.hasSuffix("],\"truncated\":false}"), String(small.body.suffix(80)))
+  }
+
+  /// Issue 34 item 9: unpaired viewers' history reads go to the device one at a time, so that a
+  /// paired browser's command waits behind one at most; each is answered.
+  func testACommandWaitsBehindOneViewersHistoryAtMost() throws {
+    try storingDesk(history: (0..<50).map { Self.record(daysAgo: $0 % 10) })
+    let cookie = try pairedCookie()
+    deviceHangs = true
+    let viewers = (1...6).map { http.arrive(MemoryHTTP.request("GET", "/api/history?days=\($0 * 10)")) }
+    turn()
+    let command = http.arrive(MemoryHTTP.request("POST", "/api/command", body: "{\"cmd\":\"toggle\"}", cookie: cookie))
+    turn()
+    deviceHangs = false
+    settle(until: { command.response != nil })
+    XCTAssertEqual(command.status, 200, command.body)
+    XCTAssertLessThanOrEqual(viewers.filter { $0.response != nil }.count, 1, "answered before the command")
+    settle(until: { viewers.allSatisfy { $0.response != nil } })
+    XCTAssertEqual(viewers.map { $0.status }, Array(repeating: 200, count: 6))
+  }
+
+  /// Issue 34 item 9: unpaired viewers asking the same history share one read of the device, and
+  /// its answer.
+  func testViewersAskingTheSameShareOneRead() throws {
+    try storingDesk(history: (0..<50).map { Self.record(daysAgo: $0 % 10) })
+    settle()
+    let before = desk.link.pending.count
+    deviceHangs = true
+    let viewers = (0..<6).map { _ in http.arrive(MemoryHTTP.request("GET", "/api/history?days=366")) }
+    turn()
+    XCTAssertEqual(desk.link.pending.count - before, 1, "one read at the device")
+    deviceHangs = false
+    settle(until: { viewers[0].response != nil })
+    XCTAssertEqual(viewers.filter { $0.response != nil }.count, 6, "all answered by the one read")
+    XCTAssertEqual(Set(viewers.map(\.body)).count, 1)
+    XCTAssertEqual(viewers[0].status, 200)
   }
 
   /// The SVG says what `pomodoro stats` says of the same history: its lines, from the same numbers.

@@ -29,6 +29,8 @@ typedef struct {
   void *connection;
   /// The If-None-Match header (a cached page's ETag), or NULL.
   const char *if_none_match;
+  /// How many Host headers the request carried (more than one: 400).
+  int host_count;
 } pomo_web_request;
 
 /// What the handler answers: a status and a body (copied by the shim), or, with `stream` set, an

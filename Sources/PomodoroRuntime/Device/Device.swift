@@ -175,7 +175,8 @@ public final class Device {
     switch action {
     case .buttonDown(let button):
       pressHandled.remove(button)
-      pairing.withdraw()  // a press at the desk puts the timer's screen back
+      // A press at the desk puts the timer's screen back (one that wakes the panel shows the code).
+      if !waking { pairing.pressedAway(at: at) }
       // The click sounds from now (the press settled `debounce` ago, longer than a click),
       // never over the alarm.
       if config.click && player.pattern?.repeats != true { player.start(.click, at: clock.now) }

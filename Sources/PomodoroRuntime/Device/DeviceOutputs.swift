@@ -25,11 +25,12 @@ extension Device {
     observer?.displayChanged(want, at: now)
   }
 
-  /// Shows a pairing code over the timer's screen (waking the panel), or withdraws it (nil).
+  /// Shows a pairing code over the timer's screen, or withdraws it (nil). A code is not a touch:
+  /// it neither wakes nor keeps the panel lit (OLED care dims and blanks it as the timer's
+  /// screen); a press that wakes the panel leaves it there to be read.
   public func showPairing(_ code: String?) {
     if let code {
       pairing.show(code, at: clock.now)
-      activeAt = max(activeAt, clock.now)
     } else {
       pairing.withdraw()
     }

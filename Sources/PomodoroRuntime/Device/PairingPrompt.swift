@@ -3,22 +3,39 @@ import PomodoroGraphics
 
 /// The pairing code `pomodoro web` asked the desk to show (`{"cmd":"pair","code":"123456"}`):
 /// over the timer's screen for `lifetime`, until the page withdraws it (`{"cmd":"pair"}`) or a
-/// button is pressed at the desk. The timer runs on underneath; the alarm still sounds.
+/// button is pressed at the desk. The timer runs on underneath; the alarm still sounds. Asking
+/// again for the code on the screen changes nothing (its end stays), and a code a press put away
+/// is not shown again before its end: only a new code (a new pairing) comes back. A code is no
+/// touch: the panel dims and blanks as OLED care says, over the code as over the timer.
 public struct PairingPrompt: Sendable {
   public static let lifetime = minutes(2)
   public private(set) var code: String?
   public private(set) var until: Instant?
+  /// The code a press at the desk put away, and the end it had: not shown again before then.
+  public private(set) var putAway: (code: String, until: Instant)?
 
   public init() {}
 
-  public mutating func show(_ code: String, at now: Instant) {
+  /// Shows `code` until `now + lifetime`; false (nothing changes) when it is the code shown now
+  /// or the one a press put away before its end.
+  @discardableResult
+  public mutating func show(_ code: String, at now: Instant) -> Bool {
+    if self.code == code && shown(at: now) { return false }
+    if let away = putAway, away.code == code, now < away.until { return false }
     self.code = code
     until = now + Self.lifetime
+    return true
   }
 
   public mutating func withdraw() {
     code = nil
     until = nil
+  }
+
+  /// A press at the desk takes the code away: it stays away for the rest of its time.
+  public mutating func pressedAway(at now: Instant) {
+    if let code, let until, now < until { putAway = (code, until) }
+    withdraw()
   }
 
   /// Whether it is on the screen at `now` (it goes by itself at its end).

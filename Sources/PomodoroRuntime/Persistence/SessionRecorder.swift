@@ -196,7 +196,7 @@ public final class SessionRecorder {
   }
 
   /// The most records `recent` gives.
-  public static let recentLimit = 5000
+  public static let recentLimit = HistoryEntry.listLimit
 
   /// The records of the last `days` local days (today's included) as their lines, oldest first:
   /// the history read from its end back to the first record of an earlier day made on a

@@ -353,6 +353,12 @@ async function loadState() {
 // --- pairing ---------------------------------------------------------------------------------
 async function pairShow() {
   const r = await api('/api/pair', {});
+  if (!r.ok && r.json.printed_code_pairs) {
+    // The desk's code is locked for everyone; the one `sudo pomodoro web pair` prints still pairs.
+    $('pair-form').hidden = false;
+    $('pair-show').hidden = true;
+    return say(r.json.error);
+  }
   if (!r.ok) {
     if (r.status === 429) session.pairing_locked = true;
     render();
@@ -369,7 +375,7 @@ async function pairSend(e) {
   const code = $('pair-code').value.trim();
   const r = await api('/api/pair', { code });
   if (!r.ok) {
-    if (r.status === 429) session.pairing_locked = true;
+    if (r.status === 429 && !r.json.printed_code_pairs) session.pairing_locked = true;
     render();
     return say(r.json.error);
   }
