@@ -246,7 +246,7 @@ let package = Package(
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
-        "PomodoroCommandLine", "PomodoroWeb",
+        "PomodoroCommandLine", "PomodoroWeb", "PomodoroTestSupport",
       ],
       path: "Tests/PomodoroTestFixtures"
     ),

@@ -5,6 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
+import PomodoroTestSupport
 
 /// Command-to-state latency through a broker: a `toggle` published on `pomodoro/<id>/command`
 /// (by a long-running `mosquitto_pub -l`), to the state with the new phase arriving on a
@@ -158,24 +159,6 @@ func mqttLatency(
   return samples
 }
 
-/// A waiter that never sleeps (the serving thread has polled already): one poll(2), timeout 0.
-final class ReadyWaiter: Waiter {
-  func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
-    try wait(until: deadline, watching: extra, writable: [])
-  }
-  func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
-    var fds =
-      extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
-    var wake = Wake()
-    guard !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0 else { return wake }
-    for (i, p) in fds.enumerated() where p.revents != 0 {
-      if i < extra.count { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
-    }
-    return wake
-  }
-}
-
 /// Serves control servers from a thread: one poll over all their descriptors, as a device's loop.
 final class DeviceServing: @unchecked Sendable {
   let thread: Thread
@@ -209,7 +192,7 @@ final class DeviceServing: @unchecked Sendable {
         var woke = Set(busy)
         for (k, p) in fds.dropFirst().enumerated() where p.revents != 0 { woke.insert(owners[k].0) }
         for i in woke.sorted() {
-          _ = try? EventLoop.turn(all[i].device, waiter: ReadyWaiter(), sources: [all[i]])
+          _ = try? EventLoop.turn(all[i].device, waiter: NowWaiter(), sources: [all[i]])
           all[i].device.step()
         }
       }

@@ -33,16 +33,7 @@ func webAttackBench(parts: Set<String> = ["connections", "streams"]) {
   defer { try? FileManager.default.removeItem(atPath: directory) }
   let (device, _, server, changes) = benchDevice(socket: directory + "/c.sock")
   let clock = changes.clock
-  writeText(
-    directory + "/web.conf",
-    "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
-  let web = Process()
-  web.executableURL = URL(fileURLWithPath: binary)
-  web.arguments = ["web", "--config", directory + "/web.conf"]
-  web.environment = ["STATE_DIRECTORY": directory + "/state", "PATH": "/usr/bin:/bin"]
-  web.standardOutput = FileHandle.nullDevice
-  web.standardError = FileHandle.nullDevice
-  guard (try? web.run()) != nil else {
+  guard let web = startWebServer(binary: binary, port: port, directory: directory) else {
     print("# web-attack skipped: cannot start \(binary) web")
     return
   }

@@ -29,16 +29,7 @@ func webBench() {
   let (device, hardware, server, changes) = benchDevice(socket: directory + "/c.sock")
   let clock = changes.clock
   let config = device.config
-  writeText(
-    directory + "/web.conf",
-    "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
-  let web = Process()
-  web.executableURL = URL(fileURLWithPath: binary)
-  web.arguments = ["web", "--config", directory + "/web.conf"]
-  web.environment = ["STATE_DIRECTORY": directory + "/state", "PATH": "/usr/bin:/bin"]
-  web.standardOutput = FileHandle.nullDevice
-  web.standardError = FileHandle.nullDevice
-  guard (try? web.run()) != nil else {
+  guard let web = startWebServer(binary: binary, port: port, directory: directory) else {
     print("# web skipped: cannot start \(binary) web")
     return
   }
@@ -270,4 +261,18 @@ func tcpConnect(_ port: Int, blocking: Bool) -> Int32 {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
   }
   return fd
+}
+
+/// `pomodoro web` from `binary` on 127.0.0.1:`port`, reaching the device's socket
+/// `directory`/c.sock and keeping its pairings in `directory`/state; nil when it cannot start.
+func startWebServer(binary: String, port: Int, directory: String) -> Process? {
+  writeText(
+    directory + "/web.conf", "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
+  let web = Process()
+  web.executableURL = URL(fileURLWithPath: binary)
+  web.arguments = ["web", "--config", directory + "/web.conf"]
+  web.environment = ["STATE_DIRECTORY": directory + "/state", "PATH": "/usr/bin:/bin"]
+  web.standardOutput = FileHandle.nullDevice
+  web.standardError = FileHandle.nullDevice
+  return (try? web.run()) != nil ? web : nil
 }

@@ -40,15 +40,7 @@ func webHeavyBench() {
   let (device, _, server, changes) = benchDevice(
     socket: directory + "/c.sock", storage: (directory + "/device", PosixFileSystem.shared, true))
   let clock = changes.clock
-  writeText(
-    directory + "/web.conf", "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
-  let web = Process()
-  web.executableURL = URL(fileURLWithPath: binary)
-  web.arguments = ["web", "--config", directory + "/web.conf"]
-  web.environment = ["STATE_DIRECTORY": directory + "/state", "PATH": "/usr/bin:/bin"]
-  web.standardOutput = FileHandle.nullDevice
-  web.standardError = FileHandle.nullDevice
-  guard (try? web.run()) != nil else {
+  guard let web = startWebServer(binary: binary, port: port, directory: directory) else {
     print("# web-heavy skipped: cannot start \(binary) web")
     return
   }

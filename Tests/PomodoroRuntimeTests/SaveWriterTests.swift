@@ -102,6 +102,25 @@ func readable(_ fd: Int32?, within timeout: Int32 = 5000) -> Bool {
 /// while a save is written, a save asked meanwhile is the next one, lines are appended in order
 /// once each, failures are said on the loop's thread and retried, and a command's reply waits
 /// for the save of its state.
+extension XCTestCase {
+  /// A device in `directory` whose saves a thread writes on a gated disk, its control socket
+  /// served, and a client connected; all closed when the test ends.
+  func servedDeviceOnAGatedDisk(in directory: String) throws -> (GatedFileSystem, DeviceHarness, ControlServer, Int32) {
+    let fs = GatedFileSystem()
+    let h = try DeviceHarness(directory: directory, fileSystem: fs, writesInBackground: true)
+    let server = try ControlServer(path: directory + "/c.sock", device: h.device, log: h.device.log)
+    h.device.start()
+    let fd = try UnixSocket.connect(server.path)
+    addTeardownBlock {
+      systemClose(fd)
+      server.close()
+      h.device.shutdown()
+    }
+    server.turn()
+    return (fs, h, server, fd)
+  }
+}
+
 final class SaveWriterTests: XCTestCase {
   var directory = ""
   var messages: [String] = []
@@ -256,21 +275,8 @@ final class SaveWriterTests: XCTestCase {
     XCTAssertEqual(fs.syncsOnTheMainThread, 0)
   }
 
-  /// A device whose saves a thread writes on a gated disk, its control socket served, and a
-  /// client connected; all closed when the test ends.
   func servedDevice() throws -> (GatedFileSystem, DeviceHarness, ControlServer, Int32) {
-    let fs = GatedFileSystem()
-    let h = try DeviceHarness(directory: directory, fileSystem: fs, writesInBackground: true)
-    let server = try ControlServer(path: directory + "/c.sock", device: h.device, log: h.device.log)
-    h.device.start()
-    let fd = try UnixSocket.connect(server.path)
-    addTeardownBlock {
-      systemClose(fd)
-      server.close()
-      h.device.shutdown()
-    }
-    server.turn()
-    return (fs, h, server, fd)
+    try servedDeviceOnAGatedDisk(in: directory)
   }
 
   /// A command's reply goes out once the save of the state it made has ended, not before.

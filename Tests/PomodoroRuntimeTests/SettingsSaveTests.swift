@@ -18,23 +18,6 @@ final class SettingsSaveTests: XCTestCase {
   override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
   override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
-  /// A device whose saves a thread writes on a gated disk, its control socket served, and a
-  /// client connected; all closed when the test ends.
-  func served() throws -> (GatedFileSystem, DeviceHarness, ControlServer, Int32) {
-    let fs = GatedFileSystem()
-    let h = try DeviceHarness(directory: directory, fileSystem: fs, writesInBackground: true)
-    let server = try ControlServer(path: directory + "/c.sock", device: h.device, log: h.device.log)
-    h.device.start()
-    let fd = try UnixSocket.connect(server.path)
-    addTeardownBlock {
-      systemClose(fd)
-      server.close()
-      h.device.shutdown()
-    }
-    server.turn()
-    return (fs, h, server, fd)
-  }
-
   /// `count` sets of the focus preset, to 20m, 21m, ... from `first`.
   func sets(_ count: Int, first: Int) -> [UInt8] {
     Array(
@@ -64,7 +47,7 @@ final class SettingsSaveTests: XCTestCase {
   func overlay() -> String? { try? String(contentsOfFile: directory + "/settings.conf", encoding: .utf8) }
 
   func testASettingsBurstIsWrittenByTheThreadCoalescedAndItsRepliesWaitForTheSave() throws {
-    let (fs, h, server, fd) = try served()
+    let (fs, h, server, fd) = try servedDeviceOnAGatedDisk(in: directory)
     var reader = LineReader(fd: fd)
     // The disk open: 16 sets, every fsync on the writer's thread, none on the loop's.
     XCTAssertTrue(UnixSocket.writeAll(fd, sets(16, first: 0)))

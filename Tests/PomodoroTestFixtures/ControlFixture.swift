@@ -9,6 +9,7 @@
   import PomodoroCommandLine
   import PomodoroRuntime
   import PomodoroSystem
+  import PomodoroTestSupport
   import PomodoroControl
   import PomodoroConfig
   import PomodoroSimulator
@@ -116,25 +117,6 @@
   import PomodoroCore
   import PomodoroRuntime
   import PomodoroSystem
-
-  /// A waiter that never sleeps: one poll(2) with timeout 0 over what the loop watches (a test
-  /// turns the loop itself, as the MQTT tests turn theirs).
-  final class NowWaiter: Waiter {
-    func wait(until deadline: Instant?, watching extra: [Int32]) throws -> Wake {
-      try wait(until: deadline, watching: extra, writable: [])
-    }
-    func wait(until deadline: Instant?, watching extra: [Int32], writable: [Int32]) throws -> Wake {
-      var fds =
-        extra.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
-      var wake = Wake()
-      guard !fds.isEmpty, poll(&fds, nfds_t(fds.count), 0) > 0 else { return wake }
-      for (i, p) in fds.enumerated() where p.revents != 0 {
-        if i < extra.count { wake.readable.append(p.fd) } else { wake.writable.append(p.fd) }
-      }
-      return wake
-    }
-  }
 
   extension ControlServer {
     /// A turn of its device's loop (`EventLoop.turn`), never sleeping, and the step that begins
