@@ -264,9 +264,10 @@ check "install: /boot/firmware/config.txt untouched (none made)" "$(ls -la "$roo
 # as that user (setpriv, the unit's user and groups), on a port of its own on 127.0.0.1.
 web_state=/var/lib/pomodoro-web
 owner_mode() { in_root stat -c '%U:%G %a' "$1" 2>&1; }
-# pairings_are N: N hashed pairings in the state directory, in a file of the service user's, 0600.
+# pairings_are N: N pairings, each kept as its keyed hash ($h1$ and HMAC-SHA-256's 64 hex digits,
+# never the token), the file the service user's and 0600.
 pairings_are() {
-  [[ "$(grep -c '^\$5\$' "$root$web_state/pairings" 2>/dev/null)" == "$1" &&
+  [[ "$(grep -cE '^\$h1\$[0-9a-f]{64} ' "$root$web_state/pairings" 2>/dev/null)" == "$1" &&
     "$(owner_mode "$web_state/pairings")" == "pomodoro-web:pomodoro-web 600" ]]
 }
 # http PORT METHOD PATH [BODY]: the status line of a request to 127.0.0.1:PORT (Host: localhost).
