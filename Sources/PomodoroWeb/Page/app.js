@@ -459,10 +459,7 @@ async function loadSettings() {
     p.textContent = r.json.error;
     return box.append(p);
   }
-  for (const row of r.json.settings || []) {
-    box.append(settingRow(row));
-  }
-  tick();
+  for (const row of r.json.settings || []) box.append(settingRow(row));
 }
 
 function settingRow(row) {
