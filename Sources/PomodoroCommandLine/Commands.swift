@@ -138,7 +138,7 @@ extension PomodoroCLI {
         Talks to the running device (pomodoro run, or the interactive simulator) through its control socket:
         --socket PATH, else control_socket from the config (default \(DeviceConfig().controlSocket ?? "none")), else the
         simulator's per-user socket. Commands act as the buttons would, so the device's rules hold:
-          status                 the state: running  focus 2/4  17:42 left, ends 14:32
+          status                 the state: running  focus 2/4  17:42 left, ends 14:32  · Report
                                  (a flow: running  flow  12:34, break 3:00 earned)
           start | pause | resume | toggle
           cancel                 cancel the timer, or silence a ringing alarm (as the cancel button)
@@ -148,6 +148,10 @@ extension PomodoroCLI {
           set [MODE] [DURATION]  idle only: set focus 50m, set soft, set 10m
                                  (modes: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")): flow counts up,
                                  takes no duration, and cancel ends it)
+          label [TEXT]           what the sessions are for, the running one's and the next ones' (at most
+                                 \(SessionLabel.maxCharacters) characters): label Write the report; label alone clears it
+          interrupt [--external] mark an interruption of the running focus (yours; --external: someone
+                                 else's); the timer runs on
           watch                  the state now and on every change, a line each, until the device stops
           config                 the settings ctl and the page change (\(ConfigKey.settableKeys.count) keys): each one's value and
                                  where it comes from (default, FILE:LINE of the config file, or set)

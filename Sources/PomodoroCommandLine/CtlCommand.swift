@@ -15,9 +15,11 @@ enum CtlCommand {
     _ words: ArraySlice<String>, replyTimeout: Nanoseconds = CtlCommand.replyTimeout,
     trusts: (uid_t) -> Bool = { ControlPaths.trusts(peer: $0) }
   ) throws -> Int32 {
-    let args = try Arguments(words, valued: ["--socket", "--config"], switches: ["--json"])
+    let args = try Arguments(words, valued: ["--socket", "--config"], switches: ["--json", "--external"])
     let command: ControlCommand
-    switch ControlCommand.parse(words: args.positional) {
+    // `interrupt --external`: the kind as the request's word (any other command refuses it there).
+    let kind = args.switches.contains("--external") ? ["external"] : []
+    switch ControlCommand.parse(words: args.positional + kind) {
     case .success(let c): command = c
     case .failure(let refusal): throw UsageError(refusal.message)
     }

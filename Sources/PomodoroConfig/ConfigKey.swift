@@ -197,6 +197,9 @@ public struct ConfigKey {
         "long_break_every", \.engine.longBreakEvery, C.integer(1...12, "a number from 1 to 12"), .live,
         "a long break after every Nth focus"),
       ConfigKey(
+        "daily_goal", \.engine.dailyGoal, C.integer(0...99, "a number from 0 (no goal) to 99, like 8"), .live,
+        "completed focus sessions a day to aim at; 0: no goal"),
+      ConfigKey(
         "auto_start", \.engine.autoStart, C.flag, .live, "start the preselected session when the alarm is acknowledged"),
       ConfigKey(
         "alarm_timeout", \.engine.alarmTimeout, C.durationOrNever(seconds(5)...minutes(60), alarmTimeout), .live,

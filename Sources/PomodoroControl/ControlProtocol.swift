@@ -22,12 +22,17 @@ public enum ControlCommand: Equatable, Sendable {
   case configSet(key: String, value: String)
   /// A key back to the config file's value (or the default).
   case configReset(key: String)
+  /// The label of the running session and the next ones (nil clears it).
+  case label(SessionLabel?)
+  /// An interruption of the running focus, marked without stopping it.
+  case interrupt(Interruption)
 
   /// One of each command a person or a script uses, in the order help and errors list them
   /// (`pair` is `pomodoro web`'s, and not listed).
   static let each: [ControlCommand] = [
     .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
-    .watch, .config, .configSet(key: "focus", value: "25m"), .configReset(key: "focus"),
+    .label(nil), .interrupt(.internal), .watch, .config, .configSet(key: "focus", value: "25m"),
+    .configReset(key: "focus"),
   ]
 
   /// The days `history` may ask for: a year, at most `ControlProtocol.historyLimit` records.
@@ -42,7 +47,7 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set, .pair, .config, .configSet, .configReset, .history: return false
+    case .extend, .set, .pair, .config, .configSet, .configReset, .history, .label, .interrupt: return false
     default: return true
     }
   }
@@ -66,6 +71,8 @@ public enum ControlCommand: Equatable, Sendable {
     case .config: return "config"
     case .configSet: return "config_set"
     case .configReset: return "config_reset"
+    case .label: return "label"
+    case .interrupt: return "interrupt"
     }
   }
 
@@ -89,6 +96,8 @@ public enum ControlCommand: Equatable, Sendable {
     case .history(let days): pairs.append(("days", .int(Int64(days))))
     case .configSet(let key, let value): pairs += [("key", .string(key)), ("value", .string(value))]
     case .configReset(let key): pairs.append(("key", .string(key)))
+    case .label(let label?): pairs.append(("text", .string(label.text)))
+    case .interrupt(let kind): pairs.append(("kind", .string(kind.rawValue)))
     default: break
     }
     return FlatJSON.encode(pairs)
@@ -135,6 +144,18 @@ public enum ControlCommand: Equatable, Sendable {
         )
       }
       return .success(.configSet(key: key, value: value))
+    // A label is text, spaces and all: taken whole, not as words.
+    case "label":
+      guard let text = object["text"] else { return .success(.label(nil)) }
+      guard let typed = text.string else {
+        return .failure(.init("\"text\" must be a string, like {\"cmd\":\"label\",\"text\":\"Report\"}"))
+      }
+      return label(typed)
+    case "interrupt":
+      if let kind = object["kind"] {
+        guard let k = kind.string else { return .failure(.init("\"kind\" must be \"internal\" or \"external\"")) }
+        words.append(k)
+      }
     case "config_reset":
       guard let key = object["key"]?.string else {
         return .failure(.init("config_reset needs \"key\", like {\"cmd\":\"config_reset\",\"key\":\"focus\"}"))
@@ -143,6 +164,14 @@ public enum ControlCommand: Equatable, Sendable {
     default: break
     }
     return parse(words: words)
+  }
+
+  /// `label TEXT`: the label, or a refusal that names the rule.
+  static func label(_ typed: String) -> Result<ControlCommand, ControlProtocol.Refusal> {
+    switch SessionLabel.parse(typed) {
+    case .success(let label): return .success(.label(label))
+    case .failure(let refusal): return .failure(.init("label: " + refusal.message))
+    }
   }
 
   /// Parses a command as a message's payload carries it (the MQTT command topic): a JSON request
@@ -205,6 +234,19 @@ public enum ControlCommand: Equatable, Sendable {
         }
       }
       return .success(.pair(code: rest.first))
+    case "label":
+      // `label Write the report`: the words after the command, one space between them.
+      return label(rest.joined(separator: " "))
+    case "interrupt":
+      switch rest {
+      case [], ["internal"]: return .success(.interrupt(.internal))
+      case ["external"], ["--external"]: return .success(.interrupt(.external))
+      default:
+        return .failure(
+          .init(
+            "interrupt takes internal (the default) or external, got '\(TextLines.visible(rest.joined(separator: " ")))'"
+          ))
+      }
     case "config", "config_set", "config_reset":
       // `config set KEY VALUE` as `pomodoro ctl` takes it, or `config_set KEY VALUE` as the request names it.
       let sub = name == "config" ? rest.first : String(name.dropFirst("config_".count))
@@ -264,6 +306,13 @@ public enum ControlProtocol {
     switch (command, phase) {
     case (.status, _), (.watch, _), (.pair, _), (.history, _), (.config, _), (.configSet, _), (.configReset, _):
       return .success([])
+    // A label is for the session running, if any, and the next ones: any phase takes it.
+    case (.label(let label), _): return .success([.setLabel(label)])
+    case (.interrupt(let kind), .running) where mode.kind.isFocus: return .success([.interrupt(kind)])
+    case (.interrupt, .running):
+      return no("interruptions are marked during a focus; this is a \(mode.rawValue) (the timer is running)")
+    case (.interrupt, _):
+      return no("interruptions are marked while a focus runs; the timer is \(phase.rawValue)")
     case (.start, .idle): return .success([.press(.start)])
     case (.start, .running): return no("already running")
     case (.start, .paused): return no("the timer is paused: resume it")
@@ -353,7 +402,21 @@ public enum ControlProtocol {
       phase: state["phase"]?.string.flatMap(Phase.init(rawValue:)) ?? .idle, mode: state["mode"]?.string ?? "?",
       cycle: state["cycle"]?.string, time: state["remaining"]?.string ?? "?",
       earnedSeconds: state["earned_break_ms"]?.int.map { Int64($0) / 1000 }, sayLeft: true,
-      ends: ends?.localHourMinute)
+      ends: ends?.localHourMinute) + extras(state)
+  }
+
+  /// What follows the status line when the state has it: the label, the focus's interruptions,
+  /// today's count toward the goal (`  · Report  · 2 interruptions  · today 3/8`).
+  static func extras(_ state: [String: JSONValue]) -> String {
+    var parts: [String] = []
+    if let label = state["label"]?.string { parts.append(label) }
+    if let marks = state["interruptions"]?.int, marks > 0 {
+      parts.append(marks == 1 ? "1 interruption" : "\(marks) interruptions")
+    }
+    if let goal = state["goal"]?.int, goal > 0, let today = state["today"]?.int {
+      parts.append("today \(today)/\(goal)" + (today >= goal ? ", goal met" : ""))
+    }
+    return parts.map { "  · " + $0 }.joined()
   }
 }
 

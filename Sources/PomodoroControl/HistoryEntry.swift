@@ -16,6 +16,10 @@ public struct HistoryEntry: Equatable, Sendable {
   public var actualMs: Int64
   /// Time added by snoozes after the timer first reached zero (included in `actualMs`).
   public var extendedMs: Int64
+  /// What the session was for; nil: no label (and every line written before labels).
+  public var label: SessionLabel?
+  /// The interruptions marked during it (none in lines written before they were).
+  public var interruptions: Interruptions
 
   public init(ended: WallTime, record: SessionRecord) {
     self.ended = ended
@@ -24,11 +28,13 @@ public struct HistoryEntry: Equatable, Sendable {
     plannedMs = wholeMilliseconds(record.planned)
     actualMs = wholeMilliseconds(record.actual)
     extendedMs = wholeMilliseconds(record.extended)
+    label = record.label
+    interruptions = record.interruptions
   }
 
   public init(
     ended: WallTime, mode: Mode, outcome: SessionRecord.Outcome, plannedMs: Int64, actualMs: Int64,
-    extendedMs: Int64 = 0
+    extendedMs: Int64 = 0, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions()
   ) {
     self.ended = ended
     self.mode = mode
@@ -36,22 +42,40 @@ public struct HistoryEntry: Equatable, Sendable {
     self.plannedMs = plannedMs
     self.actualMs = actualMs
     self.extendedMs = extendedMs
+    self.label = label
+    self.interruptions = interruptions
   }
 
-  /// The fields in the order they are written, for JSON lines, the transcript and CSV alike.
+  /// The fields in the order they are written, for JSON lines and the transcript: `fieldNames`'
+  /// first seven always, the interruptions when any was marked, the label when there is one (so
+  /// that a session without them is written as before them).
   public var fields: [(String, JSONValue)] {
     let values: [JSONValue] = [
       .string(ended.iso8601), .bool(ended.synced), .string(mode.rawValue), .string(outcome.rawValue), .int(plannedMs),
-      .int(actualMs), .int(extendedMs),
+      .int(actualMs), .int(extendedMs), .int(Int64(interruptions.internal)), .int(Int64(interruptions.external)),
+      label.map { .string($0.text) } ?? .null,
     ]
-    return Array(zip(Self.fieldNames, values))
+    let marked = interruptions.total > 0
+    return zip(Self.fieldNames, values).enumerated().filter { i, pair in
+      i < 7 || (i < 9 && marked) || (i == 9 && label != nil)
+    }.map(\.1)
+  }
+
+  /// Every field, each always given (no label: an empty string): CSV's columns.
+  public var allFields: [(String, JSONValue)] {
+    var all = fields.filter { $0.0 != "label" }
+    if interruptions.total == 0 {
+      all += [("interruptions_internal", .int(0)), ("interruptions_external", .int(0))]
+    }
+    return all + [("label", .string(label?.text ?? ""))]
   }
 
   public var jsonLine: String { FlatJSON.encode(fields) }
 
   /// The names of `fields`, in their order.
   public static let fieldNames = [
-    "ended", "clock_synced", "mode", "outcome", "planned_ms", "actual_ms", "extended_ms",
+    "ended", "clock_synced", "mode", "outcome", "planned_ms", "actual_ms", "extended_ms", "interruptions_internal",
+    "interruptions_external", "label",
   ]
 
   /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
@@ -82,7 +106,22 @@ public struct HistoryEntry: Equatable, Sendable {
     else { return nil }
     let extended = o["extended_ms"].map { $0.int } ?? 0
     guard let extended, [planned, actual, extended].allSatisfy({ 0...Self.longestMs ~= $0 }) else { return nil }
-    self.init(ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended)
+    // Labels and interruptions are optional (lines written before them have none); a label
+    // the rules refuse, or a count out of range, is a damaged line.
+    let marks = ["interruptions_internal", "interruptions_external"].map { o[$0].map { $0.int } ?? 0 }
+    guard let inside = marks[0], let outside = marks[1],
+      [inside, outside].allSatisfy({ 0...Int64(Interruptions.most) ~= $0 })
+    else { return nil }
+    var label: SessionLabel?
+    if let value = o["label"] {
+      guard let text = value.string, case .success(let parsed?) = SessionLabel.parse(text), parsed.text == text else {
+        return nil
+      }
+      label = parsed
+    }
+    self.init(
+      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended,
+      label: label, interruptions: Interruptions(internal: Int(inside), external: Int(outside)))
   }
 }
 
@@ -134,9 +173,30 @@ extension HistoryEntry {
       let mode = word().flatMap(Mode.init(rawValue:)), literal("\",\"outcome\":\""),
       let outcome = word().flatMap(SessionRecord.Outcome.init(rawValue:)), literal("\",\"planned_ms\":"),
       let planned = number(), literal(",\"actual_ms\":"), let actual = number(), literal(",\"extended_ms\":"),
-      let extended = number(), literal("}"), i == b.count
+      let extended = number()
     else { return nil }
+    var interruptions = Interruptions()
+    if literal(",\"interruptions_internal\":") {
+      guard let inside = number(), inside <= Interruptions.most, literal(",\"interruptions_external\":"),
+        let outside = number(), outside <= Interruptions.most
+      else { return nil }
+      interruptions = Interruptions(internal: Int(inside), external: Int(outside))
+    }
+    var label: SessionLabel?
+    if literal(",\"label\":\"") {
+      // A label without escapes (every one without a quote or a backslash) is read here; any
+      // other goes to the general reader.
+      let start = i
+      while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\") { i += 1 }
+      guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+      let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+      guard case .success(let parsed?) = SessionLabel.parse(text), parsed.text == text else { return nil }
+      label = parsed
+      i += 1
+    }
+    guard literal("}"), i == b.count else { return nil }
     return HistoryEntry(
-      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended)
+      ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended,
+      label: label, interruptions: interruptions)
   }
 }

@@ -8,7 +8,11 @@ import PomodoroSystem
 public enum StateFields {
   /// Every field `full` can give, in its order.
   public static let names =
-    coreNames + ["remaining", "cycle", "ends_at", "title", "today"] + viewNames
+    coreNames + ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"] + interruptionNames
+    + viewNames
+
+  /// A focus's interruptions (while it has a timer): both kinds together, then each.
+  public static let interruptionNames = ["interruptions", "interruptions_internal", "interruptions_external"]
 
   /// What a view draws beside the time, from the desk's own rules (`full` gives them): the
   /// mode's kind, the start button's label, the cancel button's (only while there is a timer),
@@ -18,7 +22,7 @@ public enum StateFields {
   /// flow) and the dial's range.
   public static let viewNames = [
     "kind", "start", "cancel", "can_extend", "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms",
-    "picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms",
+    "picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms", "recent_labels",
   ]
 
   /// Every field `core` can give, in its order (`elapsed_ms` and `earned_break_ms` in flow only).
@@ -42,6 +46,11 @@ public enum StateFields {
     return fields
   }
 
+  /// The journal's `state ...` line: `core`, and the label when there is one.
+  public static func journal(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
+    core(state, at: now) + (state.label.map { [("label", .string($0.text))] } ?? [])
+  }
+
   /// `core`, then the time left as the panel shows it (in flow: the time counted), the focus's place in the cycle, and, while
   /// running with a synchronised wall clock, the end; the panel's title ("Focus 2/4", the egg
   /// titles, "Earned break") and today's completed focus sessions: the control socket's and the
@@ -57,6 +66,14 @@ public enum StateFields {
     }
     fields.append(("title", .string(state.title)))
     fields.append(("today", .int(Int64(state.completedToday))))
+    fields.append(("goal", .int(Int64(state.settings.dailyGoal))))
+    fields.append(("goal_met", .bool(state.goalMet)))
+    if let label = state.label { fields.append(("label", .string(label.text))) }
+    if let marks = state.interruptions, state.mode.kind.isFocus {
+      fields.append(("interruptions", .int(Int64(marks.total))))
+      fields.append(("interruptions_internal", .int(Int64(marks.internal))))
+      fields.append(("interruptions_external", .int(Int64(marks.external))))
+    }
     return fields + view(state, at: now)
   }
 
@@ -86,6 +103,7 @@ public enum StateFields {
       fields.append(("dial_min_ms", .int(wholeMilliseconds(Dial.shortest))))
       fields.append(("dial_max_ms", .int(wholeMilliseconds(Dial.longest))))
     }
+    fields.append(("recent_labels", .list(state.recentLabels.map { .string($0.text) })))
     return fields
   }
 

@@ -51,6 +51,18 @@ public enum Engine {
       choose(&s, mode: nil, duration: duration)
     case .configure(let settings):
       configure(&s, settings)
+    case .setLabel(let label):
+      s.label = label
+      if let label { s.recentLabels = SessionLabel.remembering(label, in: s.recentLabels) }
+      s.labelChoice = nil
+      effects.append(.persist)
+    case .setRecentLabels(let labels):
+      s.recentLabels = labels.reduce([]) { kept, label in
+        kept.count < SessionLabel.recentLimit && !kept.contains(label) ? kept + [label] : kept
+      }
+      s.labelChoice = nil
+    case .interrupt(let kind):
+      interrupt(&s, kind, now: now, effects: &effects)
     }
     return (s, effects)
   }
@@ -106,6 +118,8 @@ public enum Engine {
     case clearNote
     /// Ignored (the mode and its preset cannot change under a timer).
     case ignore
+    /// Mark an internal interruption of a running focus (the knob's push; the timer runs on).
+    case markInterruption
   }
 
   /// The one table of what every button means in every phase, short and long.
@@ -118,11 +132,16 @@ public enum Engine {
     case (.cancel, .running), (.cancel, .paused): return .cancel
     case (.cancel, .idle): return long ? .skipToFocus : .clearNote
     case (.encoder, .idle): return long ? .restorePreset : .nextMode
-    case (.encoder, .running), (.encoder, .paused): return .ignore
+    case (.encoder, .running): return .markInterruption
+    case (.encoder, .paused): return .ignore
     }
   }
 
   static func press(_ s: inout EngineState, _ meaning: PressMeaning, now: Instant, effects: inout [Effect]) {
+    if let choice = s.labelChoice {
+      chooseLabel(&s, choice, meaning, now: now, effects: &effects)
+      return
+    }
     switch meaning {
     case .acknowledge:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
@@ -141,7 +160,13 @@ public enum Engine {
       }
     case .nextMode:
       s.restored = false
-      select(&s, s.mode.next(in: s.settings.modes))
+      // Past the last mode of the cycle, the label chooser, when there are labels to choose.
+      let modes = s.settings.modes
+      if modes.last == s.mode, !s.recentLabels.isEmpty {
+        s.labelChoice = s.labelChoices.firstIndex(of: s.label) ?? 0
+        return
+      }
+      select(&s, s.mode.next(in: modes))
     case .restorePreset:
       s.restored = false
       s.duration = s.settings.preset(s.mode)
@@ -156,7 +181,54 @@ public enum Engine {
       s.restored = false  // Nothing to cancel; harmless.
     case .ignore:
       break
+    case .markInterruption:
+      interrupt(&s, .internal, now: now, effects: &effects)
     }
+  }
+
+  /// A press while the label chooser is open: the knob's push (short or long) takes the label
+  /// chosen and goes on to the cycle's first mode, as the push past the last mode would; Start
+  /// takes it and starts that mode; Cancel closes the chooser and changes nothing.
+  static func chooseLabel(
+    _ s: inout EngineState, _ choice: Int, _ meaning: PressMeaning, now: Instant, effects: inout [Effect]
+  ) {
+    s.labelChoice = nil
+    switch meaning {
+    case .nextMode, .restorePreset, .start:
+      let choices = s.labelChoices
+      let label = choices[min(max(0, choice), choices.count - 1)]
+      s.label = label
+      if let label { s.recentLabels = SessionLabel.remembering(label, in: s.recentLabels) }
+      select(&s, s.mode.next(in: s.settings.modes))
+      effects.append(.persist)
+      if meaning == .start { start(&s, Session(), s.fresh, now: now, effects: &effects) }
+    case .clearNote, .skipToFocus, .acknowledge, .pause, .resume, .cancel, .ignore, .markInterruption:
+      break
+    }
+  }
+
+  /// An interruption of the running focus (focus or flow), counted on its session; the timer
+  /// runs on. Anything else (no timer, a break, an egg, a pause) ignores it.
+  static func interrupt(_ s: inout EngineState, _ kind: Interruption, now: Instant, effects: inout [Effect]) {
+    guard case .running(var session, let running, _, let snoozedAt) = s.phaseState, s.mode.kind.isFocus else {
+      return
+    }
+    session.interruptions.mark(kind)
+    s.phaseState = .running(session, running, lastPersistAt: now, snoozedAt: snoozedAt)
+    s.lastInterruption = (kind, now)
+    effects.append(.persist)
+  }
+
+  /// The record of the session ending now: what the state knows of it (its mode, label and
+  /// interruptions) with what the caller measured.
+  static func record(
+    _ s: EngineState, _ outcome: SessionRecord.Outcome, planned: Nanoseconds, actual: Nanoseconds,
+    extended: Nanoseconds = 0, endedAt: Instant
+  ) -> Effect {
+    .record(
+      SessionRecord(
+        mode: s.mode, outcome: outcome, planned: planned, actual: actual, extended: extended, endedAt: endedAt,
+        label: s.label, interruptions: s.session?.interruptions ?? Interruptions()))
   }
 
   /// The cancel button under a countdown: the session ends (recorded cancelled, or completed
@@ -165,10 +237,9 @@ public enum Engine {
     guard let session = s.session, let duration = s.duration else { return }
     // A timer that reached zero before (and was snoozed) ends completed, with what it counted.
     effects.append(
-      .record(
-        SessionRecord(
-          mode: s.mode, outcome: session.completed ? .completed : .cancelled, planned: duration - session.extended,
-          actual: s.elapsed(at: now), extended: session.extended, endedAt: now)))
+      record(
+        s, session.completed ? .completed : .cancelled, planned: duration - session.extended,
+        actual: s.elapsed(at: now), extended: session.extended, endedAt: now))
     // Back to the dialed duration (one turned up while paused past the dial's top: the top),
     // or to the mode's preset as it is now when the timer ran the preset.
     s.duration = s.durationDialed ? Dial.clamp(duration - session.extended) : s.settings.preset(s.mode)
@@ -193,6 +264,11 @@ public enum Engine {
   /// ringing (clockwise only) and goes on snoozing for the rest of that spin; a running timer
   /// otherwise ignores it, so that a bumped knob cannot change it.
   static func turn(_ s: inout EngineState, detents: Int, now: Instant, effects: inout [Effect]) {
+    // The label chooser: one entry a detent, stopping at either end.
+    if let choice = s.labelChoice {
+      s.labelChoice = min(max(0, choice + detents), s.labelChoices.count - 1)
+      return
+    }
     // A flow has no duration to dial and no zero to snooze: the knob does nothing in it.
     guard var duration = s.duration else { return }
     switch s.phaseState {
@@ -291,6 +367,7 @@ public enum Engine {
     switch s.phaseState {
     case .idle:
       s.restored = false
+      s.labelChoice = nil
       switch s.mode.kind {
       case .egg:
         select(&s, s.mode.next(in: [.soft, .medium, .hard, .focus]))
@@ -319,6 +396,7 @@ public enum Engine {
     switch s.phaseState {
     case .idle:
       s.restored = false
+      s.labelChoice = nil
       if let mode { select(&s, mode) }
       // A flow has no duration to set: it counts up.
       switch (duration, s.mode.kind) {
@@ -397,10 +475,7 @@ public enum Engine {
     case .up(let counted): (planned, actual) = (0, counted)
     }
     effects.append(
-      .record(
-        SessionRecord(
-          mode: s.mode, outcome: .completed, planned: planned, actual: actual, extended: extended,
-          endedAt: s.phaseSince)))
+      record(s, .completed, planned: planned, actual: actual, extended: extended, endedAt: s.phaseSince))
     let (mode, done) = next(after: s)
     s.focusDoneInCycle = done
     select(&s, mode)
@@ -424,10 +499,7 @@ public enum Engine {
     guard s.session != nil else { return }
     let counted = s.elapsed(at: now)
     let earned = s.settings.earnedBreak(counted)
-    effects.append(
-      .record(
-        SessionRecord(
-          mode: s.mode, outcome: earned > 0 ? .completed : .cancelled, planned: 0, actual: counted, endedAt: now)))
+    effects.append(record(s, earned > 0 ? .completed : .cancelled, planned: 0, actual: counted, endedAt: now))
     if earned > 0 {
       countCompleted(&s)
       let (mode, done) = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle)
@@ -464,6 +536,7 @@ public enum Engine {
 
   static func enter(_ s: inout EngineState, _ next: PhaseState, at: Instant, effects: inout [Effect]) {
     if s.phase != next.phase { s.previousPhase = s.phase }
+    if next.phase == .idle { s.lastInterruption = nil }
     s.phaseState = next
     s.phaseSince = at
     effects.append(.persist)

@@ -21,6 +21,45 @@ public struct EngineState: Equatable, Sendable {
   /// Where `duration` came from: the mode's preset, the knob or a command, or the break a flow
   /// earned. Choosing a mode makes it the preset again.
   public internal(set) var origin: DurationOrigin
+  /// What the sessions are for, until changed: the running one's (if any) and the next ones'.
+  public internal(set) var label: SessionLabel?
+  /// The labels set most recently, newest first (at most `SessionLabel.recentLimit`): the knob's
+  /// label chooser and the page's suggestions.
+  public internal(set) var recentLabels: [SessionLabel]
+  /// While idle, the knob's label chooser is open on this entry of `labelChoices`; nil: the
+  /// picker shows the modes.
+  public internal(set) var labelChoice: Int?
+  /// The last interruption marked and when: the panel acknowledges it for a short while.
+  public internal(set) var lastInterruption: (kind: Interruption, at: Instant)?
+
+  public static func == (a: EngineState, b: EngineState) -> Bool {
+    a.settings == b.settings && a.phaseState == b.phaseState && a.previousPhase == b.previousPhase
+      && a.phaseSince == b.phaseSince && a.mode == b.mode && a.duration == b.duration
+      && a.focusDoneInCycle == b.focusDoneInCycle && a.completedToday == b.completedToday
+      && a.restored == b.restored && a.origin == b.origin && a.label == b.label && a.recentLabels == b.recentLabels
+      && a.labelChoice == b.labelChoice && a.lastInterruption?.kind == b.lastInterruption?.kind
+      && a.lastInterruption?.at == b.lastInterruption?.at
+  }
+
+  /// What the label chooser offers: the recent labels, then no label (nil).
+  public var labelChoices: [SessionLabel?] { recentLabels.map { $0 } + [nil] }
+
+  /// The running (or paused, or ringing) session's interruptions; nil without a timer.
+  public var interruptions: Interruptions? { session?.interruptions }
+
+  /// How long the panel acknowledges an interruption.
+  public static let interruptionShown: Nanoseconds = seconds(2)
+
+  /// The interruption to acknowledge at `now` (marked within `interruptionShown`), if any.
+  public func interruptionAcknowledged(at now: Instant) -> Interruption? {
+    guard let last = lastInterruption, now >= last.at, now - last.at < Self.interruptionShown, hasTimer else {
+      return nil
+    }
+    return last.kind
+  }
+
+  /// The daily goal reached: today's completed focus at or past the goal (never when it is off).
+  public var goalMet: Bool { settings.dailyGoal > 0 && completedToday >= settings.dailyGoal }
 
   /// The short break preselected (or running) is the one a flow earned: flow follows it, not
   /// focus.
@@ -55,6 +94,10 @@ public struct EngineState: Equatable, Sendable {
     completedToday = 0
     restored = false
     origin = .preset
+    label = nil
+    recentLabels = []
+    labelChoice = nil
+    lastInterruption = nil
   }
 
   /// Where the timer stands at `now`: a countdown's time left and length, or a flow's time
@@ -170,6 +213,7 @@ public struct EngineState: Equatable, Sendable {
   /// answers and warns ("How do you like your eggs?", "So you like it Soft huh?", "Alright, don't
   /// choke on them!").
   public var title: String {
+    if labelChoice != nil { return "Label for what next?" }
     switch (mode.kind, phase) {
     case (.egg, .idle): return "How do you like your eggs?"
     case (.egg, .running), (.egg, .paused): return "So you like it \(mode.displayName) huh?"
@@ -185,6 +229,7 @@ public struct EngineState: Equatable, Sendable {
 
   /// The start/pause button's label, following the state: Start, Pause, Resume, and Stop while ringing.
   public var startLabel: String {
+    if labelChoice != nil { return "Start" }
     switch phase {
     case .idle: return "Start"
     case .running: return "Pause"
@@ -219,6 +264,8 @@ struct Session: Equatable, Sendable {
   var extended: Nanoseconds = 0
   /// It has reached zero: a focus is counted, and it ends completed whatever follows.
   var completed = false
+  /// The interruptions marked while it ran.
+  var interruptions = Interruptions()
 }
 
 /// Where a timer stands: a countdown's time left and its length, or a flow's time counted (a

@@ -25,6 +25,14 @@ public enum Event: Equatable, Sendable {
   /// the idle picker takes the new preset of the mode it shows unless its time was dialed
   /// (`EngineState.durationDialed`).
   case configure(EngineSettings)
+  /// A command: the label of the session running (if any) and of those that follow, until
+  /// changed; nil clears it. A label set is remembered first among the recent ones.
+  case setLabel(SessionLabel?)
+  /// A command (or the knob's push while a focus runs): an interruption of the running focus,
+  /// counted on its session; the timer runs on. Ignored without a running focus.
+  case interrupt(Interruption)
+  /// The shell restored the recent labels (the state file): the label chooser's list.
+  case setRecentLabels([SessionLabel])
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.
@@ -55,6 +63,10 @@ public struct SessionRecord: Equatable, Sendable {
   /// When it stopped counting (monotonic; the shell adds the wall clock): the instant it last
   /// reached zero, or was cancelled.
   public var endedAt: Instant
+  /// What the session was for (the label when it ended), nil when none was set.
+  public var label: SessionLabel?
+  /// The interruptions marked while it ran (focus kinds only).
+  public var interruptions: Interruptions
 
   /// Whether a session of `mode` that ended with `outcome` is completed focus: completed, of a
   /// kind that is focus (`ModeKind.isFocus`: focus and flow). The one meaning of "completed
@@ -69,7 +81,7 @@ public struct SessionRecord: Equatable, Sendable {
 
   public init(
     mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
-    endedAt: Instant
+    endedAt: Instant, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions()
   ) {
     self.mode = mode
     self.outcome = outcome
@@ -77,5 +89,7 @@ public struct SessionRecord: Equatable, Sendable {
     self.actual = actual
     self.extended = extended
     self.endedAt = endedAt
+    self.label = label
+    self.interruptions = interruptions
   }
 }

@@ -14,10 +14,16 @@ public struct SavedTimer: Equatable, Sendable {
   /// follows it); nil for a flow, and when the file does not say, as 0.2.0's did not for the
   /// other two (the restore guesses).
   public var origin: DurationOrigin?
+  /// The label of the sessions (nil: none) and the recent labels, newest first.
+  public var label: SessionLabel?
+  public var recentLabels: [SessionLabel]
+  /// The timer's interruptions so far (none while idle).
+  public var interruptions: Interruptions
 
   public init(
     phase: Phase, mode: Mode, count: Count, focusDoneInCycle: Int, extended: Nanoseconds = 0,
-    origin: DurationOrigin? = nil
+    origin: DurationOrigin? = nil, label: SessionLabel? = nil, recentLabels: [SessionLabel] = [],
+    interruptions: Interruptions = Interruptions()
   ) {
     self.phase = phase
     self.mode = mode
@@ -25,6 +31,9 @@ public struct SavedTimer: Equatable, Sendable {
     self.focusDoneInCycle = focusDoneInCycle
     self.extended = extended
     self.origin = origin
+    self.label = label
+    self.recentLabels = recentLabels
+    self.interruptions = interruptions
   }
 
   /// A countdown's total; nil for a flow's count.
@@ -65,7 +74,8 @@ extension EngineState {
     }
     return SavedTimer(
       phase: phase, mode: mode, count: count, focusDoneInCycle: focusDoneInCycle, extended: session?.extended ?? 0,
-      origin: origin)
+      origin: origin, label: label, recentLabels: recentLabels, interruptions: session?.interruptions ?? Interruptions()
+    )
   }
 
   /// The state after a restart, without the record `Engine.restore` also gives for a timer that
@@ -84,6 +94,8 @@ extension Engine {
   public static func restore(_ saved: SavedTimer, settings: EngineSettings, now: Instant) -> (EngineState, [Effect]) {
     var s = EngineState(settings: settings, now: now)
     s.mode = saved.mode
+    s.label = saved.label
+    s.recentLabels = Array(saved.recentLabels.prefix(SessionLabel.recentLimit))
     // A crafted or damaged file's count is held to the cycle (never `9223372036854775807/4`).
     s.focusDoneInCycle = min(max(0, saved.focusDoneInCycle), settings.cycle.longBreakEvery)
     let timer: Bool
@@ -120,11 +132,11 @@ extension Engine {
     case .idle:
       break
     case .running, .paused:
-      let session = Session(extended: extended, completed: extended > 0)
+      let session = Session(extended: extended, completed: extended > 0, interruptions: saved.interruptions)
       s.phaseState = .paused(session, held, lastDetentAt: nil)
       s.restored = true
     case .ringing:
-      s.phaseState = .ringing(Session(extended: extended, completed: true))
+      s.phaseState = .ringing(Session(extended: extended, completed: true, interruptions: saved.interruptions))
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)
       s.previousPhase = .idle
     }

@@ -15,6 +15,8 @@ public struct EngineSettings: Equatable, Sendable {
   public var modes: [Mode]
   /// A flow earns a break of its length divided by this (rounded to the minute).
   public var flowBreakRatio: Int
+  /// Completed focus sessions a day the owner aims at; 0: no goal.
+  public var dailyGoal: Int
 
   public init(
     presets: [Mode: Nanoseconds] = EngineSettings.defaultPresets,
@@ -23,7 +25,8 @@ public struct EngineSettings: Equatable, Sendable {
     alarmTimeout: Nanoseconds? = seconds(60),
     eggAlarmTimeout: Nanoseconds? = nil,
     modes: [Mode] = Mode.allCases,
-    flowBreakRatio: Int = 5
+    flowBreakRatio: Int = 5,
+    dailyGoal: Int = 0
   ) {
     self.presets = presets
     self.longBreakEvery = max(1, longBreakEvery)
@@ -32,6 +35,7 @@ public struct EngineSettings: Equatable, Sendable {
     self.eggAlarmTimeout = eggAlarmTimeout
     self.modes = modes.isEmpty ? Mode.allCases : modes
     self.flowBreakRatio = max(1, flowBreakRatio)
+    self.dailyGoal = max(0, dailyGoal)
   }
 
   /// How long the alarm of a `mode` session rings unanswered; nil: until stopped.

@@ -442,11 +442,14 @@ final class ControlFuzzTests: XCTestCase {
       #"{"cmd":"extend","by":"5m"}"#, #"{"cmd":"set","mode":"soft","duration":"6m"}"#, #"{"cmd":"set","mode":"flow"}"#,
       #"{"cmd":"set","duration":"1h30m"}"#, #"{ "cmd" : "status" }"#,
       #"{"cmd":"config_set","key":"modes","value":"focus short flow"}"#, #"{"cmd":"config_reset","key":"click"}"#,
+      #"{"cmd":"label","text":"Write the report"}"#, #"{"cmd":"label","text":"<img src=x onerror=alert(1)>"}"#,
+      #"{"cmd":"label","text":"Überarbeitung 👍🏽"}"#, #"{"cmd":"interrupt","kind":"external"}"#,
     ]
   static let words =
     ControlCommand.names + [
       "extend 5m", "set focus 50m", "set 10m", "set soft", "set flow", "config set focus 30m",
-      "config set modes focus short flow", "config reset focus", "config_set click true",
+      "config set modes focus short flow", "config reset focus", "config_set click true", "label Write the report",
+      "label", "interrupt external", "interrupt --external",
     ]
   static let hostile: [String] = [
     String(repeating: "[", count: 5000), String(repeating: "{\"a\":", count: 2000), "\u{0}", "\u{0}\u{0}\u{0}",
@@ -458,7 +461,8 @@ final class ControlFuzzTests: XCTestCase {
   static let documented = [
     "bad request: expected one JSON object a line", "missing \"cmd\"", "extend needs \"by\"", "\"mode\" must be",
     "\"duration\" must be", "no command;", "unknown command '", "extend takes one duration", "set: ",
-    "set needs a mode", "request line longer than", "config: ", "config_set needs", "config_reset needs",
+    "set needs a mode", "request line longer than", "config: ", "config_set needs", "config_reset needs", "label: ",
+    "\"text\" must be", "interrupt takes", "\"kind\" must be",
   ]
 
   static func isDocumented(_ message: String) -> Bool {

@@ -9,7 +9,9 @@ import XCTest
 final class StateFieldsTests: XCTestCase {
   func running() -> (EngineState, Instant) {
     let t0 = Instant(nanoseconds: seconds(100))
-    let (state, _) = Engine.step(EngineState(now: t0), .press(.start), now: t0)
+    let label = try? SessionLabel.parse("Report").get()
+    let (labelled, _) = Engine.step(EngineState(now: t0), .setLabel(label), now: t0)
+    let (state, _) = Engine.step(labelled, .press(.start), now: t0)
     return (state, t0 + seconds(90))
   }
 
@@ -40,8 +42,9 @@ final class StateFieldsTests: XCTestCase {
     XCTAssertEqual(
       full.map(\.0),
       [
-        "phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today", "kind", "start", "cancel",
-        "can_extend", "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms",
+        "phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today", "goal", "goal_met",
+        "interruptions", "interruptions_internal", "interruptions_external", "kind", "start", "cancel", "can_extend",
+        "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms", "recent_labels",
       ])
     XCTAssertEqual(full.first { $0.0 == "title" }?.1, .string(state.title), "the panel's title")
     XCTAssertEqual(full.first { $0.0 == "today" }?.1, .int(0))

@@ -93,7 +93,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
       return listed(device.historyItems(days: days))
     case .config, .configSet, .configReset:
       return listed(device.settingsAnswer(command))
-    case .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend, .set:
+    case .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend, .set, .label, .interrupt:
       switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
       case .failure(let refusal): return refused(refusal)
       case .success(let events):

@@ -30,7 +30,7 @@ public final class Device {
   var engineTime: Instant
   var inputsFailed = false
   var buzzerFailed = false
-  var lastObserved: (Phase, Mode, Nanoseconds?)?
+  var lastObserved: (Phase, Mode, Nanoseconds?, SessionLabel?)?
   /// When the local day was last looked at (each minute: a new day is counted afresh).
   var dayCheckedAt: Instant
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
@@ -249,10 +249,10 @@ public final class Device {
     engineTime = at
     let (next, effects) = Engine.step(state, event, now: at)
     state = next
-    let observed = (state.phase, state.mode, state.duration)
+    let observed = (state.phase, state.mode, state.duration, state.label)
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
-      log.info("state " + StateFields.logText(StateFields.core(state, at: at)))
+      log.info("state " + StateFields.logText(StateFields.journal(state, at: at)))
       observer?.stateChanged(state, at: at)
     }
     for effect in effects {

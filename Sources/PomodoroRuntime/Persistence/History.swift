@@ -83,11 +83,11 @@ public struct HistoryLog {
   public static let csvHeader = HistoryEntry(
     ended: WallTime(epochSeconds: 0, synced: false),
     record: SessionRecord(mode: .focus, outcome: .completed, planned: 0, actual: 0, endedAt: .zero)
-  ).fields.map(\.0).joined(separator: ",")
+  ).allFields.map(\.0).joined(separator: ",")
 
   /// One entry as a CSV row (no line end), from the same fields as its JSON line.
   public static func csvLine(_ e: HistoryEntry) -> String {
-    e.fields.map { csvText($0.1) }.joined(separator: ",")
+    e.allFields.map { csvText($0.1) }.joined(separator: ",")
   }
 
   /// A value as a CSV cell: numbers and booleans as JSON writes them, text quoted only when it

@@ -43,6 +43,16 @@ public struct StateStore {
     pairs.append(("focus_done_in_cycle", .int(Int64(saved.focusDoneInCycle))))
     pairs.append(("extended_ns", .int(saved.extended)))
     if let origin = saved.origin { pairs.append(("origin", .string(origin.rawValue))) }
+    if let label = saved.label { pairs.append(("label", .string(label.text))) }
+    if !saved.recentLabels.isEmpty {
+      pairs.append(("recent_labels", .list(saved.recentLabels.map { .string($0.text) })))
+    }
+    if saved.interruptions.internal > 0 {
+      pairs.append(("interruptions_internal", .int(Int64(saved.interruptions.internal))))
+    }
+    if saved.interruptions.external > 0 {
+      pairs.append(("interruptions_external", .int(Int64(saved.interruptions.external))))
+    }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
     return Array((FlatJSON.encode(pairs) + "\n").utf8)
   }
@@ -122,8 +132,20 @@ public struct StateStore {
         origin = known
       }
     }
+    // The label, the recent labels and the interruptions (since 0.3.0) are optional; one that
+    // is not a label the rules allow (a hand-edited file) is left out, the timer kept.
+    func label(_ value: JSONValue?) -> SessionLabel? {
+      guard let text = value?.string, case .success(let label?) = SessionLabel.parse(text) else { return nil }
+      return label
+    }
+    func marks(_ key: String) -> Int {
+      Int(min(max(0, o[key]?.int ?? 0), Int64(Interruptions.most)))
+    }
     return SavedTimer(
-      phase: phase, mode: mode, count: count, focusDoneInCycle: Int(cycle), extended: extended, origin: origin)
+      phase: phase, mode: mode, count: count, focusDoneInCycle: Int(cycle), extended: extended, origin: origin,
+      label: label(o["label"]), recentLabels: (o["recent_labels"]?.list ?? []).compactMap(label),
+      interruptions: Interruptions(internal: marks("interruptions_internal"), external: marks("interruptions_external"))
+    )
   }
 
   /// 0.2.0's version.
