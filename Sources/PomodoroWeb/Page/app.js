@@ -401,6 +401,7 @@ async function loadWeek() {
     for (const day of history.slice().reverse()) list.append(dayItem(day));
     if (!history.length) list.append(item('muted', 'No sessions in the last 7 days'));
   }
+  renderLabels(r.ok ? r.json.week_by_label : []);
   renderToday();
   const img = $('stats');
   const probe = await fetch('/api/stats.svg', { method: 'HEAD', cache: 'no-store' }).catch(() => null);
@@ -413,6 +414,25 @@ async function loadWeek() {
     $('stats-error').hidden = false;
     $('stats-error').textContent = probe ? `/api/stats.svg answered HTTP ${probe.status}` : 'not reachable';
   }
+}
+
+// The week by label as the desk summed it (each row's name, sessions and minutes, in its
+// order): only laid out here. A label is text, never markup.
+function renderLabels(rows) {
+  const body = $('labels-rows');
+  body.replaceChildren();
+  for (const row of rows || []) {
+    const tr = document.createElement('tr');
+    if (row.label === undefined) tr.className = 'muted';
+    for (const value of [row.name, row.sessions, row.minutes]) {
+      const td = document.createElement('td');
+      td.textContent = String(value ?? '');
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  $('labels').hidden = !body.children.length;
+  $('labels-empty').hidden = body.children.length > 0;
 }
 
 function item(cls, text) {
