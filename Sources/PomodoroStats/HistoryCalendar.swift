@@ -20,10 +20,9 @@ public enum HistoryCalendar {
 
   /// The calendar's opening lines (unfolded).
   public static func header(version: String = Release.version) -> [String] {
-    [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pomodoro//pomodoro \(version)//EN", "CALSCALE:GREGORIAN",
-      "METHOD:PUBLISH",
-    ]
+    // No METHOD: without one, DTSTAMP is when an event's information was last revised (RFC 5545
+    // 3.8.7.2), which for a record that never changes is its end.
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pomodoro//pomodoro \(version)//EN", "CALSCALE:GREGORIAN"]
   }
 
   public static let footer = ["END:VCALENDAR"]

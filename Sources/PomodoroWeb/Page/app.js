@@ -401,7 +401,7 @@ async function loadWeek() {
     for (const day of history.slice().reverse()) list.append(dayItem(day));
     if (!history.length) list.append(item('muted', 'No sessions in the last 7 days'));
   }
-  renderLabels(r.ok ? r.json.week_by_label : []);
+  renderLabels(r.ok ? r.json.week_by_label || [] : null);
   renderToday();
   const img = $('stats');
   const probe = await fetch('/api/stats.svg', { method: 'HEAD', cache: 'no-store' }).catch(() => null);
@@ -417,7 +417,8 @@ async function loadWeek() {
 }
 
 // The week by label as the desk summed it (each row's name, sessions and minutes, in its
-// order): only laid out here. A label is text, never markup.
+// order): only laid out here. A label is text, never markup. null: the history was not read
+// (the list above says why).
 function renderLabels(rows) {
   const body = $('labels-rows');
   body.replaceChildren();
@@ -432,7 +433,7 @@ function renderLabels(rows) {
     body.append(tr);
   }
   $('labels').hidden = !body.children.length;
-  $('labels-empty').hidden = body.children.length > 0;
+  $('labels-empty').hidden = !rows || body.children.length > 0;
 }
 
 function item(cls, text) {
