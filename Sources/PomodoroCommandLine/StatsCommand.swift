@@ -32,7 +32,7 @@ enum StatsCommand {
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
     let log = HistoryLog(directory: config.stateDirectory)
     // Streamed: memory stays flat however long the history is.
-    var builder = HistoryStats.Builder(today: now.localCivilDay, days: days)
+    var builder = HistoryStats.Builder(today: now.localCivilDay, days: days, goal: config.engine.dailyGoal)
     try log.scan(
       entry: { builder.add($0) },
       damaged: { line in

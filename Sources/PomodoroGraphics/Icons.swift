@@ -12,6 +12,8 @@ public enum Icons {
   public static let pause = drawn["pause"]!
   /// A small (7 x 7) tomato: one completed focus session today.
   public static let dot = drawn["dot"]!
+  /// A tick (7 x 7): the daily goal met.
+  public static let check = drawn["check"]!
 
   private static let drawn: [String: Bitmap] = Dictionary(
     uniqueKeysWithValues: Art.parse(iconArt).map { ($0.name, $0.bitmap) })
@@ -112,4 +114,12 @@ private let iconArt = """
   #######
   .#####.
   ..###..
+  -- check
+  ......#
+  .....##
+  #...##.
+  ##.##..
+  .###...
+  ..#....
+  .......
   """

@@ -124,6 +124,61 @@ final class ScreenControlsTests: XCTestCase {
     XCTAssertGreaterThan(checked, 1000)
   }
 
+  /// The label under the title (the widest 40 characters), the goal's count (met, and the
+  /// widest), the interruptions and the label chooser fit with everything else, in every phase.
+  func testLabelsGoalsInterruptionsAndTheChooserFitWithoutOverlapping() {
+    let widest = String(repeating: "W", count: 40)
+    let extras: [(String, (inout ScreenModel) -> Void)] = [
+      ("label", { $0.sessionLabel = widest }),
+      ("goal", { $0.goal = ScreenModel.Goal(today: 3, goal: 8) }),
+      ("goal met wide", { $0.goal = ScreenModel.Goal(today: 99, goal: 99) }),
+      ("interruptions", { $0.interruptionsText = "'999 -999" }),
+      (
+        "all",
+        {
+          $0.sessionLabel = widest
+          $0.goal = ScreenModel.Goal(today: 12, goal: 8)
+          $0.interruptionsText = "'3 -2"
+        }
+      ),
+      (
+        "chooser",
+        {
+          $0.chooser = ScreenModel.Chooser(entries: [widest, "a", widest, nil], selected: 3)
+          $0.knobHint = ScreenModel.chooserHint
+        }
+      ),
+    ]
+    var settings = EngineSettings()
+    var checked = 0
+    for preset in [minutes(25), seconds(12 * 3600 + 34 * 60), Dial.longest] {
+      for mode in Mode.allCases { settings.presets[mode] = preset }
+      for mode in Mode.allCases {
+        for (state, now) in phases(mode, settings: settings) {
+          for (name, apply) in extras {
+            var model = ScreenModel(state: state, now: now)
+            apply(&model)
+            for height in [64, 32] {
+              let placed = texts(model, height: height)
+              let what = "128x\(height) \(mode) \(state.phase) \(name)"
+              for t in placed {
+                XCTAssertTrue(
+                  t.x >= 0 && t.y >= 0 && t.x + t.width <= 128 && t.y + t.height <= height, "\(what): \(t) is clipped")
+              }
+              for (i, a) in placed.enumerated() {
+                for b in placed[(i + 1)...] where overlaps(a, b) && !contains(a, b) && !contains(b, a) {
+                  XCTFail("\(what): \(a) overlaps \(b)")
+                }
+              }
+              checked += 1
+            }
+          }
+        }
+      }
+    }
+    XCTAssertGreaterThan(checked, 500)
+  }
+
   private func overlaps(_ a: PlacedText, _ b: PlacedText) -> Bool {
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
   }

@@ -1,6 +1,7 @@
 /// A bitmap font of our own: one `Bitmap` a character, all of one height, drawn left to right
-/// with `spacing` dark columns between glyphs. Characters without a glyph draw as `?` (or
-/// nothing when the font has no `?`).
+/// with `spacing` dark columns between glyphs. Characters without a glyph draw as the font's
+/// stand-in, a hollow box (`Font.standIn`), where it has one (the small font: a label's `é` or
+/// `字` shows as a box, never a blank), else as `?` (or nothing when the font has neither).
 public struct Font: Sendable {
   /// Rows of every glyph.
   public let height: Int
@@ -19,14 +20,17 @@ public struct Font: Sendable {
     self.glyphs = glyphs
     self.ascii = (0..<128).map { code in
       guard code >= 0x20 && code < 0x7F else { return nil }
-      return glyphs[Character(Unicode.Scalar(UInt8(code)))] ?? glyphs["?"]
+      return glyphs[Character(Unicode.Scalar(UInt8(code)))] ?? glyphs[Font.standIn] ?? glyphs["?"]
     }
     self.spacing = spacing
     self.height = glyphs.values.map(\.height).max() ?? 0
   }
 
   /// The glyph drawn for `c`.
-  public func glyph(_ c: Character) -> Bitmap? { glyphs[c] ?? glyphs["?"] }
+  public func glyph(_ c: Character) -> Bitmap? { glyphs[c] ?? glyphs[Font.standIn] ?? glyphs["?"] }
+
+  /// The glyph a character without one of its own draws as, where the font has it.
+  public static let standIn: Character = "\u{25A1}"
 
   /// Calls `body` with the glyph of each character of `text` that has one (or a `?`), in order.
   @inline(__always)

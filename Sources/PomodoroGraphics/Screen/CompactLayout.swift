@@ -26,6 +26,10 @@ enum CompactLayout {
   /// Draws `m`, adding every text drawn (and where) to `texts`.
   static func draw(_ m: ScreenModel, texts: inout [PlacedText]) -> Framebuffer {
     var fb = Framebuffer(width: width, height: 32)
+    if let chooser = m.chooser {
+      drawChooser(chooser, hint: m.knobHint, into: &fb, texts: &texts)
+      return fb
+    }
     if m.phase == .ringing {
       drawRinging(m, into: &fb, texts: &texts)
       return fb
@@ -57,7 +61,11 @@ enum CompactLayout {
     if let earned = m.earnedBreak.map(formatShortClock) {
       second = Font.small.width("Brk \(earned)") + markWidth <= room ? "Brk \(earned)" : earned
     }
-    if Font.small.width(second) + markWidth <= room {
+    // The label, where there is one and no earned break to show, cut to the room left.
+    if let label = m.sessionLabel, m.earnedBreak == nil {
+      second = Font.small.truncated(label, toWidth: room - markWidth)
+    }
+    if Font.small.width(second) + markWidth <= room, !second.isEmpty, second != "..." {
       ScreenParts.text(second, x: column, y: secondY, into: &fb, texts: &texts)
     }
     if mark {
@@ -85,6 +93,24 @@ enum CompactLayout {
       }
     }
     return fb
+  }
+
+  /// The knob's label chooser: two entries in list order, the chosen one lit (on top, but at
+  /// the end of the list, under the one before it), and the knob's hint on the bottom row.
+  static func drawChooser(
+    _ chooser: ScreenModel.Chooser, hint: String?, into fb: inout Framebuffer, texts: inout [PlacedText]
+  ) {
+    let first = max(0, min(chooser.selected, chooser.entries.count - 2))
+    for (row, index) in (first..<min(chooser.entries.count, first + 2)).enumerated() {
+      let y = row * 11
+      let lit = index == chooser.selected
+      let text = Font.small.truncated(ScreenModel.Chooser.text(chooser.entries[index]), toWidth: width - 10)
+      if lit { fb.fillRoundedRect(x: 0, y: y, width: width, height: 11, radius: 3) }
+      ScreenParts.text(text, x: 5, y: y + 1, mode: lit ? .clear : .or, into: &fb, texts: &texts)
+    }
+    if let hint, Font.small.width(hint) <= width {
+      ScreenParts.text(hint, x: (width - Font.small.width(hint)) / 2, y: 23, into: &fb, texts: &texts)
+    }
   }
 
   /// Cancel does something now: a small x at the right of the column.

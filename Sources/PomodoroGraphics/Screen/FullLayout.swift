@@ -25,6 +25,10 @@ enum FullLayout {
   /// Draws `m`, adding every text drawn (and where) to `texts`.
   static func draw(_ m: ScreenModel, texts: inout [PlacedText]) -> Framebuffer {
     var fb = Framebuffer(width: width, height: 64)
+    if let chooser = m.chooser {
+      drawChooser(m, chooser, into: &fb, texts: &texts)
+      return fb
+    }
     let dotsInTitle = drawTitle(m, into: &fb, texts: &texts)
     drawTime(m, into: &fb, texts: &texts)
     drawBar(m, into: &fb)
@@ -40,16 +44,23 @@ enum FullLayout {
     let left = (width - Font.small.width(title)) / 2
     ScreenParts.text(title, x: left, y: 1, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
     let room = width - 2 - (left + Font.small.width(title) + 4)
-    guard m.dots > 0, ScreenParts.dotsWidth(m.dots, available: room) != nil else { return false }
-    ScreenParts.dots(
-      m.dots, right: width - 2, y: 2, width: room, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
+    guard ScreenParts.tallyWidth(m, available: room) != nil else { return false }
+    ScreenParts.tally(m, right: width - 2, y: 2, width: room, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
     return true
   }
 
   /// The icon and the big time, centred together; the icon is left out when both do not fit
   /// (10 hours and more).
   static func drawTime(_ m: ScreenModel, into fb: inout Framebuffer, texts: inout [PlacedText]) {
-    let textWidth = Font.bigDigits.width(m.timeText)
+    // A label takes the row under the title; the time then uses the medium digits below it.
+    var font = Font.bigDigits
+    var (timeY, iconY) = (Self.timeY, Self.iconY)
+    if let label = m.sessionLabel {
+      let shown = Font.small.truncated(label, toWidth: width - 4)
+      ScreenParts.text(shown, x: (width - Font.small.width(shown)) / 2, y: labelY, into: &fb, texts: &texts)
+      (font, timeY, iconY) = (.mediumDigits, labelY + 9, labelY + 11)
+    }
+    let textWidth = font.width(m.timeText)
     let gap = 6
     var icon = ScreenParts.iconBitmap(m.icon)
     if let i = icon, i.width + gap + textWidth > width { icon = nil }
@@ -59,7 +70,29 @@ enum FullLayout {
       fb.blit(icon, x: x, y: iconY)
       x += icon.width + gap
     }
-    ScreenParts.text(m.timeText, font: .bigDigits, x: x, y: timeY, into: &fb, texts: &texts)
+    ScreenParts.text(m.timeText, font: font, x: x, y: timeY, into: &fb, texts: &texts)
+  }
+
+  /// The label's row, under the title (rows 12-20), when there is one.
+  static let labelY = 12
+
+  /// The knob's label chooser: the title, three entries with the chosen one lit (the list
+  /// scrolls to keep it in sight), and the footer's controls with the knob's hint.
+  static func drawChooser(
+    _ m: ScreenModel, _ chooser: ScreenModel.Chooser, into fb: inout Framebuffer, texts: inout [PlacedText]
+  ) {
+    let title = Font.small.truncated(m.title, toWidth: width - 4)
+    ScreenParts.text(title, x: (width - Font.small.width(title)) / 2, y: 1, into: &fb, texts: &texts)
+    let rows = 3
+    let first = max(0, min(chooser.selected - 1, chooser.entries.count - rows))
+    for (row, index) in (first..<min(chooser.entries.count, first + rows)).enumerated() {
+      let y = 13 + row * 13
+      let text = Font.small.truncated(ScreenModel.Chooser.text(chooser.entries[index]), toWidth: width - 10)
+      let lit = index == chooser.selected
+      if lit { fb.fillRoundedRect(x: 0, y: y, width: width, height: 11, radius: 3) }
+      ScreenParts.text(text, x: 5, y: y + 1, mode: lit ? .clear : .or, into: &fb, texts: &texts)
+    }
+    drawFooter(m, dots: false, into: &fb, texts: &texts)
   }
 
   /// The progress bar: a rounded outline and an inner fill of round(elapsed / total x 116)
@@ -92,9 +125,10 @@ enum FullLayout {
     if m.canCancel {
       x += 3 + ScreenParts.pill(m.cancelLabel, x: x + 3, y: footerY, filled: false, into: &fb, texts: &texts)
     }
-    if let note = m.restored ? "RESTORED" : m.earnedText ?? m.knobHint, x + 4 + Font.small.width(note) <= width {
+    let note = m.restored ? "RESTORED" : m.earnedText ?? m.knobHint ?? m.interruptionsText
+    if let note, x + 4 + Font.small.width(note) <= width {
       x += 4 + ScreenParts.text(note, x: x + 4, y: footerY + 2, into: &fb, texts: &texts)
     }
-    if dots { ScreenParts.dots(m.dots, right: width, y: footerY + 2, width: width - x - 6, into: &fb, texts: &texts) }
+    if dots { ScreenParts.tally(m, right: width, y: footerY + 2, width: width - x - 6, into: &fb, texts: &texts) }
   }
 }

@@ -91,5 +91,39 @@ public func screenGalleryStates() -> [(name: String, state: EngineState, now: In
     ("23-paused-shift-left-up", paused, t0 + running + seconds(3), PixelShift.Offset(dx: -1, dy: -1)),
   ]
   return (scenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) } + shifted)
-    + flowScenes.map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) }
+    + (flowScenes + labelScenes(t0)).map { ($0.0, $0.1, $0.2, PixelShift.Offset.zero) }
+}
+
+/// Labels, interruptions and the daily goal: the label under the title (cut where it does not
+/// fit, a character the font lacks as its stand-in), the goal's count in place of the tomatoes
+/// (a tick when met), the interruptions in the footer and their acknowledgement, and the knob's
+/// label chooser in the middle of its list and at its end.
+func labelScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
+  func run(_ s: EngineState, _ events: [Event], at: Nanoseconds = 0) -> EngineState {
+    events.reduce(s) { state, event in Engine.step(state, event, now: t0 + at).0 }
+  }
+  func label(_ text: String) -> Event {
+    guard case .success(let label) = SessionLabel.parse(text) else { return .setLabel(nil) }
+    return .setLabel(label)
+  }
+  let goal = EngineState(settings: EngineSettings(dailyGoal: 8), now: t0)
+  let labelled = run(goal, [.setCompletedToday(2), label("Mail"), label("Write the report")])
+  let running = run(
+    labelled, [label("Quarterly report for the board, draft 2"), .press(.start)], at: seconds(1))
+  let at = seconds(1) + minutes(7) + seconds(23) + ms(400)
+  let interrupted = run(running, [.interrupt(.internal), .interrupt(.internal), .interrupt(.external)], at: at)
+  let met = run(
+    EngineState(settings: EngineSettings(dailyGoal: 2), now: t0),
+    [.setCompletedToday(2), label("Überarbeitung 字"), .press(.start)], at: seconds(1))
+  // The chooser: past flow, the knob's last mode, with three labels and "no label".
+  let chooser = run(run(labelled, [label("Reading")]), Array(repeating: .press(.encoder), count: 7) + [.turn(1)])
+  let chooserEnd = run(chooser, [.turn(5)])
+  return [
+    ("28-idle-label-goal", labelled, t0),
+    ("29-running-label-cut-interruptions", interrupted, t0 + at + seconds(3)),
+    ("30-running-interruption-noted", interrupted, t0 + at + ms(500)),
+    ("31-running-goal-met-stand-in", met, t0 + seconds(1) + minutes(3)),
+    ("32-label-chooser", chooser, t0),
+    ("33-label-chooser-end", chooserEnd, t0),
+  ]
 }

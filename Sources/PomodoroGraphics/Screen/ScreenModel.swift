@@ -56,6 +56,45 @@ public struct ScreenModel: Equatable, Sendable {
   /// In a flow: the whole seconds of break it has earned so far, shown where the knob's hint
   /// would be (`earnedText`); nil elsewhere.
   public var earnedBreak: Int64?
+  /// What the sessions are for (the label), shown under the title while idle, running or paused.
+  public var sessionLabel: String?
+  /// Today's completed focus toward the daily goal (`today` of `goal`), drawn instead of the
+  /// tomatoes when there is a goal; nil without one.
+  public var goal: Goal?
+  /// A running focus's interruptions, as the technique writes them: `'2 -1` (internal,
+  /// external); nil when none was marked.
+  public var interruptionsText: String?
+  /// The knob's label chooser, open: its entries (nil: no label) and the one chosen.
+  public var chooser: Chooser?
+
+  /// Today's count toward the daily goal.
+  public struct Goal: Equatable, Sendable {
+    public var today: Int
+    public var goal: Int
+    public var met: Bool { today >= goal }
+    public var text: String { "\(today)/\(goal)" }
+    public init(today: Int, goal: Int) {
+      self.today = today
+      self.goal = goal
+    }
+  }
+
+  /// The label chooser's entries and the one the knob is on.
+  public struct Chooser: Equatable, Sendable {
+    public var entries: [String?]
+    public var selected: Int
+    public init(entries: [String?], selected: Int) {
+      self.entries = entries
+      self.selected = selected
+    }
+    /// What an entry says: the label, or "(no label)".
+    public static func text(_ entry: String?) -> String { entry ?? "(no label)" }
+  }
+
+  /// The knob's hint in the label chooser.
+  public static let chooserHint = "Turn: pick  Push: set"
+  /// The title while an interruption is acknowledged.
+  public static let interruptionNoted = "Interruption noted"
 
   public init(
     phase: Phase, title: String, timeText: String, elapsed: Int64 = 0, total: Int64 = 0, icon: Icon = .none,
@@ -173,6 +212,19 @@ extension ScreenModel {
       cycleText: state.cycleText, startLabel: state.startLabel, canCancel: state.hasTimer,
       knobHint: ScreenModel.knobHint(state.phase, mode: state.mode), restored: state.restored,
       cancelLabel: state.cancelLabel, earnedBreak: earned.map(wholeSeconds))
+    if state.phase != .ringing { sessionLabel = state.label?.text }
+    if state.settings.dailyGoal > 0 { goal = Goal(today: state.completedToday, goal: state.settings.dailyGoal) }
+    if let marks = state.interruptions, marks.total > 0, state.mode.kind.isFocus {
+      interruptionsText = [
+        marks.internal > 0 ? "'\(marks.internal)" : nil, marks.external > 0 ? "-\(marks.external)" : nil,
+      ]
+      .compactMap { $0 }.joined(separator: " ")
+    }
+    if state.interruptionAcknowledged(at: now) != nil { title = ScreenModel.interruptionNoted }
+    if let choice = state.labelChoice {
+      chooser = Chooser(entries: state.labelChoices.map { $0?.text }, selected: choice)
+      knobHint = ScreenModel.chooserHint
+    }
   }
 
   /// What the knob does in `phase`: it dials the duration and its push steps the mode while

@@ -107,6 +107,33 @@ enum ScreenParts {
     return w
   }
 
+  /// The width of today's tally in `m`: the goal's `5/8` after a tomato (a tick when met), or
+  /// the tomatoes (`dotsWidth`); nil when it does not fit in `available` or there is nothing.
+  static func tallyWidth(_ m: ScreenModel, available: Int) -> Int? {
+    guard let goal = m.goal else { return m.dots > 0 ? dotsWidth(m.dots, available: available) : nil }
+    let w = Icons.dot.width + 2 + Font.small.width(goal.text)
+    return w <= available ? w : nil
+  }
+
+  /// Today's tally (see `tallyWidth`) right-aligned at `right` in at most `width` pixels.
+  static func tally(
+    _ m: ScreenModel, right: Int, y: Int, width: Int, mode: Framebuffer.BlitMode = .or, into fb: inout Framebuffer,
+    texts: inout [PlacedText]
+  ) {
+    guard let goal = m.goal else {
+      dots(m.dots, right: right, y: y, width: width, mode: mode, into: &fb, texts: &texts)
+      return
+    }
+    guard let w = tallyWidth(m, available: width) else { return }
+    let tw = Font.small.width(goal.text)
+    text(goal.text, x: right - tw, y: y - 1, mode: mode, into: &fb, texts: &texts)
+    fb.blit(goal.met ? Icons.check : Icons.dot, x: right - w, y: y, mode: mode)
+    texts.append(
+      PlacedText(
+        text: goal.met ? "(goal met)" : "(tomato)", x: right - w, y: y, width: Icons.dot.width,
+        height: Icons.dot.height))
+  }
+
   /// The width today's `count` tomatoes take: all of them, or one and "xN" when they do not
   /// all fit in `available`; nil when not even that fits.
   static func dotsWidth(_ count: Int, available: Int) -> Int? {
