@@ -28,6 +28,17 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
     (negated ? "expect-none " : "expect ") + pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
   }
 
+  /// The transcript events `expectations` ask about (their `event=` values); nil when one of
+  /// them does not say, and so may match a line of any event.
+  static func events(_ expectations: [Expectation]) -> Set<String>? {
+    var events = Set<String>()
+    for expectation in expectations {
+      guard let event = expectation.pairs.first(where: { $0.key == "event" }) else { return nil }
+      events.insert(event.value)
+    }
+    return events
+  }
+
   /// Whether transcript object `object` has every pair (values compared as JSON text, strings
   /// without their quotes).
   public func matches(_ object: [String: JSONValue]) -> Bool {

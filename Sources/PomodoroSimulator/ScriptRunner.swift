@@ -44,12 +44,25 @@ public final class ScriptRunner {
     _ script: Script, file: String = "script", interruption: () -> String? = { nil },
     afterLine: (ScriptLine) -> Void = { _ in }
   ) -> UnmetExpectation? {
-    // Only the transcript lines of the step whose expectations are pending are kept: memory
-    // stays flat however long the script is.
+    // Only the transcript lines of the step whose expectations are pending are kept, and of
+    // those only the events they ask about (a 25-minute step's 6,000 frames are not kept for
+    // expectations on its states): memory stays flat however long the script is.
     var objects: [[String: JSONValue]] = []
     // The transcript builds an object only for a step that has expectations.
-    func collect(_ on: Bool) { transcript.onObject = on ? { objects.append($0) } : nil }
-    collect(!script.opening.isEmpty)
+    func collect(_ expectations: [Expectation]) {
+      guard !expectations.isEmpty else {
+        transcript.onObject = nil
+        return
+      }
+      guard let events = Expectation.events(expectations) else {
+        transcript.onObject = { objects.append($0) }
+        return
+      }
+      transcript.onObject = { object in
+        if let event = object["event"]?.string, events.contains(event) { objects.append(object) }
+      }
+    }
+    collect(script.opening)
     var pending: (expectations: [Expectation], step: String)? = (script.opening, "start-up")
     var unmet: UnmetExpectation?
     var interrupted: String?
@@ -70,7 +83,7 @@ public final class ScriptRunner {
       // A line's expectations see the lines written during its run (the summary too, for the last).
       checkPending()
       pending = (line.expectations, "line \(line.number) (`\(line.text)`)")
-      collect(!line.expectations.isEmpty)
+      collect(line.expectations)
       guard run(line.step, from: clock.now, stop: stop) else { break }
       afterLine(line)
     }

@@ -265,9 +265,12 @@ func tcpConnect(_ port: Int, blocking: Bool) -> Int32 {
 
 /// `pomodoro web` from `binary` on 127.0.0.1:`port`, reaching the device's socket
 /// `directory`/c.sock and keeping its pairings in `directory`/state; nil when it cannot start.
-func startWebServer(binary: String, port: Int, directory: String) -> Process? {
+/// `pomodoro web` on 127.0.0.1:`port`, its config and state in `directory`, reaching the device at
+/// `socket` (default: `directory`/c.sock).
+func startWebServer(binary: String, port: Int, directory: String, socket: String? = nil) -> Process? {
   writeText(
-    directory + "/web.conf", "control_socket = \(directory)/c.sock\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
+    directory + "/web.conf",
+    "control_socket = \(socket ?? directory + "/c.sock")\nweb_port = \(port)\nweb_bind = 127.0.0.1\n")
   let web = Process()
   web.executableURL = URL(fileURLWithPath: binary)
   web.arguments = ["web", "--config", directory + "/web.conf"]

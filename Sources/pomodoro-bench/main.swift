@@ -11,7 +11,8 @@
 // `pomodoro-bench web` only the web page's server beside a device (issue 28);
 // `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34);
 // `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's);
-// `pomodoro-bench labels` stats --by-label and history --ics --days 7 at a million lines (issue 35).
+// `pomodoro-bench labels` stats --by-label and history --ics --days 7 at a million lines (issue 35);
+// `pomodoro-bench memory [BINARY]` the peak memory of the device, the page's server and the bridge (issue 33).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -35,6 +36,8 @@ if arguments.first == "history" {
   webAttackBench(parts: arguments.count > 1 ? Set(arguments.dropFirst()) : ["connections", "streams"])
 } else if arguments.first == "labels" {
   labelBench()
+} else if arguments.first == "memory" {
+  memoryBench(binary: arguments.dropFirst().first)
 } else if arguments.first == "web-heavy" {
   webHeavyBench()
 } else if arguments.first == "soak" {
