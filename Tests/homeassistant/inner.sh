@@ -267,16 +267,18 @@ act "button start" '[[ $(ctl_field phase) == running ]]' \
 act "button cancel" '[[ $(ctl_field phase) == idle ]]' \
   button press "button.${E}_cancel" --until "sensor.${E}_phase=idle"
 # Ringing: a 5-second focus (set through ctl: the number's least is a minute), started from Home Assistant.
+today=$(ctl_field today)
 ctl set focus 5s >/dev/null
 act "button start (5 s)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running"
 expect "binary sensor ringing: on when the alarm rings" ha wait "binary_sensor.${E}_ringing=on" "sensor.${E}_phase=ringing" --timeout 15
-act "button acknowledge (today's sensor: 1)" '[[ $(ctl_field phase) == idle && $(ctl_field today) == 1 ]]' \
+today=$((today + 1))
+act "button acknowledge (today's sensor: $today)" '[[ $(ctl_field phase) == idle && $(ctl_field today) == "$today" ]]' \
   button press "button.${E}_acknowledge" --until "binary_sensor.${E}_ringing=off" "sensor.${E}_phase=idle" \
-  "sensor.${E}_today=1"
+  "sensor.${E}_today=$today"
 # The daily goal: the today sensor's attributes, as the device's state says them.
 goal_attrs() { ha snapshot "${E}_" | json "(lambda a: (a.get('goal'), a.get('goal_met')))(j['states']['sensor.${E}_today']['attributes'])"; }
-for want in "3 (3, False)" "1 (1, True)" "0 (0, False)"; do
+for want in "$((today + 2)) ($((today + 2)), False)" "$today ($today, True)" "0 (0, False)"; do
   ctl config set daily_goal "${want%% *}" >/dev/null
   # (within the bridge's 10 s refresh at the latest)
   end=$(($(ms_now) + 15000))
