@@ -105,18 +105,27 @@ extension PomodoroCLI {
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
       run: SnapshotCommand.run),
     Subcommand(
-      name: "history", usage: ["history [--csv] [--config FILE]"],
-      summary: "Print the history of sessions (JSON lines, or CSV)", brief: "the sessions, as JSON lines or CSV",
+      name: "history",
+      usage: [
+        "history [--csv | --ics] [--config FILE]", "history [--csv | --ics] [--label TEXT] [--days N] [--config FILE]",
+      ],
+      summary: "Print the history of sessions (JSON lines, CSV, or an iCalendar file)",
+      brief: "the sessions, as JSON lines, CSV or a calendar",
       details: """
         Prints the completed and cancelled sessions from the state directory's history.jsonl: as stored (JSON
-        lines) or, with --csv, as CSV with a header. Damaged lines (a power cut) are skipped and reported.
+        lines) or, with --csv, as CSV with a header. --ics writes the completed focus sessions and flows as an
+        iCalendar file (RFC 5545) that a calendar imports: an event a session, its label as the title (the
+        mode's name when it has none), times in UTC, the same UID at every export. --label TEXT keeps the
+        sessions with that label only (the label exactly, spaces around it trimmed as when it is set). --days N
+        keeps the last N days (today is 1), read from the file's end. Damaged lines (a power cut) are skipped
+        and reported.
         """,
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
-      run: HistoryCommand.run),
+      run: { try HistoryCommand.run($0) }),
     Subcommand(
-      name: "stats", usage: ["stats [--days N] [--png FILE] [--config FILE]"],
+      name: "stats", usage: ["stats [--days N] [--png FILE] [--config FILE]", "stats --by-label [--config FILE]"],
       summary:
-        "Focus sessions today and this week, streaks, and a heatmap of the last \(StatsCommand.defaultDays / 7) weeks",
+        "Focus sessions today and this week, streaks, and a heatmap of the last \(StatsCommand.defaultDays / 7) weeks; or by label",
       brief: "counts, streaks and a heatmap of focus minutes",
       details: """
         Counts the completed focus sessions and focus minutes of today and this week (from Monday), the
@@ -127,6 +136,9 @@ extension PomodoroCLI {
         apart. Breaks, egg timers and cancelled sessions are counted apart. Days are
         local dates. Sessions recorded before the wall clock was set are counted on the day of the next one
         recorded with it set, and said so. Damaged lines of history.jsonl are skipped and reported.
+        --by-label shows instead each label's completed focus sessions and flows and their minutes today,
+        this week and over the \(StatsCommand.byLabelWeeks) weeks ending today (sessions without a label on a
+        row of their own), reading the history from its end back to those weeks only.
         """,
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
       run: { try StatsCommand.run($0) }),

@@ -8,10 +8,18 @@ import PomodoroSystem
 enum StatsCommand {
   /// The heatmap's span without --days: 12 weeks.
   static let defaultDays = 84
+  /// --by-label's span, in weeks.
+  static let byLabelWeeks = LabelStats.defaultWeeks
 
   static func run(_ words: ArraySlice<String>, now: WallTime = .now()) throws -> Int32 {
-    let args = try Arguments(words, valued: ["--config", "--days", "--png"], switches: [])
+    let args = try Arguments(words, valued: ["--config", "--days", "--png"], switches: ["--by-label"])
     guard args.positional.isEmpty else { throw UsageError("stats takes no arguments, got '\(args.positional[0])'") }
+    if args.switches.contains("--by-label") {
+      for other in ["--days", "--png"] where args.values[other] != nil {
+        throw UsageError("--by-label shows today, this week and \(byLabelWeeks) weeks; it takes no \(other)")
+      }
+      return try byLabel(args, now: now)
+    }
     var days = defaultDays
     if let text = args.values["--days"] {
       guard let n = Int(text), (1...3660).contains(n) else {
@@ -24,7 +32,7 @@ enum StatsCommand {
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
     let log = HistoryLog(directory: config.stateDirectory)
     // Streamed: memory stays flat however long the history is.
-    var builder = HistoryStats.Builder(today: now.localCivilDay, days: days)
+    var builder = HistoryStats.Builder(today: now.localCivilDay, days: days, goal: config.engine.dailyGoal)
     try log.scan(
       entry: { builder.add($0) },
       damaged: { line in
@@ -40,6 +48,26 @@ enum StatsCommand {
     if let file = args.values["--png"] {
       try Files.writeAtomically(file, StatsPicture.png(stats))
       print("wrote \(file)")
+    }
+    return ExitCode.ok
+  }
+
+  /// `stats --by-label`: the history read from its end back to the span's start only.
+  static func byLabel(_ args: Arguments, now: WallTime) throws -> Int32 {
+    let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
+    let log = HistoryLog(directory: config.stateDirectory)
+    var builder = LabelStats.Builder(today: now.localCivilDay, weeks: byLabelWeeks)
+    try log.scanBackward(
+      entry: { builder.add($0) },
+      damaged: { line in
+        builder.damaged(line)
+        PomodoroCLI.fail(
+          "pomodoro: \(log.path) line \(line) from the end is damaged (torn by a power cut, or a time out of range); skipped"
+        )
+      })
+    print(LabelStatsText.render(builder.finish()), terminator: "")
+    if !now.synced {
+      print("The wall clock is not set yet (no network time since boot): \"today\" may be wrong.")
     }
     return ExitCode.ok
   }

@@ -84,6 +84,17 @@ public struct HistoryStats: Equatable, Sendable {
   public var longestStreak = 0
   /// Whether `currentStreak` includes today.
   public var streakIncludesToday = false
+  /// The daily goal the days are measured against (the `daily_goal` key now); 0: none, and the
+  /// goal's figures stay 0.
+  public var goal = 0
+  /// Days (up to today) with at least `goal` completed focus sessions.
+  public var goalDays = 0
+  /// Days in a row with the goal met, ending today, or yesterday while today's is not met yet.
+  public var goalStreak = 0
+  /// Whether `goalStreak` includes today.
+  public var goalStreakIncludesToday = false
+  /// The longest run of days with the goal met.
+  public var longestGoalStreak = 0
   /// The heatmap's span: `heatmapFocusMs[i]` is the focus time of `heatmapStart.adding(i)`; the last is today.
   public var heatmapStart: CivilDay
   public var heatmapFocusMs: [Int64]
@@ -103,10 +114,10 @@ public struct HistoryStats: Equatable, Sendable {
   /// The statistics of `entries` (in file order) as of `today`, with a heatmap of the `days`
   /// days ending today. `dayOf` gives an instant's local calendar day.
   public init(
-    entries: [HistoryEntry], damagedLines: [Int] = [], today: CivilDay, days: Int = 84,
+    entries: [HistoryEntry], damagedLines: [Int] = [], today: CivilDay, days: Int = 84, goal: Int = 0,
     dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }
   ) {
-    var builder = Builder(today: today, days: days, dayOf: dayOf)
+    var builder = Builder(today: today, days: days, goal: goal, dayOf: dayOf)
     for entry in entries { builder.add(entry) }
     for line in damagedLines { builder.damaged(line) }
     self = builder.finish()
@@ -128,11 +139,19 @@ public struct HistoryStats: Equatable, Sendable {
     var waiting = Tally()
     var waitingCount = 0
     var focusDays = Set<Int>()
+    /// Completed focus sessions a day (by `CivilDay.ordinal`), for the goal: grows with the days
+    /// of the history, not its lines.
+    var focusSessions: [Int: Int] = [:]
 
-    public init(today: CivilDay, days: Int = 84, dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }) {
+    /// `goal`: the daily goal the days are measured against (0: none).
+    public init(
+      today: CivilDay, days: Int = 84, goal: Int = 0,
+      dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }
+    ) {
       let span = max(1, days)
       stats = HistoryStats(
         today: today, heatmapStart: today.adding(1 - span), heatmapFocusMs: Array(repeating: 0, count: span))
+      stats.goal = max(0, goal)
       self.dayOf = dayOf
     }
 
@@ -168,6 +187,7 @@ public struct HistoryStats: Equatable, Sendable {
       if day >= stats.today.monday { stats.weekTally.merge(tally) }
       guard tally.focus.sessions > 0 else { return }
       focusDays.insert(day.ordinal)
+      focusSessions[day.ordinal, default: 0] += tally.focus.sessions
       if day >= stats.heatmapStart {
         let i = day.ordinal - stats.heatmapStart.ordinal
         stats.heatmapFocusMs[i] = HistoryStats.sum(stats.heatmapFocusMs[i], tally.focus.ms)
@@ -184,14 +204,29 @@ public struct HistoryStats: Equatable, Sendable {
         s.currentStreak += 1
         d -= 1
       }
-      var run = 0
-      var previous = Int.min
-      for day in focusDays.sorted() {
+      s.longestStreak = Self.longestRun(focusDays)
+      guard s.goal > 0 else { return s }
+      let met = Set(focusSessions.filter { $0.value >= s.goal }.keys)
+      s.goalDays = met.count
+      s.goalStreakIncludesToday = met.contains(today)
+      d = s.goalStreakIncludesToday ? today : today - 1
+      while met.contains(d) {
+        s.goalStreak += 1
+        d -= 1
+      }
+      s.longestGoalStreak = Self.longestRun(met)
+      return s
+    }
+
+    /// The longest run of consecutive days in `days`.
+    static func longestRun(_ days: Set<Int>) -> Int {
+      var (run, longest, previous) = (0, 0, Int.min)
+      for day in days.sorted() {
         run = day == previous + 1 ? run + 1 : 1
-        s.longestStreak = max(s.longestStreak, run)
+        longest = max(longest, run)
         previous = day
       }
-      return s
+      return longest
     }
   }
 

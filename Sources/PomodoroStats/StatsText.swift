@@ -18,6 +18,14 @@ public enum StatsText {
       s.streakIncludesToday || s.currentStreak == 0
       ? plural(s.currentStreak, "day") : "\(plural(s.currentStreak, "day")) up to yesterday (none yet today)"
     lines.append("Streak:     \(streak); longest \(plural(s.longestStreak, "day"))")
+    if s.goal > 0 {
+      let run =
+        s.goalStreakIncludesToday || s.goalStreak == 0
+        ? plural(s.goalStreak, "day") : "\(plural(s.goalStreak, "day")) up to yesterday"
+      lines.append(
+        "Goal:       \(s.goal) a day (daily_goal): met on \(plural(s.goalDays, "day")); in a row: \(run), "
+          + "longest \(plural(s.longestGoalStreak, "day"))")
+    }
     func apart(_ key: KeyPath<HistoryStats.Tally, HistoryStats.Count>) -> String {
       "\(s.todayTally[keyPath: key].sessions) today, \(s.weekTally[keyPath: key].sessions) this week, "
         + "\(s.allTally[keyPath: key].sessions) in all"

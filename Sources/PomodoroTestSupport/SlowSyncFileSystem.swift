@@ -55,4 +55,10 @@ public final class SlowSyncFileSystem: FileSystem {
   public func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
     try inner.forEachLine(path, maxLine: maxLine, body)
   }
+  @discardableResult
+  public func forEachLine(_ path: String, from offset: Int64, maxLine: Int, _ body: (Int, String?) throws -> Void)
+    throws -> Bool
+  {
+    try inner.forEachLine(path, from: offset, maxLine: maxLine, body)
+  }
 }

@@ -16,7 +16,8 @@ extension WebDesk {
       return .error(400, "days must be a number from 1 to \(ControlCommand.historyDays.upperBound), like 7")
     }
     let today = wall().localCivilDay
-    return askHistory(.history(days: days), "history from the page", for: request) { answer in
+    return askHistory(.history(days: Self.daysAsked(days, today: today)), "history from the page", for: request) {
+      answer in
       switch answer.result {
       case .failure(let refusal): return .error(502, refusal.message)
       case .success:
@@ -28,9 +29,17 @@ extension WebDesk {
         if truncated, let oldest = entries.first(where: { $0.ended.synced })?.ended.localCivilDay {
           first = max(first, oldest.adding(1))
         }
-        return .json(Self.daysJSON(entries, from: first, to: today, truncated: truncated))
+        let labels = LabelStats(entries: entries, today: today, weeks: 1)
+        return .json(
+          Self.daysJSON(entries, from: first, to: today, truncated: truncated, byLabel: labels.rows(by: \.week)))
       }
     }
+  }
+
+  /// The days asked of the device for `days` days of the page's list: at least back to Monday,
+  /// which the week by label needs.
+  static func daysAsked(_ days: Int, today: CivilDay) -> Int {
+    max(days, today.ordinal - today.monday.ordinal + 1)
   }
 
   func statsPicture(_ request: HTTPRequest) -> HTTPResponse {
@@ -52,9 +61,13 @@ extension WebDesk {
   /// day each from `first` to `last`, oldest first, and `"truncated":true` when the device's list
   /// was cut at `HistoryEntry.listLimit` records (then `first` is the first day fully covered). A record made before the clock was set is
   /// put on the next set record's day (today when none follows), as `pomodoro stats` does.
-  static func daysJSON(_ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay, truncated: Bool = false)
-    -> String
-  {
+  /// `byLabel` (the week's rows of `LabelStats`, in their order) follows as `"week_by_label"`:
+  /// `[{"name":"Thesis","label":"Thesis","sessions":2,"minutes":50,"ms":3000000},...]`, `label`
+  /// only on a label's row (`name` is what the page shows: the label, or "No label").
+  static func daysJSON(
+    _ entries: [HistoryEntry], from first: CivilDay, to last: CivilDay, truncated: Bool = false,
+    byLabel: [LabelStats.Row] = []
+  ) -> String {
     var byDay: [CivilDay: [HistoryEntry]] = [:]
     var waiting: [HistoryEntry] = []
     for entry in entries {
@@ -86,6 +99,15 @@ extension WebDesk {
       out.append(head.dropLast() + ",\"sessions\":[" + list.joined(separator: ",") + "]}")
       day = day.adding(1)
     }
-    return "{\"days\":[" + out.joined(separator: ",") + "],\"truncated\":\(truncated)}"
+    let labels = byLabel.map { row in
+      FlatJSON.encode(
+        [("name", .string(row.name))] + (row.others ? [] : row.label.map { [("label", .string($0.text))] } ?? [])
+          + [
+            ("sessions", .int(Int64(row.week.sessions))), ("minutes", .int(row.week.minutes)),
+            ("ms", .int(row.week.ms)),
+          ])
+    }
+    return "{\"days\":[" + out.joined(separator: ",") + "],\"truncated\":\(truncated),\"week_by_label\":["
+      + labels.joined(separator: ",") + "]}"
   }
 }

@@ -10,7 +10,8 @@
 // `pomodoro-bench settings-burst [--inline] [FSYNC_MS...]` 8 clients x 400 `config set`s (issue 34);
 // `pomodoro-bench web` only the web page's server beside a device (issue 28);
 // `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34);
-// `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's).
+// `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's);
+// `pomodoro-bench labels` stats --by-label and history --ics --days 7 at a million lines (issue 35).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -32,6 +33,8 @@ if arguments.first == "history" {
   webBench()
 } else if arguments.first == "web-attack" {
   webAttackBench(parts: arguments.count > 1 ? Set(arguments.dropFirst()) : ["connections", "streams"])
+} else if arguments.first == "labels" {
+  labelBench()
 } else if arguments.first == "web-heavy" {
   webHeavyBench()
 } else if arguments.first == "soak" {
@@ -46,6 +49,7 @@ if arguments.first == "history" {
   leanBench()
   mqttBench()
   historyBench()
+  labelBench()
   readyBench()
   burstBench(fsyncDelays: [0, 10, 20])
 }

@@ -3,6 +3,7 @@ import PomodoroCore
 import PomodoroMock
 import XCTest
 
+@testable import PomodoroCommandLine
 @testable import PomodoroConfig
 @testable import PomodoroControl
 @testable import PomodoroRuntime
@@ -580,5 +581,115 @@ final class ControlFuzzTests: XCTestCase {
     }
     XCTAssertEqual(ControlCommand.parse(payload: #" {"cmd":"status"} "#), .success(.status))
     XCTAssertEqual(ControlCommand.parse(payload: "extend 5m"), .success(.extend(minutes(5))))
+  }
+}
+
+/// Labels and interruptions from anyone who can reach the socket: 12,000 fuzzed label texts
+/// (control characters, combining marks, emoji, quotes, 41 characters and more, mutations of
+/// valid requests) and interrupt requests sent to a device in the middle of a focus, saving to
+/// disk. Nothing traps; every refusal is a documented one; the timer is untouched; the label is
+/// the last one the rules took and the count what was marked; and both reach the session's
+/// record and survive a restart.
+final class LabelFuzzTests: XCTestCase {
+  static let pieces = [
+    "Report", " ", "  ", "é", "e\u{301}", "字", "👍🏽", "\"", "\\", "<img src=x onerror=alert(1)>", "\t", "\n", "\u{1B}",
+    "\u{7F}", "\u{85}", "\u{2028}", "\u{0}", "\u{FEFF}", "W", String(repeating: "x", count: 39),
+  ]
+
+  func testFuzzedLabelsAndInterruptionsLoseNothing() throws {
+    var m = FuzzTests.Mutator(seed: 0x1AB_E135)
+    let failures = FuzzTests.Failures()
+    var config = DeviceConfig()
+    config.engine.presets[.focus] = minutes(25)
+    let f = try ControlFixture(config: config, storing: true)
+    let fd = try f.connect()
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+    f.h.run(for: minutes(1))
+    let remaining = f.h.device.state.remaining(at: f.h.clock.now)
+    var expectedLabel: SessionLabel?
+    var marked = Interruptions()
+    var (taken, refused) = (0, 0)
+    var batch: [String] = []
+    func send() {
+      guard !batch.isEmpty else { return }
+      XCTAssertTrue(UnixSocket.writeAll(fd, Array(batch.map { $0 + "\n" }.joined().utf8)))
+      f.server.turn()
+      var reader = LineReader(fd: fd)
+      for request in batch {
+        guard let line = reader.next(until: SystemClock().now + ms(2000)),
+          let reply = ControlProtocol.decodeReply(line)
+        else {
+          failures.add("no reply to \(TextLines.visible(request))")
+          continue
+        }
+        let expected = ControlCommand.parse(json: request)
+        switch (reply, expected) {
+        case (.success, .success(let command)):
+          taken += 1
+          switch command {
+          case .label(let label): expectedLabel = label
+          case .interrupt(let kind):
+            switch kind {
+            case .internal: marked.internal = min(Interruptions.most, marked.internal + 1)
+            case .external: marked.external = min(Interruptions.most, marked.external + 1)
+            }
+          default: break
+          }
+        case (.failure(let refusal), .failure):
+          refused += 1
+          if !ControlFuzzTests.isDocumented(refusal.message) {
+            failures.add("undocumented refusal '\(TextLines.visible(refusal.message))'")
+          }
+        default:
+          failures.add("\(TextLines.visible(request)): the device said \(reply), the parser \(expected)")
+        }
+      }
+      batch = []
+      // Answered means saved: the state file has the label and the count the replies said.
+      let saved = try? StateStore(directory: f.directory).load()
+      if saved?.label != expectedLabel || saved?.interruptions != marked {
+        failures.add(
+          "saved \(String(describing: saved?.label)) \(String(describing: saved?.interruptions)), expected \(String(describing: expectedLabel)) \(marked)"
+        )
+      }
+    }
+    for i in 0..<12_000 {
+      let line: String
+      switch i % 6 {
+      case 0, 1, 2:
+        let text = (0..<m.int(6)).map { _ in Self.pieces[m.int(Self.pieces.count)] }.joined()
+        line = FlatJSON.encode([("cmd", .string("label")), ("text", .string(text))])
+      case 3:
+        let kinds: [JSONValue?] = [nil, .string("internal"), .string("external"), .string("bogus"), .int(1)]
+        line = FlatJSON.encode(
+          [("cmd", .string("interrupt"))] + (kinds[m.int(kinds.count)].map { [("kind", $0)] } ?? []))
+      default:
+        line = m.mutate(ControlFuzzTests.requests.filter { $0.contains("label") || $0.contains("interrupt") }[m.int(5)])
+      }
+      // One request a line: a mutation that made two lines, or none, is left out.
+      guard !line.contains("\n"), !line.contains("\r"), !line.isEmpty else { continue }
+      batch.append(line)
+      if batch.count == 16 { send() }
+    }
+    send()
+    failures.check()
+    XCTAssertGreaterThan(taken, 3000)
+    XCTAssertGreaterThan(refused, 2000)
+    let state = f.h.device.state
+    XCTAssertEqual(state.phase, .running)
+    XCTAssertEqual(state.remaining(at: f.h.clock.now), remaining, "the timer is untouched")
+    XCTAssertEqual(state.label, expectedLabel)
+    XCTAssertEqual(state.interruptions, marked)
+    // Saved: a restart comes back with them (paused, as after any restart).
+    let saved = try XCTUnwrap(StateStore(directory: f.directory).load())
+    XCTAssertEqual(saved.label, expectedLabel)
+    XCTAssertEqual(saved.interruptions, marked)
+    // The session's record keeps them.
+    f.h.run(for: minutes(24) + seconds(5))
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"ack"}"#).ok)
+    f.server.turn()
+    let entries = try HistoryLog(directory: f.directory).read().entries
+    XCTAssertEqual(entries.last?.label, expectedLabel)
+    XCTAssertEqual(entries.last?.interruptions, marked)
   }
 }

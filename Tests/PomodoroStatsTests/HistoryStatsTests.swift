@@ -229,3 +229,44 @@ final class HistoryStatsTests: XCTestCase {
     XCTAssertEqual(s.heatmapFocusMs, Array(repeating: 0, count: 84))
   }
 }
+
+/// The daily goal in the statistics: the days it was met and the runs of such days.
+final class GoalStatsTests: XCTestCase {
+  typealias F = StatsFixture
+
+  func testDaysTheGoalWasMetAndItsStreaks() {
+    // Two focus sessions on 11-28, 11-29, 12-01 and 12-02 (a flow counts as focus); one on
+    // 11-30; a break and a cancelled focus on 12-03 (today) count for nothing.
+    var entries: [HistoryEntry] = []
+    for date in ["2026-11-28", "2026-11-29", "2026-12-01", "2026-12-02"] {
+      entries += [F.entry(date, hour: 9), F.entry(date, hour: 10, date == "2026-12-02" ? .flow : .focus)]
+    }
+    entries += [
+      F.entry("2026-11-30"), F.entry("2026-12-03", .shortBreak), F.entry("2026-12-03", hour: 13, .focus, .cancelled),
+    ]
+    func stats(goal: Int) -> HistoryStats {
+      HistoryStats(entries: entries, today: F.day("2026-12-03"), goal: goal, dayOf: F.utcDay)
+    }
+    let two = stats(goal: 2)
+    XCTAssertEqual(two.goalDays, 4)
+    XCTAssertEqual(two.goalStreak, 2, "12-01 and 12-02: up to yesterday, today not met yet")
+    XCTAssertFalse(two.goalStreakIncludesToday)
+    XCTAssertEqual(two.longestGoalStreak, 2)
+    XCTAssertTrue(
+      StatsText.render(two).contains(
+        "Goal:       2 a day (daily_goal): met on 4 days; in a row: 2 days up to yesterday, longest 2 days"),
+      StatsText.render(two))
+    let one = stats(goal: 1)
+    XCTAssertEqual(one.goalDays, 5)
+    XCTAssertEqual(one.longestGoalStreak, 5, "11-28 to 12-02")
+    let none = stats(goal: 0)
+    XCTAssertEqual([none.goalDays, none.goalStreak, none.longestGoalStreak], [0, 0, 0])
+    XCTAssertFalse(StatsText.render(none).contains("Goal:"), "no goal, no line")
+    // Today met: the streak includes it.
+    let met = HistoryStats(
+      entries: entries + [F.entry("2026-12-03", hour: 15), F.entry("2026-12-03", hour: 16)], today: F.day("2026-12-03"),
+      goal: 2, dayOf: F.utcDay)
+    XCTAssertEqual(met.goalStreak, 3)
+    XCTAssertTrue(met.goalStreakIncludesToday)
+  }
+}

@@ -13,14 +13,14 @@ import XCTest
 /// The page's history and statistics come from the device's own history, through its socket.
 extension WebDeskTests {
   /// A desk whose device keeps its history in the fixture's directory, with `lines` in it.
-  func storingDesk(history lines: [String]) throws {
+  func storingDesk(history lines: [String], wallSeconds: Int64 = 1_796_040_000) throws {
     fixture = try ControlFixture(storing: true)
     try (lines.joined(separator: "\n") + "\n").write(
       toFile: fixture.directory + "/history.jsonl", atomically: true, encoding: .utf8)
     desk = makeDesk(
       hosts: AllowedHosts(hostName: "desk", addresses: []),
       wall: {
-        WallTime(epochSeconds: 1_796_040_000, synced: true)
+        WallTime(epochSeconds: wallSeconds, synced: true)
       })
     settle(until: { self.desk.state != nil })
   }
@@ -71,12 +71,46 @@ extension WebDeskTests {
     try storingDesk(history: lines)
     let r = get("/api/history?days=30")
     XCTAssertEqual(r.status, 200)
-    XCTAssertTrue(r.body.hasSuffix("],\"truncated\":true}"), String(r.body.suffix(80)))
+    XCTAssertTrue(r.body.contains("],\"truncated\":true,\"week_by_label\":["), String(r.body.suffix(80)))
     let days = r.body.components(separatedBy: "{\"day\":").dropFirst()
     XCTAssertEqual(days.count, 9, "day 9 ago is cut: it is left out")
     XCTAssertTrue(days.first?.contains("\"focus\":501,") ?? false, String(days.first?.prefix(80) ?? ""))
     let small = get("/api/history?days=3")
-    XCTAssertTrue(small.body.hasSuffix("],\"truncated\":false}"), String(small.body.suffix(80)))
+    XCTAssertTrue(small.body.contains("],\"truncated\":false,\"week_by_label\":["), String(small.body.suffix(80)))
+  }
+
+  /// Issue 35: the week by label, summed by the server (`LabelStats`, as `stats --by-label`
+  /// sums it): a row a label with its name, sessions and minutes, the most minutes first, the
+  /// sessions without a label after them. The records are of Monday 2026-11-30 and the Sunday
+  /// before, which is last week's. A label is JSON text, whatever it holds.
+  func testTheWeekByLabelIsSummedOnTheServer() throws {
+    func labelled(_ line: String, _ label: String) -> String {
+      String(line.dropLast()) + ",\"label\":" + FlatJSON.encode([("x", .string(label))]).dropFirst(5)
+    }
+    let markup = "<img src=x onerror=alert(1)>"
+    let lines = [
+      labelled(Self.record(daysAgo: 1), "Thesis"),
+      labelled(Self.record(daysAgo: 0), "Thesis"),
+      labelled(Self.record(daysAgo: 0, minutes: 50), markup),
+      labelled(Self.record(daysAgo: 0, mode: "short", minutes: 5), "Thesis"),
+      Self.record(daysAgo: 0, minutes: 10),
+    ]
+    // The device is asked back to Monday at least: Monday 1 day, Wednesday 3, Sunday 7.
+    let monday = WallTime(epochSeconds: 1_796_040_000, synced: true).localCivilDay
+    XCTAssertEqual(
+      [(1, 0), (1, 2), (1, 6), (7, 2), (30, 6)].map { WebDesk.daysAsked($0.0, today: monday.adding($0.1)) },
+      [1, 3, 7, 7, 30])
+    // On Wednesday, the page asking for one day still gets Monday's sessions in its week.
+    try storingDesk(history: lines, wallSeconds: 1_796_040_000 + 2 * 86_400)
+    let r = get("/api/history?days=1")
+    XCTAssertEqual(r.status, 200, r.body)
+    XCTAssertEqual(r.body.components(separatedBy: "{\"day\":").count - 1, 1, "one day listed")
+    let week = try XCTUnwrap(r.body.components(separatedBy: "\"week_by_label\":").last)
+    XCTAssertEqual(
+      week,
+      #"[{"name":"<img src=x onerror=alert(1)>","label":"<img src=x onerror=alert(1)>","sessions":1,"minutes":50,"ms":3000000},"#
+        + #"{"name":"Thesis","label":"Thesis","sessions":1,"minutes":25,"ms":1500000},"#
+        + #"{"name":"No label","sessions":1,"minutes":10,"ms":600000}]}"#)
   }
 
   /// Issue 34 item 9: unpaired viewers' history reads go to the device one at a time, so that a

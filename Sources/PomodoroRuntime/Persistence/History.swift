@@ -39,6 +39,57 @@ public struct HistoryLog {
     }
   }
 
+  /// Streams the file from its last line back: each readable entry to `entry` until it returns
+  /// false, each damaged line's number counted from the end (1: the last line) to `damaged`.
+  /// Memory is one chunk and one line; the time, the lines read.
+  public func scanBackward(entry: (HistoryEntry) throws -> Bool, damaged: (Int) throws -> Void) throws {
+    var fromEnd = 0
+    try fileSystem.forEachLineBackward(path, maxLine: Self.maxLine) { offset, text in
+      fromEnd += 1
+      switch Self.line(text, first: offset == 0) {
+      case .entry(let e): return try entry(e)
+      case .blank: return true
+      case .damaged:
+        try damaged(fromEnd)
+        return true
+      }
+    }
+  }
+
+  /// Streams the records of the last `days` local days (today's included), oldest first, as
+  /// `scan` does: the file is read from its end back to the first record of an earlier day made
+  /// on a synchronised clock (records are appended in time order, so none before it is in the
+  /// span; the device's `history` command reads the same), then forward from the line after it.
+  /// The cost is the span's lines, whatever the file's length. A damaged line's number counts
+  /// from the file's end (1: its last line).
+  public func scan(
+    days: Int, today: CivilDay, dayOf: (WallTime) -> CivilDay = { $0.localCivilDay },
+    entry: (HistoryEntry) throws -> Void, damaged: (Int) throws -> Void
+  ) throws {
+    let first = today.adding(1 - max(1, days))
+    var start: Int64 = 0
+    var next: Int64?
+    var lines = 0
+    let found = try fileSystem.forEachLineBackward(path, maxLine: Self.maxLine) { offset, text in
+      if case .entry(let e) = Self.line(text, first: offset == 0), e.ended.synced, dayOf(e.ended) < first {
+        start = next ?? Int64.max
+        return false
+      }
+      next = offset
+      lines += 1
+      return true
+    }
+    guard found, start != Int64.max else { return }
+    try fileSystem.forEachLine(path, from: start, maxLine: Self.maxLine) { number, text in
+      guard number <= lines else { return }
+      switch Self.line(text, first: start == 0 && number == 1) {
+      case .entry(let e): try entry(e)
+      case .blank: return
+      case .damaged: try damaged(lines - number + 1)
+      }
+    }
+  }
+
   /// One line of the history as `Files.LineSplitter` gives it (nil: too long): an entry, a
   /// damaged line's number, or nothing for a blank line.
   static func scanLine(

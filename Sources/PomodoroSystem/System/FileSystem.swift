@@ -43,6 +43,11 @@ public protocol FileSystem: AnyObject {
   /// one longer than `maxLine` bytes; false when there is no file.
   @discardableResult
   func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool
+  /// The file's lines from byte `offset` on (a line's start, as `forEachLineBackward` gives it),
+  /// numbered from 1 there; false when there is no file.
+  @discardableResult
+  func forEachLine(_ path: String, from offset: Int64, maxLine: Int, _ body: (Int, String?) throws -> Void) throws
+    -> Bool
   /// The file's lines from its last to its first (see `Files.forEachLineBackward`): each line's
   /// byte offset and text, nil for one longer than `maxLine` bytes, until `body` returns false;
   /// false when there is no file.
@@ -72,6 +77,19 @@ extension FileSystem {
       if line.last == 0x0D { line = line.dropLast() }
       try body(index + 1, line.count > maxLine ? nil : String(decoding: line, as: UTF8.self))
     }
+    return true
+  }
+
+  /// Lines from `offset` of the whole file read at once (a test's in-memory file system; the
+  /// real one seeks).
+  @discardableResult
+  public func forEachLine(_ path: String, from offset: Int64, maxLine: Int, _ body: (Int, String?) throws -> Void)
+    throws -> Bool
+  {
+    guard let bytes = try read(path) else { return false }
+    var splitter = Files.LineSplitter(maxLine: maxLine)
+    try splitter.feed(bytes[min(bytes.count, Int(max(0, offset)))...], body)
+    try splitter.finish(body)
     return true
   }
 
@@ -199,6 +217,13 @@ public final class PosixFileSystem: FileSystem, Sendable {
   @discardableResult
   public func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
     try Files.forEachLine(path, maxLine: maxLine, body)
+  }
+
+  @discardableResult
+  public func forEachLine(_ path: String, from offset: Int64, maxLine: Int, _ body: (Int, String?) throws -> Void)
+    throws -> Bool
+  {
+    try Files.forEachLine(path, from: offset, maxLine: maxLine, body)
   }
 
   @discardableResult

@@ -122,10 +122,15 @@ public enum Files {
   /// Streams the lines of a regular file in 64 KiB chunks, memory flat in the file's size:
   /// `body` gets each line's number and its text (a trailing CR dropped), or nil for a line
   /// longer than `maxLine` bytes (skipped without being held). False when there is no file.
+  /// From `offset` (a line's start, as `forEachLineBackward` gives it), the lines are numbered
+  /// from 1 there.
   @discardableResult
-  public static func forEachLine(_ path: String, maxLine: Int, _ body: (Int, String?) throws -> Void) throws -> Bool {
+  public static func forEachLine(
+    _ path: String, from offset: Int64 = 0, maxLine: Int, _ body: (Int, String?) throws -> Void
+  ) throws -> Bool {
     guard let fd = try openRegular(path) else { return false }
     defer { close(fd) }
+    if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 { throw SystemError("cannot seek in \(path)") }
     var buffer = [UInt8](repeating: 0, count: 65536)
     var splitter = LineSplitter(maxLine: maxLine)
     while true {

@@ -145,7 +145,7 @@ function render() {
     $('duration').textContent = lengthText(sec);
   }
   renderToday();
-  renderLabel(s, canAct);
+  renderLabelGoalMarks(s, canAct);
   tick();
 }
 
@@ -194,7 +194,7 @@ function renderToday() {
 // The label under the title (always as text), the goal's progress, the interruptions: each as
 // the wire says it, hidden when it is not there.
 let labelSaid; // the label last put in the field
-function renderLabel(s, canAct) {
+function renderLabelGoalMarks(s, canAct) {
   s = online ? s : null;
   const text = s && typeof s.label === 'string' ? s.label : '';
   $('label').textContent = text;
@@ -438,6 +438,7 @@ async function loadWeek() {
     for (const day of history.slice().reverse()) list.append(dayItem(day));
     if (!history.length) list.append(item('muted', 'No sessions in the last 7 days'));
   }
+  renderLabels(r.ok ? r.json.week_by_label || [] : null);
   renderToday();
   const img = $('stats');
   const probe = await fetch('/api/stats.svg', { method: 'HEAD', cache: 'no-store' }).catch(() => null);
@@ -450,6 +451,26 @@ async function loadWeek() {
     $('stats-error').hidden = false;
     $('stats-error').textContent = probe ? `/api/stats.svg answered HTTP ${probe.status}` : 'not reachable';
   }
+}
+
+// The week by label as the desk summed it (each row's name, sessions and minutes, in its
+// order): only laid out here. A label is text, never markup. null: the history was not read
+// (the list above says why).
+function renderLabels(rows) {
+  const body = $('labels-rows');
+  body.replaceChildren();
+  for (const row of rows || []) {
+    const tr = document.createElement('tr');
+    if (row.label === undefined) tr.className = 'muted';
+    for (const value of [row.name, row.sessions, row.minutes]) {
+      const td = document.createElement('td');
+      td.textContent = String(value ?? '');
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  $('labels').hidden = !body.children.length;
+  $('labels-empty').hidden = !rows || body.children.length > 0;
 }
 
 function item(cls, text) {
