@@ -16,12 +16,13 @@ public enum StateFields {
 
   /// What a view draws beside the time, from the desk's own rules (`full` gives them): the
   /// mode's kind, the start button's label, the cancel button's (only while there is a timer),
-  /// whether +time and skip apply, the progress bar (`progress_ms` of `progress_total_ms`; no
+  /// whether +time and skip apply, whether an interruption may be marked now, the progress bar (`progress_ms` of `progress_total_ms`; no
   /// bar when the total is 0), in a flow with a timer the time counted at which its earned break
   /// changes next, and while idle the picker (its modes, their names and presets, null for a
   /// flow) and the dial's range.
   public static let viewNames = [
-    "kind", "start", "cancel", "can_extend", "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms",
+    "kind", "start", "cancel", "can_extend", "can_skip", "can_interrupt", "progress_ms", "progress_total_ms",
+    "earned_break_next_ms",
     "picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms", "recent_labels",
   ]
 
@@ -85,6 +86,7 @@ public enum StateFields {
     if state.hasTimer { fields.append(("cancel", .string(state.cancelLabel))) }
     fields.append(("can_extend", .bool(state.canExtend)))
     fields.append(("can_skip", .bool(state.canSkip)))
+    fields.append(("can_interrupt", .bool(canInterrupt(state))))
     let bar = state.progress(at: now)
     fields.append(("progress_ms", .int(wholeMilliseconds(bar.done))))
     fields.append(("progress_total_ms", .int(wholeMilliseconds(bar.total))))
@@ -105,6 +107,12 @@ public enum StateFields {
     }
     fields.append(("recent_labels", .list(state.recentLabels.map { .string($0.text) })))
     return fields
+  }
+
+  /// Whether `interrupt` is taken now: while a focus (focus or flow) runs, as
+  /// `ControlProtocol.decide` takes it (StateFieldsTests holds the two together).
+  public static func canInterrupt(_ state: EngineState) -> Bool {
+    state.phase == .running && state.mode.kind.isFocus
   }
 
   /// Decoded fields (a reply, a watch line) back in `names` order, others dropped.

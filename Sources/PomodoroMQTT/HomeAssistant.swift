@@ -33,7 +33,7 @@ public indirect enum DiscoveryValue: Sendable, Equatable {
 /// (HomeAssistantTests checks them) and the test against a real Home Assistant
 /// (Tests/homeassistant, which reads the announced configs from the broker) follow.
 public struct HomeAssistantEntity: Sendable {
-  /// `sensor`, `binary_sensor`, `button`, `select`, `number`.
+  /// `sensor`, `binary_sensor`, `button`, `select`, `number`, `text`.
   public var component: String
   /// The last part of the unique id and entity id: `sensor.pomodoro_<device>_<object>`.
   public var object: String
@@ -73,6 +73,12 @@ public enum HomeAssistant {
     + "'elapsed_min': (value_json.elapsed_ms // 60000) if value_json.elapsed_ms is defined else None, "
     + "'earned_break_min': (value_json.earned_break_ms // 60000) if value_json.earned_break_ms is defined else None"
     + "} | tojson }}"
+  /// The label as the command topic takes it: JSON, so that the text arrives as typed (the words
+  /// form would join its words with one space); empty clears it.
+  static let labelCommandTemplate = "{{ {'cmd': 'label', 'text': value} | tojson }}"
+  /// The today sensor's attributes: the daily goal (0: none) and whether it is met.
+  static let goalTemplate =
+    "{{ {'goal': value_json.goal | default(None), 'goal_met': value_json.goal_met | default(None)} | tojson }}"
 
   public static let entities: [HomeAssistantEntity] = {
     func sensor(
@@ -131,6 +137,11 @@ public enum HomeAssistant {
         "when the running timer ends (\"in 17 minutes\", live); unknown unless running with a synchronised clock",
         "{{ value_json.ends_at | default('None') }}",
         [.init("device_class", .text("timestamp")), .init("icon", .text("mdi:timer-alert-outline"))]),
+      sensor(
+        "today", "Today", "sensor",
+        "today's completed focus sessions; attributes `goal` (`daily_goal`, 0: none) and `goal_met`",
+        "{{ value_json.today | default('None') }}",
+        [.init("json_attributes_template", .text(goalTemplate)), .init("icon", .text("mdi:bullseye-arrow"))]),
       binary(
         "focusing", "Focusing", "on while a \(focusModes.map(\.rawValue).joined(separator: " or ")) runs",
         "value_json.phase == 'running' and value_json.mode in [\(focusing)]",
@@ -157,6 +168,16 @@ public enum HomeAssistant {
           .init("max", .number(durationMinutes.upperBound)), .init("step", .number(1)), .init("mode", .text("box")),
           .init("icon", .text("mdi:timer-edit-outline")),
         ]),
+      HomeAssistantEntity(
+        component: "text", object: "label", name: "Label",
+        type: "text (at most \(SessionLabel.maxCharacters) characters)",
+        meaning: "what the sessions are for (`label`); empty clears it; a refused label is logged", readsState: true,
+        commands: true,
+        keys: [
+          .init("value_template", .text("{{ value_json.label | default('') }}")),
+          .init("command_template", .text(labelCommandTemplate)), .init("min", .number(0)),
+          .init("max", .number(SessionLabel.maxCharacters)), .init("icon", .text("mdi:tag-outline")),
+        ]),
       button("start", "Start", "start", "starts the picked timer", "mdi:play"),
       button("pause", "Pause", "pause", "pauses a running timer", "mdi:pause"),
       button(
@@ -166,6 +187,13 @@ public enum HomeAssistant {
       button("skip", "Skip", "skip", "ends this session and moves on in the cycle", "mdi:skip-next"),
       button("acknowledge", "Acknowledge", "ack", "silences the ringing alarm", "mdi:bell-check-outline"),
       button("extend", "+5 min", "extend 5m", "five more minutes", "mdi:timer-plus-outline"),
+      button(
+        "interrupt", "Interrupted", "interrupt",
+        "marks an internal interruption of the running focus, its timer untouched; refused and logged otherwise",
+        "mdi:account-alert-outline"),
+      button(
+        "interrupt_external", "Interrupted by others", "interrupt external",
+        "marks an external interruption, the same way", "mdi:account-arrow-left-outline"),
     ]
   }()
 

@@ -281,11 +281,12 @@ extension MQTTBridgeTests {
       ids,
       [
         "sensor.pomodoro_desk_1_phase", "sensor.pomodoro_desk_1_mode", "sensor.pomodoro_desk_1_remaining",
-        "sensor.pomodoro_desk_1_ends_at", "binary_sensor.pomodoro_desk_1_focusing",
+        "sensor.pomodoro_desk_1_ends_at", "sensor.pomodoro_desk_1_today", "binary_sensor.pomodoro_desk_1_focusing",
         "binary_sensor.pomodoro_desk_1_ringing", "select.pomodoro_desk_1_mode", "number.pomodoro_desk_1_duration",
-        "button.pomodoro_desk_1_start", "button.pomodoro_desk_1_pause", "button.pomodoro_desk_1_start_pause",
-        "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_skip", "button.pomodoro_desk_1_acknowledge",
-        "button.pomodoro_desk_1_extend",
+        "text.pomodoro_desk_1_label", "button.pomodoro_desk_1_start", "button.pomodoro_desk_1_pause",
+        "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_skip",
+        "button.pomodoro_desk_1_acknowledge", "button.pomodoro_desk_1_extend", "button.pomodoro_desk_1_interrupt",
+        "button.pomodoro_desk_1_interrupt_external",
       ])
     XCTAssertEqual(BridgeTopics.entityId("sensor", "pomodoro_a--b__c-_phase"), "sensor.pomodoro_a_b_c_phase")
   }

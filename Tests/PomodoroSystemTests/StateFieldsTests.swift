@@ -44,7 +44,7 @@ final class StateFieldsTests: XCTestCase {
       [
         "phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today", "goal", "goal_met",
         "interruptions", "interruptions_internal", "interruptions_external", "kind", "start", "cancel", "can_extend",
-        "can_skip", "progress_ms", "progress_total_ms", "earned_break_next_ms", "recent_labels",
+        "can_skip", "can_interrupt", "progress_ms", "progress_total_ms", "earned_break_next_ms", "recent_labels",
       ])
     XCTAssertEqual(full.first { $0.0 == "title" }?.1, .string(state.title), "the panel's title")
     XCTAssertEqual(full.first { $0.0 == "today" }?.1, .int(0))
@@ -54,6 +54,29 @@ final class StateFieldsTests: XCTestCase {
     XCTAssertEqual(
       ControlProtocol.text(Dictionary(full, uniquingKeysWith: { a, _ in a })), "running  flow  12:34, break 3:00 earned"
     )
+  }
+
+  /// `can_interrupt` says what the device takes: in every phase of every mode, true exactly where
+  /// `interrupt` (either kind) is taken.
+  func testCanInterruptIsWhereTheDeviceTakesAnInterruption() {
+    let t0 = Instant(nanoseconds: seconds(100))
+    var seen = 0
+    for mode in Mode.allCases {
+      var state = Engine.step(EngineState(now: t0), .select(mode), now: t0).0
+      var states = [state]
+      state = Engine.step(state, .press(.start), now: t0).0
+      states.append(state)
+      states.append(Engine.step(state, .press(.start), now: t0 + seconds(1)).0)
+      for s in states {
+        let field = StateFields.full(s, at: t0 + seconds(2), wall: nil).first { $0.0 == "can_interrupt" }?.1
+        for kind in Interruption.allCases {
+          let taken = (try? ControlProtocol.events(for: .interrupt(kind), in: s.phase, mode: s.mode).get()) != nil
+          XCTAssertEqual(field, .bool(taken), "\(mode) \(s.phase) \(kind)")
+          if taken { seen += 1 }
+        }
+      }
+    }
+    XCTAssertEqual(seen, 4, "a running focus and a running flow, both kinds")
   }
 
   func testTheJournalsFormAndTheBridgesOrder() {

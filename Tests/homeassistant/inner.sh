@@ -193,6 +193,15 @@ act "select mode: focus" '[[ $(ctl_field mode) == focus ]]' \
   select select_option "select.${E}_mode" option=focus --until "sensor.${E}_mode=focus"
 act "number duration: 20 min" '[[ $(ctl_field total_ms) == 1200000 ]]' \
   number set_value "number.${E}_duration" value=20 --until "number.${E}_duration=20" "sensor.${E}_remaining=20"
+# The label: Home Assistant's text entity sends it as JSON, so the text arrives as typed (two
+# spaces, quotes and all); empty clears it.
+label='Report "Q4"  draft <b>'
+act "text label: set" '[[ "$(ctl_field label)" == "$label" ]]' \
+  text set_value "text.${E}_label" "value=$label" --until "text.${E}_label=$label"
+act "text label: cleared" '[[ "$(ctl_field label)" == None ]]' \
+  text set_value "text.${E}_label" 'value=""' --until "text.${E}_label="
+act "text label: set again" '[[ "$(ctl_field label)" == Writing ]]' \
+  text set_value "text.${E}_label" value=Writing --until "text.${E}_label=Writing"
 act "button start (the desk lamp turns red)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running" "binary_sensor.${E}_focusing=on" "light.desk_lamp=on"
 lamp=$(ha snapshot desk_lamp --all | json "j['states']['light.desk_lamp']['attributes'].get('rgb_color')")
@@ -220,6 +229,25 @@ act "button pause (the lamp turns off)" '[[ $(ctl_field phase) == paused ]]' \
   button press "button.${E}_pause" --until "sensor.${E}_phase=paused" "binary_sensor.${E}_focusing=off" "light.desk_lamp=off"
 act "button start/pause" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start_pause" --until "sensor.${E}_phase=running"
+# press_marks NAME BUTTON FIELD: a press of an interruption button, seen in the device's count
+# (no entity of Home Assistant's changes: the timer runs on untouched).
+press_marks() {
+  local before after
+  before=$(ctl_field "$3")
+  ha call button press "button.${E}_$2" >/dev/null
+  for _ in $(seq 50); do
+    after=$(ctl_field "$3")
+    [[ "$after" != "$before" ]] && break
+    sleep 0.1
+  done
+  if [[ "$after" == $((before + 1)) && $(ctl_field phase) == running ]]; then
+    pass "$1: the device's $3 $before -> $after, still running"
+  else
+    fail "$1: the device's $3 $before -> $after: $(ctl status)"
+  fi
+}
+press_marks "button interrupt" interrupt interruptions_internal
+press_marks "button interrupt external" interrupt_external interruptions_external
 act "button +5 min" '[[ $(ctl_field total_ms) == 1500000 ]]' \
   button press "button.${E}_extend" --until "sensor.${E}_remaining=25"
 # Outside the picker the number is refused by the device, said in the bridge's log, and kept.
@@ -239,12 +267,26 @@ act "button start" '[[ $(ctl_field phase) == running ]]' \
 act "button cancel" '[[ $(ctl_field phase) == idle ]]' \
   button press "button.${E}_cancel" --until "sensor.${E}_phase=idle"
 # Ringing: a 5-second focus (set through ctl: the number's least is a minute), started from Home Assistant.
+today=$(ctl_field today)
 ctl set focus 5s >/dev/null
 act "button start (5 s)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running"
 expect "binary sensor ringing: on when the alarm rings" ha wait "binary_sensor.${E}_ringing=on" "sensor.${E}_phase=ringing" --timeout 15
-act "button acknowledge" '[[ $(ctl_field phase) == idle ]]' \
-  button press "button.${E}_acknowledge" --until "binary_sensor.${E}_ringing=off" "sensor.${E}_phase=idle"
+today=$((today + 1))
+act "button acknowledge (today's sensor: $today)" '[[ $(ctl_field phase) == idle && $(ctl_field today) == "$today" ]]' \
+  button press "button.${E}_acknowledge" --until "binary_sensor.${E}_ringing=off" "sensor.${E}_phase=idle" \
+  "sensor.${E}_today=$today"
+# The daily goal: the today sensor's attributes, as the device's state says them.
+goal_attrs() { ha snapshot "${E}_" | json "(lambda a: (a.get('goal'), a.get('goal_met')))(j['states']['sensor.${E}_today']['attributes'])"; }
+for want in "$((today + 2)) ($((today + 2)), False)" "$today ($today, True)" "0 (0, False)"; do
+  ctl config set daily_goal "${want%% *}" >/dev/null
+  # (within the bridge's 10 s refresh at the latest)
+  end=$(($(ms_now) + 15000))
+  while (($(ms_now) < end)); do [[ "$(goal_attrs)" == "${want#* }" ]] && break; sleep 0.2; done
+  [[ "$(goal_attrs)" == "${want#* }" ]] && pass "sensor today: daily_goal ${want%% *} gives the attributes goal, goal_met ${want#* }" ||
+    fail "sensor today with daily_goal ${want%% *}: $(goal_attrs)"
+done
+ctl config reset daily_goal >/dev/null
 ctl set focus 25m >/dev/null
 if ((${#latencies[@]})); then
   echo "figure: press-to-state latency (Home Assistant's service call to its state changed, through the broker, bridge and device): $(printf '%s\n' "${latencies[@]}" | sort -n | awk '{a[NR] = $1} END {printf "median %s ms, max %s ms over %d", a[int((NR + 1) / 2)], a[NR], NR}')"

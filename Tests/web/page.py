@@ -145,6 +145,47 @@ def main():
             phone.enter()
         check("pairing: with the code the buttons appear", phone.wait("!document.querySelector('#controls').hidden", 3))
 
+        # --- the label, the goal (issue 35) -----------------------------------------------------
+        check("the settings offer daily_goal (the config key table's)",
+              phone.wait("!!document.querySelector('#set-daily_goal')", 5), text("#settings")[:200])
+        check("no goal (daily_goal 0): no goal shown", not shown("#goal"))
+        ctl("config", "set", "daily_goal", "3")
+        goal = phone.wait("!document.querySelector('#goal').hidden && document.querySelector('#goal-text').textContent", 3)
+        want = f"{device().get('today')}/3 today"
+        check(f"daily_goal 3: the goal's progress shown ({goal})", goal == want, f"{goal!r}, want {want!r}")
+        check("the label field is offered to a paired phone", shown("#label-text"))
+        markup = "<img src=x onerror=alert(1)>"
+        phone.type("#label-text", markup)
+        phone.click("#label-set")
+        check("a label set on the page is the device's (ctl status --json)",
+              until(lambda: device().get("label") == markup, 3) is not None, str(device().get("label")))
+        check("the label under the title, as typed", phone.wait(
+            f"document.querySelector('#label').textContent === {json.dumps(markup)} && !document.querySelector('#label').hidden", 3),
+            text("#label"))
+        check("a markup label stays text: no element made of it, nothing run",
+              ev("document.querySelector('#label').children.length === 0 && !document.querySelector('img[src=x]')"
+                 " && !document.querySelector('#title').children.length"), ev("document.querySelector('#label').innerHTML"))
+        ev("document.querySelector('#label-text').value = ''")
+        phone.type("#label-text", "Write the report")
+        phone.click("#label-set")
+        until(lambda: device().get("label") == "Write the report", 3)
+        offered = phone.wait("(o => o.length >= 2 && o)([...document.querySelectorAll('#label-recent option')].map(o => o.value))", 3)
+        check("the recent labels offered, newest first", offered and offered[:2] == ["Write the report", markup], str(offered))
+        ev("document.querySelector('#label-text').value = ''")
+        phone.expected_errors.append(("/api/command", 400))
+        phone.type("#label-text", "x" * 41)
+        phone.click("#label-set")
+        said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
+        check("a 41-character label refused with the label's message", said and "at most 40 characters, got 41" in said
+              and device().get("label") == "Write the report", str(said))
+        phone.click("#label-clear")
+        check("Clear: the device has no label, none shown", until(lambda: "label" not in device(), 3) is not None
+              and phone.wait("document.querySelector('#label').hidden", 3), str(device().get("label")))
+        ev("document.querySelector('#label-text').value = ''")
+        phone.type("#label-text", "Write the report")
+        phone.enter()
+        check("Enter in the field sets the label", until(lambda: device().get("label") == "Write the report", 3) is not None)
+
         # --- idle: the picker and the labels ----------------------------------------------------
         ctl("set", "focus", "25m")
         phone.wait("document.querySelector('#time').textContent === '25:00'", 3)
@@ -204,10 +245,33 @@ def main():
         check("paused: the time stands still", text("#time") == p1, f"{p1} -> {text('#time')}")
         phone.click("#start")
         check("Resume from the page", until(lambda: device().get("phase") == "running", 2) is not None)
+        # --- interruptions marked from the page (issue 35), the timer untouched ----------------
+        check("running focus: the interruption buttons shown, no count yet",
+              phone.wait("!document.querySelector('#interrupt').hidden", 2) and text("#marks").startswith("Interruptions: 0"),
+              text("#marks"))
+        left = device().get("remaining_ms", 0)
+        phone.click("#interrupt-internal")
+        phone.click("#interrupt-external")
+        phone.click("#interrupt-external")
+        check("the interruption buttons count on the device (1 me, 2 other), still running",
+              until(lambda: (device().get("interruptions_internal"), device().get("interruptions_external")) == (1, 2), 3)
+              is not None and device().get("phase") == "running" and device().get("remaining_ms", 0) <= left,
+              str(device()))
+        check("the count shown", phone.wait(
+            "document.querySelector('#marks').textContent === 'Interruptions: 3 (me 1, other 2)'", 2), text("#marks"))
+        check("the label shown while it runs", text("#label") == "Write the report" and shown("#label"), text("#label"))
+        subprocess.run(["tmux", "-L", args.tmux, "send-keys", "Space"], check=True)
+        check("paused: no interruption buttons, the count still shown",
+              phone.wait("document.querySelector('#interrupt').hidden", 2) and shown("#marks"))
+        phone.click("#start")
+        until(lambda: device().get("phase") == "running", 2)
         phone.click("#cancel")
         check("Cancel from the page: the device idle", until(lambda: device().get("phase") == "idle", 2) is not None)
         check("idle again: Start, Cancel gone", phone.wait(
             "document.querySelector('#start').textContent === 'Start' && document.querySelector('#cancel').hidden", 2))
+        check("idle: no interruption buttons, no count", not shown("#interrupt") and not shown("#marks"))
+        ctl("config", "reset", "daily_goal")
+        check("daily_goal back to 0: no goal shown", phone.wait("document.querySelector('#goal').hidden", 3))
 
         # --- an egg rings, its title flashing ----------------------------------------------------
         ctl("set", "soft", "5s")

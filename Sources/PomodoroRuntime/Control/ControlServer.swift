@@ -126,6 +126,12 @@ public final class ControlServer: LoopSource, DeviceObserver {
     connections.broadcast(ControlProtocol.watchLine(StateFields.full(state, at: at, wall: wallClock())))
   }
 
+  public func stateShown(_ state: EngineState, at: Instant) {
+    next?.stateShown(state, at: at)
+    guard connections.watchers > 0 else { return }
+    connections.broadcast(ControlProtocol.watchLine(StateFields.full(state, at: at, wall: wallClock())))
+  }
+
   public func frameFlushed(bytes: Int, shown: String, at: Instant) {
     next?.frameFlushed(bytes: bytes, shown: shown, at: at)
   }

@@ -31,6 +31,10 @@ public final class Device {
   var inputsFailed = false
   var buzzerFailed = false
   var lastObserved: (Phase, Mode, Nanoseconds?, SessionLabel?)?
+  /// What else the state's fields show and may change alone (the interruptions, today's count,
+  /// the goal, the recent labels): a change is said to the control socket's watchers (the page,
+  /// the bridge), not in the journal nor the transcript (`DeviceObserver.stateShown`).
+  var lastShown: (Interruptions?, Int, Int, [SessionLabel])?
   /// When the local day was last looked at (each minute: a new day is counted afresh).
   var dayCheckedAt: Instant
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
@@ -250,10 +254,15 @@ public final class Device {
     let (next, effects) = Engine.step(state, event, now: at)
     state = next
     let observed = (state.phase, state.mode, state.duration, state.label)
+    let shown = (state.interruptions, state.completedToday, state.settings.dailyGoal, state.recentLabels)
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
+      lastShown = shown
       log.info("state " + StateFields.logText(StateFields.journal(state, at: at)))
       observer?.stateChanged(state, at: at)
+    } else if lastShown.map({ $0 != shown }) ?? true {
+      lastShown = shown
+      observer?.stateShown(state, at: at)
     }
     for effect in effects {
       switch effect {

@@ -38,6 +38,9 @@ public struct Screen {
 public protocol DeviceObserver: AnyObject {
   /// Phase, mode or dialed duration changed.
   func stateChanged(_ state: EngineState, at: Instant)
+  /// Only what else the state's fields show changed (the interruptions, today's count, the goal,
+  /// the recent labels): for those who show the whole state (the control socket's watchers).
+  func stateShown(_ state: EngineState, at: Instant)
   /// A flush that sent `bytes` on the wire; `shown` is the time text on screen.
   func frameFlushed(bytes: Int, shown: String, at: Instant)
   func buzzerChanged(_ on: Bool, at: Instant)
@@ -48,4 +51,5 @@ public protocol DeviceObserver: AnyObject {
 
 extension DeviceObserver {
   public func displayChanged(_ look: DisplayCare.Look, at: Instant) {}
+  public func stateShown(_ state: EngineState, at: Instant) {}
 }

@@ -137,6 +137,15 @@ public enum FlatJSON {
       return v
     }
 
+    /// Four hex digits at `i`, taken.
+    mutating func hex4() -> UInt32? {
+      guard i + 4 <= b.count, let v = UInt32(String(decoding: b[i..<i + 4], as: UTF8.self), radix: 16) else {
+        return nil
+      }
+      i += 4
+      return v
+    }
+
     mutating func string() -> String? {
       guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
       i += 1
@@ -154,10 +163,17 @@ public enum FlatJSON {
           case UInt8(ascii: "r"): bytes.append(0x0D)
           case UInt8(ascii: "t"): bytes.append(0x09)
           case UInt8(ascii: "u"):
-            guard i + 4 <= b.count, let v = UInt32(String(decoding: b[i..<i + 4], as: UTF8.self), radix: 16),
-              let scalar = Unicode.Scalar(v)
-            else { return nil }
-            i += 4
+            guard var v = hex4() else { return nil }
+            // A character past the first plane as a surrogate pair (`\ud83d\udc4d`, as Python's
+            // json.dumps writes it).
+            if (0xD800..<0xDC00).contains(v), i + 6 <= b.count, b[i] == UInt8(ascii: "\\"),
+              b[i + 1] == UInt8(ascii: "u")
+            {
+              i += 2
+              guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+              v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let scalar = Unicode.Scalar(v) else { return nil }
             bytes += Array(String(scalar).utf8)
           case UInt8(ascii: "b"): bytes.append(0x08)
           case UInt8(ascii: "f"): bytes.append(0x0C)

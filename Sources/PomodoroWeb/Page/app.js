@@ -145,6 +145,7 @@ function render() {
     $('duration').textContent = lengthText(sec);
   }
   renderToday();
+  renderLabelGoalMarks(s, canAct);
   tick();
 }
 
@@ -188,6 +189,42 @@ function renderToday() {
   const label = document.createElement('span');
   label.textContent = n > 12 ? `+${n - 12} today` : n ? 'today' : 'No tomatoes yet today';
   box.append(label);
+}
+
+// The label under the title (always as text), the goal's progress, the interruptions: each as
+// the wire says it, hidden when it is not there.
+let labelSaid; // the label last put in the field
+function renderLabelGoalMarks(s, canAct) {
+  s = online ? s : null;
+  const text = s && typeof s.label === 'string' ? s.label : '';
+  $('label').textContent = text;
+  $('label').hidden = !text;
+  const goal = s && s.goal > 0 ? s.goal : 0;
+  $('goal').hidden = !goal;
+  $('goal').classList.toggle('met', !!(goal && s.goal_met));
+  if (goal) {
+    $('goal-bar').max = goal;
+    $('goal-bar').value = Math.min(goal, s.today || 0);
+    $('goal-text').textContent = `${s.today || 0}/${goal} today${s.goal_met ? ', goal met' : ''}`;
+  }
+  const marks = s && Number.isInteger(s.interruptions);
+  $('marks').hidden = !marks;
+  if (marks) {
+    $('marks').textContent = `Interruptions: ${s.interruptions} (me ${s.interruptions_internal}, other ${s.interruptions_external})`;
+  }
+  $('interrupt').hidden = !(s && s.can_interrupt);
+  const recent = (s && s.recent_labels) || [];
+  const list = $('label-recent'), key = JSON.stringify(recent);
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(...recent.map((t) => Object.assign(document.createElement('option'), { value: t })));
+  }
+  $('label-card').hidden = !session.paired;
+  const field = $('label-text');
+  if (s && labelSaid !== text && document.activeElement !== field) field.value = labelSaid = text;
+  for (const id of ['interrupt-internal', 'interrupt-external', 'label-text', 'label-set', 'label-clear']) {
+    $(id).disabled = !canAct;
+  }
 }
 
 function symbol(name) {
@@ -540,6 +577,13 @@ function init() {
   $('cancel').onclick = () => command({ cmd: 'cancel' });
   $('extend').onclick = () => command({ cmd: 'extend', by: '5m' });
   $('skip').onclick = () => command({ cmd: 'skip' });
+  $('interrupt-internal').onclick = () => command({ cmd: 'interrupt', kind: 'internal' });
+  $('interrupt-external').onclick = () => command({ cmd: 'interrupt', kind: 'external' });
+  $('label-form').onsubmit = (e) => {
+    e.preventDefault();
+    command({ cmd: 'label', text: $('label-text').value });
+  };
+  $('label-clear').onclick = () => command({ cmd: 'label' });
   $('pair-show').onclick = pairShow;
   $('pair-form').onsubmit = pairSend;
   $('stats').onerror = () => {
