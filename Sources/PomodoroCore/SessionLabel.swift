@@ -21,6 +21,14 @@ public struct SessionLabel: Hashable, Sendable, CustomStringConvertible {
   /// label (nil); longer than `maxCharacters` characters, or holding a control character
   /// (a tab, a new line, an escape, a delete, the C1 controls), refused.
   public static func parse(_ typed: String) -> Result<SessionLabel?, Refusal> {
+    // Most labels (and every history line's, read a million at a time) are printable ASCII
+    // already trimmed: a character a byte, nothing to refuse.
+    let utf8 = typed.utf8
+    if let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20, utf8.count <= maxCharacters,
+      utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+    {
+      return .success(SessionLabel(text: typed))
+    }
     var scalars = Substring(typed).unicodeScalars
     while let first = scalars.first, first == " " { scalars.removeFirst() }
     while let last = scalars.last, last == " " { scalars.removeLast() }

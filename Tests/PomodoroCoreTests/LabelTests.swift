@@ -24,6 +24,12 @@ final class LabelTests: XCTestCase {
       }
       XCTAssertTrue(refusal.message.contains("control characters"), refusal.message)
     }
+    // Printable ASCII (read without counting characters one by one) follows the same rules.
+    XCTAssertEqual(try SessionLabel.parse(String(repeating: "a", count: 40)).get()?.text.count, 40)
+    guard case .failure = SessionLabel.parse(String(repeating: "a", count: 41)) else {
+      return XCTFail("41 ASCII characters taken")
+    }
+    XCTAssertEqual(try SessionLabel.parse("a b").get()?.text, "a b")
     // Markup is text like any other: the page shows it as typed.
     XCTAssertEqual(try SessionLabel.parse("<img src=x onerror=alert(1)>").get()?.text, "<img src=x onerror=alert(1)>")
   }
