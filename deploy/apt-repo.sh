@@ -9,6 +9,10 @@
 #            /etc/apt/sources.list.d/pomodoro.sources (URIs: URL, Suites: trixie, Components:
 #            main, Signed-By: that keyring). --key may be given twice (a key rotation: the old
 #            and the new key in one keyring). V: Release.version (Release.swift) unless given.
+#            Also /etc/apt/apt.conf.d/51pomodoro-unattended-upgrades: an
+#            Unattended-Upgrade::Origins-Pattern for the repository (origin and label pomodoro,
+#            codename trixie, as `build` writes them in Release), read by unattended-upgrades
+#            alone (it does nothing where that is not installed).
 #   build    makes a signed repository in DIR from every .deb below --debs (any depth, so one
 #            folder per release works): pool/main/<letter>/<source>/, and dists/trixie/ with
 #            main/binary-{amd64,arm64,all}/Packages (plain, .gz, .xz) by apt-ftparchive (every
@@ -25,6 +29,10 @@ readonly ARCHES=(amd64 arm64 all)
 readonly KEYRING_PACKAGE=pomodoro-archive-keyring
 readonly KEYRING_PATH=/usr/share/keyrings/pomodoro-archive-keyring.pgp
 readonly SOURCES_PATH=/etc/apt/sources.list.d/pomodoro.sources
+readonly UNATTENDED_PATH=/etc/apt/apt.conf.d/51pomodoro-unattended-upgrades
+# The repository's Release fields (`build`), which the unattended-upgrades pattern matches.
+readonly ORIGIN=pomodoro
+readonly LABEL=pomodoro
 readonly MAINTAINER="Pomodoro desk device maintainers <maintainers@users.noreply.a-seed-189787d6.example>"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -58,7 +66,7 @@ keyring() {
   when_finished rm -rf "$work"
   pkg="$work/pkg"
   doc="$pkg/usr/share/doc/$KEYRING_PACKAGE"
-  mkdir -p "$pkg/DEBIAN" "$pkg${KEYRING_PATH%/*}" "$pkg${SOURCES_PATH%/*}" "$doc" \
+  mkdir -p "$pkg/DEBIAN" "$pkg${KEYRING_PATH%/*}" "$pkg${SOURCES_PATH%/*}" "$pkg${UNATTENDED_PATH%/*}" "$doc" \
     "$pkg/usr/share/lintian/overrides"
 
   # The binary keyring: gpg reads each armoured public key in a home of its own and writes
@@ -83,6 +91,17 @@ URIs: $url
 Suites: $SUITE
 Components: $COMPONENT
 Signed-By: $KEYRING_PATH
+EOF
+  # unattended-upgrades (when installed and turned on) takes this repository's updates too: its
+  # Origins-Pattern lists from every file in apt.conf.d add up.
+  cat >"$pkg$UNATTENDED_PATH" <<EOF
+// The Pomodoro desk device's repository (package $KEYRING_PACKAGE): unattended-upgrades
+// installs its updates too, once it is installed and turned on
+// (sudo apt install unattended-upgrades; sudo dpkg-reconfigure -plow unattended-upgrades).
+// Without unattended-upgrades this file does nothing.
+Unattended-Upgrade::Origins-Pattern {
+        "origin=$ORIGIN,label=$LABEL,codename=$SUITE";
+};
 EOF
   # lintian's package-installs-apt-sources: adding this source is the whole purpose of the
   # package (as with other archives' keyring packages); it is a conffile, so an owner's edit stays.
@@ -129,7 +148,7 @@ $KEYRING_PACKAGE ($version) $SUITE; urgency=medium
 EOF
   gzip -9nc "$work/changelog" >"$doc/changelog.gz"
 
-  printf '%s\n' "$SOURCES_PATH" >"$pkg/DEBIAN/conffiles"
+  printf '%s\n' "$SOURCES_PATH" "$UNATTENDED_PATH" >"$pkg/DEBIAN/conffiles"
   cat >"$pkg/DEBIAN/control" <<EOF
 Package: $KEYRING_PACKAGE
 Version: $version
@@ -145,6 +164,8 @@ Description: apt source and signing key of the Pomodoro desk device's repository
  source that names it (/etc/apt/sources.list.d/pomodoro.sources), so that
  after "sudo apt update" the packages pomodoro and pomodoro-mqtt install with
  "sudo apt install pomodoro" and updates come with "sudo apt upgrade".
+ With unattended-upgrades installed and turned on, they also come by
+ themselves (/etc/apt/apt.conf.d/51pomodoro-unattended-upgrades).
 EOF
   find "$pkg" -type d -exec chmod 755 {} +
   find "$pkg" -type f -exec chmod 644 {} +
@@ -206,8 +227,8 @@ build() {
     xz -9k "$list/Packages"
   done
 
-  local ftp=(-o APT::FTPArchive::Release::Origin=pomodoro
-    -o APT::FTPArchive::Release::Label=pomodoro
+  local ftp=(-o "APT::FTPArchive::Release::Origin=$ORIGIN"
+    -o "APT::FTPArchive::Release::Label=$LABEL"
     -o "APT::FTPArchive::Release::Suite=$SUITE"
     -o "APT::FTPArchive::Release::Codename=$SUITE"
     -o "APT::FTPArchive::Release::Architectures=${ARCHES[*]}"

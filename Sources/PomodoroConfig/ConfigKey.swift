@@ -64,6 +64,8 @@ public struct ConfigKey {
   let read: (inout DeviceConfig, String) -> Bool
   /// What is wrong with a value `read` refused, when the codec can say more than `expected`.
   let problem: (String) -> String?
+  /// Whether an empty value is one of its values (`ConfigCodec.takesEmpty`).
+  let takesEmpty: Bool
   /// The value as a config writes it; nil while unset.
   public let value: (DeviceConfig) -> String?
   /// Whether two configs differ in this key.
@@ -96,6 +98,7 @@ public struct ConfigKey {
       return true
     }
     problem = codec.problem
+    takesEmpty = codec.takesEmpty
     value = { codec.format($0[keyPath: path]) }
     differs = { $0[keyPath: path] != $1[keyPath: path] }
     copy = { $0[keyPath: path] = $1[keyPath: path] }
@@ -209,6 +212,12 @@ public struct ConfigKey {
         .live, "the same for the egg presets"),
       ConfigKey("click", \.click, C.flag, .live, "a 15 ms click on every press"),
       ConfigKey(
+        "quiet_hours", \.quietHours, C.quietHours, .live,
+        "local hours, like 22:00-07:00, when the idle panel goes dark and the click is silent (off: never)"),
+      ConfigKey(
+        "quiet_panel", \.quietPanel, C.choice(QuietPanel.allCases.map { ($0.rawValue, $0) }, "off or dim"), .live,
+        "the idle panel in quiet hours: off, or dim (the lowest contrast)"),
+      ConfigKey(
         "state_dir", \.stateDirectory,
         C.text("an absolute directory path like /var/lib/pomodoro") { $0.hasPrefix("/") },
         .restart, "where state.json and history.jsonl live"),
@@ -283,6 +292,8 @@ struct ConfigCodec<Value> {
   var format: (Value) -> String?
   /// What is wrong with a value `parse` refuses (nil: the key's error says what is expected).
   var problem: (String) -> String? = { _ in nil }
+  /// Whether an empty value is a value (`quiet_hours =`: off) rather than a line without one.
+  var takesEmpty = false
 }
 
 /// The kinds of value the keys take.
@@ -417,6 +428,25 @@ enum ConfigCodecs {
     text(expected) {
       !$0.contains("+") && !$0.contains("#") && !$0.contains(" ") && !$0.hasPrefix("/") && !$0.hasSuffix("/")
     }
+  }
+
+  /// Two local times of day, `22:00-07:00`, or `off` (nil; an empty value too).
+  static var quietHours: ConfigCodec<QuietHours?> {
+    let expected = "two local times of day, from-to, like 22:00-07:00 (it may span midnight), or off"
+    var codec = ConfigCodec<QuietHours?>(
+      expected: expected,
+      parse: { v in
+        if v.isEmpty || v.lowercased() == "off" { return .some(nil) }
+        guard case .success(let hours) = QuietHours.parse(v) else { return nil }
+        return .some(hours)
+      },
+      format: { $0?.text ?? "off" },
+      problem: { v in
+        guard case .failure(let refusal) = QuietHours.parse(v) else { return nil }
+        return "bad value '\(TextLines.visible(v))' for 'quiet_hours': \(refusal.message); expected \(expected)"
+      })
+    codec.takesEmpty = true
+    return codec
   }
 
   /// An absolute socket path, or `off` (nil).

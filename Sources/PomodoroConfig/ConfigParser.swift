@@ -32,7 +32,7 @@ public enum ConfigParser {
   /// `ctl config set` itself.
   public static func read(_ key: String, _ value: String, into config: inout DeviceConfig) -> String? {
     guard let setting = ConfigKey.named[key] else { return unknownKey(key) }
-    guard !value.isEmpty else { return "'\(key)' has no value; expected \(setting.expected)" }
+    guard !value.isEmpty || setting.takesEmpty else { return "'\(key)' has no value; expected \(setting.expected)" }
     guard setting.read(&config, value) else {
       return setting.problem(value)
         ?? "bad value '\(TextLines.visible(value))' for '\(key)'; expected \(setting.expected)"

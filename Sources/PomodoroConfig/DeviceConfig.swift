@@ -35,6 +35,10 @@ public struct DeviceConfig: Equatable, Sendable {
   // Timer
   public var engine = EngineSettings()
   public var click = false
+  /// The hours of the night (nil: none): the idle panel goes dark (or dims: `quietPanel`) and
+  /// the click is silent.
+  public var quietHours: QuietHours?
+  public var quietPanel = QuietPanel.off
   // Files
   public var stateDirectory = "/var/lib/pomodoro"
   // Control socket (nil: `off`) and the MQTT bridge (`pomodoro mqtt`)

@@ -13,6 +13,10 @@ public enum ScriptStep: Equatable, Sendable {
   case hold(Button, Nanoseconds)
   /// `wait DURATION`: time passes.
   case wait(Nanoseconds)
+  /// `clock HH:MM`: the wall clock is set to that local time of day (no time passes).
+  case clock(minuteOfDay: Int)
+  /// `set KEY VALUE`: a setting changed on the running device, as `pomodoro ctl config set` does.
+  case set(key: String, value: String)
 }
 
 /// A script line: its number in the file, its step, and the `# expect` lines that follow it.
@@ -62,13 +66,14 @@ extension ScriptStep {
     case .press: return MockHardware.pressTime + MockHardware.releaseTime
     case .hold(_, let duration): return duration + MockHardware.releaseTime
     case .wait(let duration): return duration
+    case .clock, .set: return 0
     }
   }
 }
 
 public enum ScriptParser {
   static let usage =
-    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION"
+    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION; clock HH:MM; set KEY VALUE"
 
   /// Parses the whole script first: a bad line is an error and nothing runs. Lines may end in
   /// CRLF; a leading BOM is dropped; `#` starts a comment at the start of a line or after a
@@ -134,6 +139,24 @@ public enum ScriptParser {
       case "wait":
         guard words.count == 2 else { throw fail("expected `wait DURATION`") }
         step = .wait(try duration(words[1]))
+      case "clock":
+        guard words.count == 2, let minute = QuietHours.minuteOfDay(words[1]) else {
+          throw fail(
+            "expected `clock HH:MM`, a local time of day like 21:58, found '\(words.dropFirst().joined(separator: " "))'"
+          )
+        }
+        step = .clock(minuteOfDay: minute)
+      case "set":
+        guard words.count >= 2 else { throw fail("expected `set KEY VALUE`") }
+        let key = words[1]
+        let value = words.dropFirst(2).joined(separator: " ")
+        guard let setting = ConfigKey.all.first(where: { $0.name == key }), setting.settable else {
+          let keys = ConfigKey.settableKeys.map(\.name).joined(separator: ", ")
+          throw fail("'\(TextLines.visible(key))' is no key `set` takes; it takes \(keys)")
+        }
+        var probe = DeviceConfig()
+        if let problem = ConfigParser.read(key, value, into: &probe) { throw fail(problem) }
+        step = .set(key: key, value: value)
       default:
         throw fail("unknown step '\(verb)'; \(usage)")
       }

@@ -18,14 +18,22 @@ public final class ScriptRunner {
   public init(config: DeviceConfig, screen: Screen, log: Log, write: @escaping (String) -> Void) throws {
     self.config = config
     hardware = try MockHardware(config: config, clock: clock)
-    // The wall clock of a scripted run is virtual too: the epoch plus the script's time.
+    // The wall clock of a scripted run is virtual too: the epoch plus the script's time, moved
+    // by `clock` lines.
     let clock = clock
+    let wall = wall
     device = Device(
       config: config, parts: hardware.parts, clock: clock, screen: screen, storage: nil, log: log,
-      wallClock: { WallTime(epochSeconds: wholeSeconds(clock.now.nanoseconds), synced: false) })
+      wallClock: { WallTime(epochSeconds: wholeSeconds(clock.now.nanoseconds) + wall.offset, synced: false) })
     transcript = Transcript(origin: clock.now, write: write)
     device.observer = transcript
   }
+
+  /// Seconds the virtual wall clock is ahead of the epoch plus the script's time (`clock`).
+  final class WallOffset {
+    var offset: Int64 = 0
+  }
+  let wall = WallOffset()
 
   /// Detents of a long turn scheduled at a time: the mock chip holds only the edges of the
   /// chunk being run and the next, so a `turn +100000` costs no more memory than a `turn +100`.
@@ -135,6 +143,14 @@ public final class ScriptRunner {
     case .press(let button): return hardware.press(button, at: start)
     case .hold(let button, let duration): return hardware.press(button, at: start, holding: duration)
     case .wait(let duration): return start + duration
+    case .clock(let minute):
+      let now = WallTime(epochSeconds: wholeSeconds(clock.now.nanoseconds) + wall.offset, synced: false)
+      wall.offset += now.localToday(minuteOfDay: minute) - now.epochSeconds
+      device.wallClockChanged()
+      return start
+    case .set(let key, let value):
+      _ = device.settingsAnswer(.configSet(key: key, value: value))
+      return start
     }
   }
 }

@@ -1,3 +1,4 @@
+import PomodoroConfig
 import PomodoroCore
 import PomodoroGraphics
 import XCTest
@@ -64,5 +65,43 @@ final class DisplayCareTests: XCTestCase {
     XCTAssertNil(at(.idle, minutes(10)), "blank: the loop sleeps until an input")
     XCTAssertEqual(at(.running, minutes(2)), origin + minutes(3), "running never dims")
     XCTAssertNil(at(.ringing, minutes(2)))
+  }
+
+  /// Quiet hours as a table: the picker goes off (or to contrast 0) once untouched for dim_after
+  /// or when the hours begin, whichever is later; every other phase looks as by day.
+  func testQuietHoursTable() {
+    var quietCare = care
+    quietCare.shiftEvery = nil
+    let since = origin + minutes(30)  // the hours began 30 minutes in
+    let rows: [(QuietPanel, Phase, Nanoseconds, Nanoseconds, Bool, UInt8)] = [
+      // panel, phase, idle for, since start, on, contrast
+      (.off, .idle, minutes(1), minutes(29), true, 207),  // before the hours: by day
+      (.off, .idle, minutes(5), minutes(30), false, 16),  // untouched 5 min when they begin: off at once
+      (.off, .idle, minutes(1), minutes(31), true, 207),  // a touch a minute ago: lit
+      (.off, .idle, minutes(2), minutes(40), false, 16),  // dim_after after it: off
+      (.off, .running, minutes(60), minutes(90), true, 207),
+      (.off, .paused, minutes(60), minutes(90), true, 16),
+      (.off, .ringing, minutes(60), minutes(90), true, 207),
+      (.dim, .idle, minutes(5), minutes(30), true, 0),
+      (.dim, .idle, minutes(1), minutes(31), true, 207),
+      (.dim, .idle, minutes(10), minutes(40), false, 0),  // blank_after still blanks
+      (.dim, .running, minutes(60), minutes(90), true, 207),
+    ]
+    for (panel, phase, idleFor, now, on, contrast) in rows {
+      quietCare.quietPanel = panel
+      let active = origin + (now - idleFor)
+      let quiet = origin + now >= since ? since : nil
+      let l = quietCare.look(phase: phase, activeAt: active, origin: origin, now: origin + now, quietSince: quiet)
+      let what = "\(panel) \(phase) idle \(wholeSeconds(idleFor)) s at \(wholeSeconds(now)) s"
+      XCTAssertEqual(l.on, on, what)
+      XCTAssertEqual(l.contrast, contrast, what)
+    }
+    // The next change of a lit picker in quiet hours is its quiet look.
+    quietCare.quietPanel = .off
+    XCTAssertEqual(
+      quietCare.nextChange(
+        phase: .idle, activeAt: origin + minutes(31) + seconds(30), origin: origin, now: origin + minutes(32),
+        quietSince: since),
+      origin + minutes(33) + seconds(30))
   }
 }

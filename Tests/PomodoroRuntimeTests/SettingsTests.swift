@@ -132,6 +132,43 @@ final class SettingsTests: XCTestCase {
     XCTAssertEqual(listed.first { $0["key"] == .string("soft") }?["from"], .string("default"))
   }
 
+  /// `quiet_hours` from ctl and the page, as the other live keys: set and kept over a restart,
+  /// an empty value is off (kept as `off`), a bad one gets the config file's message and changes
+  /// nothing.
+  func testQuietHoursAreSetKeptAndRefusedAsTheFileDoes() throws {
+    func device() throws -> DeviceHarness {
+      let h = try DeviceHarness(directory: directory, config: DeviceConfig())
+      h.device.start()
+      return h
+    }
+    do {
+      let h = try device()
+      let set = try items(h.device.settingsAnswer(.configSet(key: "quiet_hours", value: "22:00-07:00")))
+      XCTAssertEqual(set.first?["value"], .string("22:00-07:00"))
+      XCTAssertEqual(h.device.config.quietHours, QuietHours(start: 22 * 60, end: 7 * 60))
+      let refused = h.device.settingsAnswer(.configSet(key: "quiet_hours", value: "22:00-24:00"))
+      guard case .failure(let refusal) = refused else { return XCTFail("24:00 taken") }
+      XCTAssertEqual(
+        refusal.message,
+        "bad value '22:00-24:00' for 'quiet_hours': '24:00' is no time of day (hours 0 to 23, minutes 00 to 59, "
+          + "like 07:00); expected two local times of day, from-to, like 22:00-07:00 (it may span midnight), or off")
+      XCTAssertEqual(h.device.config.quietHours, QuietHours(start: 22 * 60, end: 7 * 60), "nothing changed")
+      _ = try h.device.settingsAnswer(.configSet(key: "quiet_panel", value: "dim")).get()
+      h.device.step()
+    }
+    do {
+      let h = try device()
+      XCTAssertEqual(h.device.config.quietHours, QuietHours(start: 22 * 60, end: 7 * 60), "kept over a restart")
+      XCTAssertEqual(h.device.config.quietPanel, .dim)
+      let off = try items(h.device.settingsAnswer(.configSet(key: "quiet_hours", value: "")))
+      XCTAssertEqual(off.first?["value"], .string("off"))
+      XCTAssertNil(h.device.config.quietHours)
+      h.device.step()
+    }
+    let text = try XCTUnwrap(try String(contentsOfFile: overlayPath, encoding: .utf8))
+    XCTAssertTrue(text.hasSuffix("\nquiet_hours = off\nquiet_panel = dim\n"), text)
+  }
+
   /// SIGHUP reads the file and the overlay again: a key set with ctl keeps its value over the
   /// file's change (said, with how to go back), the file's other keys apply; with the overlay
   /// deleted, the next SIGHUP brings the file's value back.

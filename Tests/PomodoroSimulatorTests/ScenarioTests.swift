@@ -125,6 +125,30 @@ final class ScenarioTests: XCTestCase {
     }
   }
 
+  /// `clock HH:MM` and `set KEY VALUE`: a bad one is refused before anything runs, with the
+  /// config file's message for a bad value and the keys `set` takes for a key it does not.
+  func testClockAndSetLinesAreCheckedBeforeAnythingRuns() throws {
+    let ok = try ScriptParser.parse("clock 21:58\nset quiet_hours 22:00-07:00\nset quiet_hours\n", file: "x")
+    XCTAssertEqual(
+      ok.lines.map(\.step),
+      [
+        .clock(minuteOfDay: 21 * 60 + 58), .set(key: "quiet_hours", value: "22:00-07:00"),
+        .set(key: "quiet_hours", value: ""),
+      ])
+    let cases = [
+      ("clock 24:00", "x:2: expected `clock HH:MM`, a local time of day like 21:58, found '24:00'"),
+      ("clock", "x:2: expected `clock HH:MM`"),
+      ("set quiet_hours 22-07", "x:2: bad value '22-07' for 'quiet_hours': '22' is no time of day"),
+      ("set controller sh1106", "x:2: 'controller' is no key `set` takes; it takes "),
+      ("set", "x:2: expected `set KEY VALUE`"),
+    ]
+    for (line, message) in cases {
+      XCTAssertThrowsError(try ScriptParser.parse("wait 1s\n\(line)\n", file: "x"), line) { e in
+        XCTAssertTrue("\(e)".hasPrefix(message), "\(line): \(e)")
+      }
+    }
+  }
+
   func testTranscriptKeysAreInTheDocumentedOrder() throws {
     let s = try Scenario("press start\nwait 1s\n")
     XCTAssertTrue(

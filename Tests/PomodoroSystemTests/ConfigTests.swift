@@ -137,6 +137,62 @@ final class ConfigTests: XCTestCase {
     XCTAssertEqual(error("focus =   # nothing")?.message.hasPrefix("'focus' has no value"), true)
   }
 
+  /// `quiet_hours`: two times of day (spanning midnight or not), `off` or an empty value for
+  /// none; anything else is the config file's message naming the line, the value and the fix.
+  func testQuietHoursTakeTwoTimesOrOffAndRefuseTheRestNamingTheLine() throws {
+    XCTAssertEqual(try parse("quiet_hours = 22:00-07:00").quietHours, QuietHours(start: 1320, end: 420))
+    XCTAssertEqual(try parse("quiet_hours = 7:05 - 9:30").quietHours, QuietHours(start: 425, end: 570))
+    XCTAssertNil(try parse("quiet_hours = off").quietHours)
+    XCTAssertNil(try parse("quiet_hours =   # none").quietHours)
+    XCTAssertEqual(try parse("quiet_panel = dim").quietPanel, .dim)
+    let cases = [
+      ("22:00", "'22:00' is not two times of day joined by '-'"),
+      ("25:00-07:00", "'25:00' is no time of day (hours 0 to 23, minutes 00 to 59, like 07:00)"),
+      ("22:00-7", "'7' is no time of day"),
+      ("22:60-07:00", "'22:60' is no time of day"),
+      ("10pm-7am", "'10pm' is no time of day"),
+      ("22:00-07:00-08:00", "is not two times of day joined by '-'"),
+      ("07:00-07:00", "starts and ends at the same time; for no quiet hours: off"),
+      ("22:00-\u{FF17}:00", "is no time of day"),
+    ]
+    for (value, message) in cases {
+      let e = error("# night\nquiet_hours = \(value)")
+      XCTAssertEqual(e?.line, 2, value)
+      XCTAssertTrue(e?.message.hasPrefix("bad value '") ?? false, "\(value): \(e?.message ?? "accepted")")
+      XCTAssertTrue(e?.message.contains(message) ?? false, "\(value): \(e?.message ?? "accepted")")
+      XCTAssertTrue(e?.message.hasSuffix("like 22:00-07:00 (it may span midnight), or off") ?? false, value)
+    }
+    XCTAssertEqual(error("quiet_panel = dark")?.message, "bad value 'dark' for 'quiet_panel'; expected off or dim")
+  }
+
+  /// The window and its boundaries, from the wall clock's local time: inside, the next boundary
+  /// is the end (the next day's when it spans midnight), outside the start.
+  func testQuietHoursBoundariesAcrossMidnight() throws {
+    let night = try XCTUnwrap(QuietHours(start: 22 * 60, end: 7 * 60))
+    XCTAssertTrue(night.contains(minute: 22 * 60))
+    XCTAssertTrue(night.contains(minute: 0))
+    XCTAssertTrue(night.contains(minute: 7 * 60 - 1))
+    XCTAssertFalse(night.contains(minute: 7 * 60))
+    XCTAssertFalse(night.contains(minute: 21 * 60 + 59))
+    let day = try XCTUnwrap(QuietHours(start: 13 * 60, end: 14 * 60))
+    XCTAssertTrue(day.contains(minute: 13 * 60 + 30))
+    XCTAssertFalse(day.contains(minute: 23 * 60))
+    let base = WallTime(epochSeconds: 1_796_040_000, synced: true)
+    let at2159 = WallTime(epochSeconds: base.localToday(minuteOfDay: 21 * 60 + 59) + 30, synced: true)
+    XCTAssertEqual(at2159.localSecondOfDay, (21 * 60 + 59) * 60 + 30)
+    let (quiet, start) = night.at(at2159)
+    XCTAssertFalse(quiet)
+    XCTAssertEqual(start - at2159.epochSeconds, 30, "22:00 is 30 s away")
+    let at2200 = WallTime(epochSeconds: start, synced: true)
+    let (quietThen, end) = night.at(at2200)
+    XCTAssertTrue(quietThen)
+    XCTAssertEqual(WallTime(epochSeconds: end, synced: true).localSecondOfDay, 7 * 3600)
+    XCTAssertEqual(
+      WallTime(epochSeconds: end, synced: true).localCivilDay, at2200.localCivilDay.adding(1), "07:00 the next day")
+    XCTAssertGreaterThan(end - start, 8 * 3600, "about nine hours (DST may move it by one)")
+    XCTAssertLessThan(end - start, 10 * 3600)
+  }
+
   func testDurationText() {
     XCTAssertEqual(DurationText.parse("1m30s"), seconds(90))
     XCTAssertEqual(DurationText.parse("2.5s"), ms(2500))

@@ -15,7 +15,9 @@
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal: the keyring
 #     package installed from its file; `apt-get update` with no warning (apt verifies with sqv);
 #     `apt-get install pomodoro pomodoro-mqtt pomodoro-web` gets the newest; `pomodoro=VERSION`
-#     goes back; the owner's config and history kept through `apt-get upgrade` to the newest, which also
+#     goes back; `unattended-upgrade --dry-run --debug` (unattended-upgrades installed from
+#     Debian) picks the newest pomodoro through the keyring package's Origins-Pattern, and
+#     nothing of the repository without it; the owner's config and history kept through `apt-get upgrade` to the newest, which also
 #     brings a second keyring package holding a next key (a rotation: sqv then takes both); purge; the
 #     three bad repositories refused; then arm64 added as a foreign architecture and
 #     `apt-get install --download-only pomodoro:arm64` (and the other two) resolved from the
@@ -36,6 +38,7 @@ PROG=test-repo
 readonly CONF=/etc/pomodoro/pomodoro.conf
 readonly KEYRING=/usr/share/keyrings/pomodoro-archive-keyring.pgp
 readonly SOURCES=/etc/apt/sources.list.d/pomodoro.sources
+readonly UNATTENDED=/etc/apt/apt.conf.d/51pomodoro-unattended-upgrades
 
 # shellcheck source=Tests/lib/host.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
@@ -133,8 +136,8 @@ else
   fail "apt-repo.sh keyring --key --key (a rotation)" "$out"
 fi
 contents="$(dpkg-deb -c "$keyring_deb" 2>&1 | awk '{ print $6 }' | grep -vE '/$' | sort | xargs)"
-check "the keyring package holds the keyring, the source and its docs" "$contents" \
-  [ "$contents" = "./etc/apt/sources.list.d/pomodoro.sources ./usr/share/doc/pomodoro-archive-keyring/changelog.gz ./usr/share/doc/pomodoro-archive-keyring/copyright ./usr/share/keyrings/pomodoro-archive-keyring.pgp ./usr/share/lintian/overrides/pomodoro-archive-keyring" ]
+check "the keyring package holds the keyring, the source, the unattended-upgrades pattern and its docs" "$contents" \
+  [ "$contents" = "./etc/apt/apt.conf.d/51pomodoro-unattended-upgrades ./etc/apt/sources.list.d/pomodoro.sources ./usr/share/doc/pomodoro-archive-keyring/changelog.gz ./usr/share/doc/pomodoro-archive-keyring/copyright ./usr/share/keyrings/pomodoro-archive-keyring.pgp ./usr/share/lintian/overrides/pomodoro-archive-keyring" ]
 dpkg-deb --fsys-tarfile "$keyring_deb" | tar -xO ".$SOURCES" >"$work/sources" 2>/dev/null
 want_sources="Types: deb
 URIs: $url/
@@ -143,6 +146,10 @@ Components: main
 Signed-By: $KEYRING"
 check "the keyring package's source is deb822: $url/ trixie main, Signed-By its keyring" \
   "$(cat "$work/sources")" [ "$(grep -v '^#' "$work/sources")" = "$want_sources" ]
+
+dpkg-deb --fsys-tarfile "$keyring_deb" | tar -xO ".$UNATTENDED" >"$work/unattended" 2>/dev/null
+check "the keyring package's Origins-Pattern: origin=pomodoro,label=pomodoro,codename=trixie" "$(cat "$work/unattended")" \
+  grep -qxF '        "origin=pomodoro,label=pomodoro,codename=trixie";' "$work/unattended"
 
 stage "apt-repo.sh build: the repository and three that apt must refuse"
 build_repo() { # build_repo NAME GNUPGHOME KEY: the repository from every .deb of both versions
@@ -160,6 +167,9 @@ for f in Release InRelease Release.gpg main/binary-{amd64,arm64,all}/Packages{,.
 done
 check "dists/trixie: Release, InRelease, Release.gpg, binary-{amd64,arm64,all}/Packages{,.gz,.xz}" \
   "missing: ${missing[*]}" [ ${#missing[@]} -eq 0 ]
+check "Release: Origin pomodoro, Label pomodoro, Codename trixie (what the Origins-Pattern matches)" \
+  "$(grep -E '^(Origin|Label|Codename):' "$dist/Release")" \
+  bash -c "grep -qx 'Origin: pomodoro' '$dist/Release' && grep -qx 'Label: pomodoro' '$dist/Release' && grep -qx 'Codename: trixie' '$dist/Release'"
 check "Release: SHA256 and SHA512 sums, no MD5 or SHA-1" "$(grep -E '^[A-Za-z0-9]+:' "$dist/Release")" \
   bash -c "grep -q '^SHA256:' '$dist/Release' && grep -q '^SHA512:' '$dist/Release' && ! grep -qE '^(MD5Sum|SHA1):' '$dist/Release'"
 packages_of() { # packages_of ARCH: NAME=VERSION of each stanza in binary-ARCH/Packages
@@ -274,6 +284,30 @@ check "apt-get install pomodoro=$version pomodoro-mqtt=$version pomodoro-web=$ve
   [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$version $version $version ii" ]
 check "the way back: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
   in_root sh -c "pomodoro --version | grep -qF 'pomodoro $version ('"
+
+# unattended-upgrades, as docs/install.md turns it on: the keyring package's pattern lets it take
+# the newer pomodoro (installed: $version, offered: $new_version); without the pattern it takes nothing
+# of the repository.
+stage "unattended-upgrade --dry-run --debug"
+apt_retry apt_step unattended-install.log install unattended-upgrades
+check "apt-get install unattended-upgrades (from Debian)" "$(tail -n 10 "$work/unattended-install.log")" \
+  [ "$(status_of unattended-upgrades)" = ii ]
+check "apt-config sees the keyring package's Origins-Pattern" "$(in_root apt-config dump Unattended-Upgrade::Origins-Pattern 2>&1)" \
+  bash -c "chroot '$root' apt-config dump Unattended-Upgrade::Origins-Pattern | grep -qF 'origin=pomodoro,label=pomodoro,codename=trixie'"
+in_root unattended-upgrade --dry-run --debug </dev/null >"$work/unattended.log" 2>&1
+upgraded="$(grep -E 'Packages that will be upgraded:' "$work/unattended.log" | tail -n 1)"
+# upgrades_all LINE: LINE names pomodoro, pomodoro-mqtt and pomodoro-web, each as a word of its own.
+upgrades_all() { [[ " $1 " == *" pomodoro "* && " $1 " == *" pomodoro-mqtt "* && " $1 " == *" pomodoro-web "* ]]; }
+check "unattended-upgrade --dry-run --debug: upgrades pomodoro, pomodoro-mqtt and pomodoro-web ($upgraded)" \
+  "$(grep -E 'pomodoro|Allowed origins|ERROR|error' "$work/unattended.log" | tail -n 20)" upgrades_all "$upgraded"
+check "unattended-upgrade --dry-run: it was a dry run (pomodoro still $version)" "$(version_of pomodoro)" \
+  [ "$(version_of pomodoro)" = "$version" ]
+mv "$root$UNATTENDED" "$work/unattended.conf"
+in_root unattended-upgrade --dry-run --debug </dev/null >"$work/unattended-without.log" 2>&1
+check "without the pattern, unattended-upgrade takes nothing from the repository" \
+  "$(grep -E 'Packages that will be upgraded:' "$work/unattended-without.log")" \
+  bash -c "! grep -E 'Packages that will be upgraded:' '$work/unattended-without.log' | grep -qw pomodoro"
+mv "$work/unattended.conf" "$root$UNATTENDED"
 
 # The owner's edit and history, then apt-get upgrade (a changed shipped config: no prompt).
 sed -i 's/^# focus = 25m$/focus = 50m/' "$root$CONF"

@@ -48,6 +48,13 @@ public final class Device {
   var offSince: Instant?
   var activeAt: Instant
   public internal(set) var look: DisplayCare.Look
+  /// Quiet hours (`quiet_hours`): since when they hold (nil: not now), the next boundary (the
+  /// loop's deadline: found from the wall clock's local time, never polled), and when the wall
+  /// clock was last looked at (each minute the loop runs anyway, and at once after a change of
+  /// the config or the clock; nil: at the next step).
+  public internal(set) var quietSince: Instant?
+  var quietBoundary: Instant?
+  var quietCheckedAt: Instant?
   /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
   public internal(set) var pairing = PairingPrompt()
   /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
@@ -139,6 +146,7 @@ public final class Device {
   public func step() {
     collectSave()
     let now = clock.now
+    checkQuietHours(at: now)
     var actions: [(Instant, InputMapper.Action)] = []
     if !inputsFailed {
       do {
@@ -183,7 +191,7 @@ public final class Device {
       if !waking { pairing.pressedAway(at: at) }
       // The click sounds from now (the press settled `debounce` ago, longer than a click),
       // never over the alarm.
-      if config.click && player.pattern?.repeats != true { player.start(.click, at: clock.now) }
+      if config.click && quietSince == nil && player.pattern?.repeats != true { player.start(.click, at: clock.now) }
       if waking {
         pressHandled.insert(button)
       } else if Engine.actsAtPressDown(button, in: state) {
@@ -219,7 +227,10 @@ public final class Device {
       Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil,
       look.on ? pairing.nextFrame(after: now) : nil, mapper.nextDeadline,
       player.nextChange(after: now), display.nextRetry, inputsFailed ? nil : parts.inputs.nextEdgeTime,
-      care.nextChange(phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: shiftOrigin, now: now),
+      care.nextChange(
+        phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: shiftOrigin, now: now,
+        quietSince: quietSince),
+      quietBoundary,
     ].compactMap { $0 }.min()
   }
 
@@ -231,7 +242,39 @@ public final class Device {
     self.config = config
     if let layers { self.layers = layers }
     care = DisplayCare(config)
+    quietCheckedAt = nil
     feed(.configure(config.engine), at: clock.now)
+  }
+
+  /// The wall clock was set (a script's `clock` line): quiet hours are looked at again at the
+  /// next step.
+  public func wallClockChanged() { quietCheckedAt = nil }
+
+  /// Finds whether quiet hours hold from the wall clock's local time, and the next boundary,
+  /// when one is due: at a boundary, a minute after the last look while the loop runs, or after
+  /// a change of the config or the clock.
+  func checkQuietHours(at now: Instant) {
+    guard let hours = config.quietHours else {
+      if quietSince != nil { log.info("quiet hours end (quiet_hours is off)") }
+      quietSince = nil
+      quietBoundary = nil
+      return
+    }
+    let due = quietCheckedAt.map { now - $0 >= seconds(60) } ?? true
+    guard due || quietBoundary.map({ now >= $0 }) ?? true else { return }
+    quietCheckedAt = now
+    let wall = wallClock()
+    let (quiet, boundary) = hours.at(wall)
+    quietBoundary = now + seconds(max(1, boundary - wall.epochSeconds))
+    if quiet && quietSince == nil {
+      quietSince = now
+      log.info(
+        "quiet hours \(hours.text) begin: the picker's panel \(config.quietPanel == .off ? "goes dark" : "dims"), no click"
+      )
+    } else if !quiet && quietSince != nil {
+      quietSince = nil
+      log.info("quiet hours \(hours.text) end")
+    }
   }
 
   /// Buzzer off, state saved, panel parked, lines released.

@@ -8,14 +8,14 @@ extension Device {
   /// next frame.
   func refreshLook(at now: Instant) {
     let active = max(activeAt, state.phaseSince)
-    var want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+    var want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now, quietSince: quietSince)
     if want.on, let off = offSince {
       // Waking: the orbit stood still while the panel was off, and goes on from where it stopped.
       shiftOrigin = shiftOrigin + (now - off)
       offSince = nil
-      want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now)
+      want = care.look(phase: state.phase, activeAt: active, origin: shiftOrigin, now: now, quietSince: quietSince)
     } else if !want.on, offSince == nil {
-      offSince = care.blanksAt(phase: state.phase, activeAt: active) ?? now
+      offSince = care.blanksAt(phase: state.phase, activeAt: active, quietSince: quietSince) ?? now
     }
     guard want != look else { return }
     if want.on != look.on || want.contrast != look.contrast {

@@ -10,12 +10,19 @@ import PomodoroSystem
 /// The orbit stands still while the panel is off: a blank look keeps the shift the picture had
 /// when it went off, and the device moves the orbit's origin on by the time spent off
 /// (`Device.refreshLook`), so that on waking the picture is where it was and goes on from there.
+/// In quiet hours (`quiet_hours`) the picker's panel goes off (or to contrast 0: `quiet_panel =
+/// dim`) once `quietWake` has passed since the last input (or the quiet hours began); a timer
+/// and its alarm look as always.
 public struct DisplayCare: Equatable, Sendable {
   public var dimAfter: Nanoseconds?
   public var blankAfter: Nanoseconds?
   public var shiftEvery: Nanoseconds?
   public var contrast: UInt8
   public var dimContrast: UInt8
+  public var quietPanel = QuietPanel.off
+  /// How long an input lights the picker in quiet hours: OLED care's first timeout
+  /// (`dim_after`, else `blank_after`, else 2 minutes).
+  public var quietWake: Nanoseconds = minutes(2)
 
   public init(
     dimAfter: Nanoseconds?, blankAfter: Nanoseconds?, shiftEvery: Nanoseconds?, contrast: UInt8, dimContrast: UInt8
@@ -32,6 +39,15 @@ public struct DisplayCare: Equatable, Sendable {
     self.init(
       dimAfter: config.dimAfter, blankAfter: config.blankAfter, shiftEvery: config.shiftEvery,
       contrast: config.contrast, dimContrast: config.dimContrast)
+    quietPanel = config.quietPanel
+    quietWake = config.dimAfter ?? config.blankAfter ?? minutes(2)
+  }
+
+  /// When the picker's quiet look begins for a device last active at `activeAt` in quiet hours
+  /// that began at `quietSince` (nil: not quiet hours, or not the picker).
+  func quietAt(phase: Phase, activeAt: Instant, quietSince: Instant?) -> Instant? {
+    guard phase == .idle, let quietSince else { return nil }
+    return max(activeAt + quietWake, quietSince)
   }
 
   /// What the panel shows: lit or not, its contrast, the picture's offset.
@@ -49,8 +65,8 @@ public struct DisplayCare: Equatable, Sendable {
 
   /// The look at `now` for a device in `phase`, last active at `activeAt` (the last input or
   /// phase change), counting shift steps from `origin` (the device's start, moved on by the
-  /// time the panel has been off).
-  public func look(phase: Phase, activeAt: Instant, origin: Instant, now: Instant) -> Look {
+  /// time the panel has been off), in quiet hours since `quietSince` (nil: not now).
+  public func look(phase: Phase, activeAt: Instant, origin: Instant, now: Instant, quietSince: Instant? = nil) -> Look {
     let idleFor = now - activeAt
     let full = Look(on: true, contrast: contrast, shift: .zero)
     switch phase {
@@ -60,7 +76,11 @@ public struct DisplayCare: Equatable, Sendable {
       var look = full
       look.shift = shift(origin: origin, at: now)
       if phase != .running, let dimAfter, idleFor >= dimAfter { look.contrast = dimContrast }
-      if let off = blanksAt(phase: phase, activeAt: activeAt), now >= off {
+      if quietPanel == .dim, let quiet = quietAt(phase: phase, activeAt: activeAt, quietSince: quietSince), now >= quiet
+      {
+        look.contrast = 0
+      }
+      if let off = blanksAt(phase: phase, activeAt: activeAt, quietSince: quietSince), now >= off {
         // A blank panel has no picture to move: the orbit stops where it was until an input.
         look.on = false
         look.shift = shift(origin: origin, at: off)
@@ -70,10 +90,12 @@ public struct DisplayCare: Equatable, Sendable {
   }
 
   /// When a device in `phase`, last active at `activeAt`, switches the panel off (nil: it does
-  /// not: only the picker blanks).
-  public func blanksAt(phase: Phase, activeAt: Instant) -> Instant? {
-    guard phase == .idle, let blankAfter else { return nil }
-    return activeAt + blankAfter
+  /// not: only the picker blanks), in quiet hours since `quietSince` (nil: not now).
+  public func blanksAt(phase: Phase, activeAt: Instant, quietSince: Instant? = nil) -> Instant? {
+    guard phase == .idle else { return nil }
+    let quiet = quietPanel == .off ? quietAt(phase: phase, activeAt: activeAt, quietSince: quietSince) : nil
+    let blank = blankAfter.map { activeAt + $0 }
+    return [quiet, blank].compactMap { $0 }.min()
   }
 
   /// The orbit's position at `now`, its steps counted from `origin`.
@@ -84,9 +106,11 @@ public struct DisplayCare: Equatable, Sendable {
 
   /// The next instant after `now` at which `look` changes by itself (nil: never, until an
   /// input or a phase change). A blank panel needs nothing until an input.
-  public func nextChange(phase: Phase, activeAt: Instant, origin: Instant, now: Instant) -> Instant? {
+  public func nextChange(phase: Phase, activeAt: Instant, origin: Instant, now: Instant, quietSince: Instant? = nil)
+    -> Instant?
+  {
     var candidates: [Instant] = []
-    let current = look(phase: phase, activeAt: activeAt, origin: origin, now: now)
+    let current = look(phase: phase, activeAt: activeAt, origin: origin, now: now, quietSince: quietSince)
     if phase == .ringing || !current.on { return nil }
     if let shiftEvery, shiftEvery > 0 {
       let steps = (now - origin) / shiftEvery + 1
@@ -95,6 +119,9 @@ public struct DisplayCare: Equatable, Sendable {
     if phase != .running {
       if let dimAfter, now < activeAt + dimAfter { candidates.append(activeAt + dimAfter) }
       if phase == .idle, let blankAfter, now < activeAt + blankAfter { candidates.append(activeAt + blankAfter) }
+      if let quiet = quietAt(phase: phase, activeAt: activeAt, quietSince: quietSince), now < quiet {
+        candidates.append(quiet)
+      }
     }
     return candidates.min()
   }

@@ -93,3 +93,41 @@ public struct WallTime: Equatable, Sendable {
     self.init(epochSeconds: epoch, synced: synced)
   }
 }
+
+extension WallTime {
+  /// The local time of day of this instant, in seconds from local midnight (0 ... 86399; a
+  /// leap second reads as 86399).
+  public var localSecondOfDay: Int {
+    var t = time_t(epochSeconds)
+    var parts = tm()
+    localtime_r(&t, &parts)
+    return min(86399, Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + Int(parts.tm_sec))
+  }
+
+  /// The epoch second of the local time `minuteOfDay` (0 ... 1439) on this instant's local day
+  /// (`mktime`: a time a DST change skips is taken as the time after the gap).
+  public func localToday(minuteOfDay: Int) -> Int64 { local(minuteOfDay: minuteOfDay, daysLater: 0) }
+
+  /// The first epoch second after this instant whose local time is `minuteOfDay` (0 ... 1439):
+  /// today's, or tomorrow's once today's has passed. Always later than this instant.
+  public func nextLocal(minuteOfDay: Int) -> Int64 {
+    let today = local(minuteOfDay: minuteOfDay, daysLater: 0)
+    if today > epochSeconds { return today }
+    let tomorrow = local(minuteOfDay: minuteOfDay, daysLater: 1)
+    // A clock or zone so odd that tomorrow is not later: a minute on, and looked at again then.
+    return tomorrow > epochSeconds ? tomorrow : epochSeconds + 60
+  }
+
+  func local(minuteOfDay: Int, daysLater: Int32) -> Int64 {
+    var t = time_t(epochSeconds)
+    var parts = tm()
+    localtime_r(&t, &parts)
+    let minute = min(max(minuteOfDay, 0), 1439)
+    parts.tm_hour = Int32(minute / 60)
+    parts.tm_min = Int32(minute % 60)
+    parts.tm_sec = 0
+    parts.tm_mday += daysLater
+    parts.tm_isdst = -1
+    return Int64(mktime(&parts))
+  }
+}
