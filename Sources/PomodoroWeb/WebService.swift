@@ -37,6 +37,10 @@ public enum WebService {
     let desk = WebDesk(
       link: link, server: server, hosts: .thisMachine(), rereadHosts: { .thisMachine() }, view: config.webView,
       pairings: Pairings(directory: stateDirectory), clock: clock, log: log)
+    let port = server.port
+    desk.pageURL = { client in
+      PageAddress.url(interfaces: PageAddress.interfaces(), client: client, bind: config.webBind, port: port)
+    }
     let waiter = try PollWaiter(clock: clock)
     log.info(
       "serving the page on \(config.webBind ?? "every interface") port \(server.port) (view: \(config.webView.rawValue)) "
