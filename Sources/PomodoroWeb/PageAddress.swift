@@ -43,6 +43,17 @@ public enum PageAddress {
     return "http://\(pick.text):\(port)/"
   }
 
+  /// Every address a phone may open the page at, for `pomodoro probe`: `<host>.local` (mDNS: the
+  /// Pi's own name, and the service pomodoro web announces), then each IPv4 address but
+  /// loopback; only `web_bind` when the page serves on one address.
+  public static func all(hostName: String, interfaces: [IPv4], bind: String?, port: Int) -> [String] {
+    if let bind, bind != "0.0.0.0", bind != "::" {
+      return ["http://\(bind.contains(":") ? "[\(bind)]" : bind):\(port)/"]
+    }
+    let names = hostName.isEmpty ? [] : ["http://\(hostName.lowercased()).local:\(port)/"]
+    return names + interfaces.filter { !$0.isLoopback && $0.address != 0 }.map { "http://\($0.text):\(port)/" }
+  }
+
   /// Dotted IPv4 text to its number; nil for anything else.
   static func parse(_ text: String) -> UInt32? {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -46,10 +46,15 @@ public enum WebService {
       "serving the page on \(config.webBind ?? "every interface") port \(server.port) (view: \(config.webView.rawValue)) "
         + "for the device at \(socketPath); pairings in \(stateDirectory)")
     // SIGHUP has nothing to read again (the keys apply at a restart): only SIGTERM and SIGINT stop it.
+    // Announced over mDNS while it serves (Avahi in this loop); withdrawn when it stops.
+    let announcer = Announcer(
+      hostName: AllowedHosts.thisHostName(), port: server.port, service: AvahiMDNS(clock: clock), log: log)
+    announcer.start()
     while true {
-      let signals = try SourceLoop.turn([link, server, desk], waiter: waiter)
+      let signals = try SourceLoop.turn([link, server, desk, announcer], waiter: waiter)
       if signals.contains(where: { $0 != SIGHUP }) { break }
     }
+    announcer.stop()
     link.close()
     log.info("stopped")
     return ExitCode.ok

@@ -43,6 +43,19 @@ final class PageAddressTests: XCTestCase {
       "http://192.168.1.23:8080/")
   }
 
+  /// `pomodoro probe`'s list: the mDNS name, then every address but loopback; web_bind alone.
+  func testProbeListsTheNameAndEveryAddressAPhoneOpens() {
+    XCTAssertEqual(
+      PageAddress.all(hostName: "Desk", interfaces: [lo, wifi, wired], bind: nil, port: 8080),
+      ["http://desk.local:8080/", "http://192.168.1.23:8080/", "http://10.0.0.5:8080/"])
+    XCTAssertEqual(
+      PageAddress.all(hostName: "desk", interfaces: [lo, wifi], bind: "127.0.0.1", port: 8080),
+      ["http://127.0.0.1:8080/"])
+    XCTAssertEqual(
+      PageAddress.all(hostName: "desk", interfaces: [lo], bind: "fd00::1", port: 80), ["http://[fd00::1]:80/"])
+    XCTAssertEqual(PageAddress.all(hostName: "", interfaces: [lo], bind: nil, port: 8080), [])
+  }
+
   func testAddressTextIsReadStrictly() {
     for bad in ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1..2.3", "a.b.c.d", "1.2.3.4 ", "01234.1.1.1"] {
       XCTAssertNil(PageAddress.parse(bad), bad)
