@@ -57,6 +57,8 @@ static const char *load(void) {
   return NULL;
 }
 
+_Static_assert(POMO_MDNS_ERR_COLLISION == AVAHI_ERR_COLLISION, "the header's copy of AVAHI_ERR_COLLISION");
+
 static long long monotonic_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

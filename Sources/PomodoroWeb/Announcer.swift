@@ -21,6 +21,14 @@ public enum MDNSEvent: Equatable, Sendable {
   case groupFailure(String)
 }
 
+/// What adding the service came to.
+public enum MDNSPublish: Equatable, Sendable {
+  case added
+  /// Another service of this host has the name (Avahi's local collision).
+  case nameTaken
+  case failed(String)
+}
+
 /// What the announcer needs of Avahi: `AvahiMDNS` (libavahi-client through its shim, served by
 /// the one loop), or a test's double.
 public protocol MDNSService: AnyObject {
@@ -37,8 +45,8 @@ public protocol MDNSService: AnyObject {
   func serve(_ wake: Wake)
   /// The next event Avahi said, nil when none.
   func nextEvent() -> MDNSEvent?
-  /// Adds (replacing what was added) and commits the service; the reason when it cannot.
-  func publish(name: String, type: String, port: Int, txt: [String]) -> String?
+  /// Adds (replacing what was added) and commits the service.
+  func publish(name: String, type: String, port: Int, txt: [String]) -> MDNSPublish
   func withdraw()
   /// Avahi's alternative to a name after a collision ("Pomodoro on desk #2").
   func alternative(_ name: String) -> String
@@ -131,13 +139,33 @@ public final class Announcer: LoopSource {
     off = true
   }
 
+  /// Names tried after collisions before giving up (Avahi counts " #2", " #3"...).
+  static let alternatives = 20
+  var collisions = 0
+
   func publish() {
-    if let reason = service.publish(name: name, type: Self.serviceType, port: port, txt: Self.txt) {
+    switch service.publish(name: name, type: Self.serviceType, port: port, txt: Self.txt) {
+    case .added: published = true
+    case .nameTaken: takeAlternative()
+    case .failed(let reason):
       service.stop()
       giveUp("cannot add '\(name)': \(reason)")
+    }
+  }
+
+  /// The name is taken (on the LAN, or by another service of this host): Avahi's alternative.
+  func takeAlternative() {
+    collisions += 1
+    guard collisions <= Self.alternatives else {
+      service.stop()
+      giveUp("\(Self.alternatives) names were taken, the last '\(name)'")
       return
     }
-    published = true
+    let old = name
+    name = Self.fitting(service.alternative(name))
+    log.notice("the name '\(old)' is taken on the LAN; announcing as '\(name)'")
+    announced = false
+    publish()
   }
 
   // MARK: LoopSource
@@ -177,11 +205,7 @@ public final class Announcer: LoopSource {
       log.notice(
         "announced as '\(name)' (\(Self.serviceType), port \(port), \(Self.txt.joined(separator: " "))) over mDNS")
     case .nameCollision:
-      let old = name
-      name = Self.fitting(service.alternative(name))
-      log.notice("the name '\(old)' is taken on the LAN; announcing as '\(name)'")
-      announced = false
-      publish()
+      takeAlternative()
     case .groupFailure(let reason):
       service.stop()
       giveUp("Avahi could not announce '\(name)': \(reason)")

@@ -73,8 +73,8 @@ public final class AvahiMDNS: MDNSService {
     }
   }
 
-  public func publish(name: String, type: String, port: Int, txt: [String]) -> String? {
-    guard let handle else { return "no client" }
+  public func publish(name: String, type: String, port: Int, txt: [String]) -> MDNSPublish {
+    guard let handle else { return .failed("no client") }
     var strings = txt.map { strdup($0) }
     defer { for s in strings { free(s) } }
     let e = strings.withUnsafeMutableBufferPointer { b in
@@ -82,7 +82,8 @@ public final class AvahiMDNS: MDNSService {
         pomo_mdns_publish(handle, name, type, Int32(port), $0, Int32(b.count))
       }
     }
-    return e == 0 ? nil : reason(e)
+    if e == 0 { return .added }
+    return e == POMO_MDNS_ERR_COLLISION ? .nameTaken : .failed(reason(e))
   }
 
   public func withdraw() {

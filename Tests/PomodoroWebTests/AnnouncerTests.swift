@@ -8,6 +8,8 @@ import XCTest
 final class ScriptedMDNS: MDNSService {
   var startFailure: String?
   var publishFailure: String?
+  /// Names another service of this host has.
+  var taken: Set<String> = []
   var restartFailure: String?
   var events: [MDNSEvent] = []
   var calls: [String] = []
@@ -27,12 +29,16 @@ final class ScriptedMDNS: MDNSService {
   var deadline: Instant? { Instant(nanoseconds: 7) }
   func serve(_ wake: Wake) { served += 1 }
   func nextEvent() -> MDNSEvent? { events.isEmpty ? nil : events.removeFirst() }
-  func publish(name: String, type: String, port: Int, txt: [String]) -> String? {
+  func publish(name: String, type: String, port: Int, txt: [String]) -> MDNSPublish {
     calls.append("publish \(name) \(type) \(port) \(txt.joined(separator: ","))")
-    return publishFailure
+    if taken.contains(name) { return .nameTaken }
+    return publishFailure.map { .failed($0) } ?? .added
   }
   func withdraw() { calls.append("withdraw") }
-  func alternative(_ name: String) -> String { name + " #2" }
+  func alternative(_ name: String) -> String {
+    guard let hash = name.lastIndex(of: "#"), let n = Int(name[name.index(after: hash)...]) else { return name + " #2" }
+    return String(name[..<hash]) + "#\(n + 1)"
+  }
 }
 
 /// The page announced over mDNS: the name, the TXT, Avahi's states (a double: no avahi-daemon
@@ -104,6 +110,28 @@ final class AnnouncerTests: XCTestCase {
       ])
     XCTAssertEqual(a.name, "Pomodoro on desk #2")
     XCTAssertTrue(a.announced)
+  }
+
+  /// Another service of this host with the name (a second server): the next alternative at once;
+  /// twenty taken, it gives up with one line.
+  func testANameTakenOnThisHostGetsTheNextAlternativeAndTwentyGiveUp() {
+    mdns.taken = ["Pomodoro on desk", "Pomodoro on desk #2"]
+    let a = announcer()
+    a.start()
+    turn(a, .running, .established)
+    XCTAssertEqual(a.name, "Pomodoro on desk #3")
+    XCTAssertTrue(a.announced)
+
+    lines = []
+    mdns = ScriptedMDNS()
+    mdns.taken = Set(["Pomodoro on desk"] + (2...30).map { "Pomodoro on desk #\($0)" })
+    let b = announcer()
+    b.start()
+    turn(b, .running)
+    XCTAssertTrue(b.off)
+    XCTAssertEqual(mdns.calls.filter { $0.hasPrefix("publish") }.count, 21)
+    XCTAssertEqual(lines.filter { $0.0 == .warning }.map(\.1).count, 1)
+    XCTAssertTrue(lines.contains { $0.1.contains("20 names were taken, the last 'Pomodoro on desk #21'") }, "\(lines)")
   }
 
   func testTheHostRenamedOrTheDaemonRestartedGetsTheServiceAgain() {

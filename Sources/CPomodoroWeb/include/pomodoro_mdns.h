@@ -32,6 +32,9 @@ enum {
   POMO_MDNS_DAEMON_GONE = 8,
 };
 
+/// Avahi's error code for a name another service of this host has (AVAHI_ERR_COLLISION).
+#define POMO_MDNS_ERR_COLLISION (-8)
+
 /// 1 when libavahi-client was compiled in.
 int pomo_mdns_available(void);
 

@@ -118,10 +118,11 @@ check web-command-cancel "POST /api/command cancel: $(web_said cancel); then pha
   cancelled
 
 # --- 2b. found by name: the page announced over mDNS (avahi-daemon, as Raspberry Pi OS has it) --
-# The guest has no network (-nic none): a dummy interface with multicast gives avahi-daemon an
-# interface to announce on; its packets stay in the guest (multicast loops back to the daemon).
-modprobe dummy 2>/dev/null || true
-ip link add mdns0 type dummy 2>/dev/null || true
+# The guest has no network (-nic none): a dummy interface (or a veth pair) with multicast gives
+# avahi-daemon an interface to announce on; its packets stay in the guest (multicast loops back
+# to the daemon).
+modprobe dummy 2>/dev/null || modprobe veth 2>/dev/null || true
+ip link add mdns0 type dummy 2>/dev/null || { ip link add mdns0 type veth peer name mdns1 && ip link set mdns1 up; } || true
 ip link set mdns0 multicast on up
 ip addr add 192.0.2.10/24 dev mdns0 2>/dev/null || true
 # avahi-browse's parsable lines: =;IFACE;IPv4;NAME;TYPE;DOMAIN;HOST;ADDRESS;PORT;TXT, spaces in a
