@@ -8,8 +8,9 @@
 //   POMODORO_SYSROOT=DIR        look in DIR/usr/include (a cross-build's sysroot, the one the
 //                               Swift SDK compiles against; deploy/build-deb.sh sets it); default /
 //   POMODORO_REQUIRE_HARDWARE=1 fail here, naming the missing header, rather than leave libgpiod,
-//                               libi2c, libmosquitto or libmicrohttpd out (a package that only
-//                               simulates, or whose pomodoro-web cannot serve)
+//                               libi2c, libmosquitto, libmicrohttpd, libqrencode or libavahi-client
+//                               out (a package that only simulates, or whose pomodoro-web cannot
+//                               serve, draw its QR code or announce itself)
 //   POMODORO_NO_HARDWARE=1      the mock-only build, whatever is installed
 import PackageDescription
 
@@ -20,7 +21,7 @@ import PackageDescription
   let sysroot = environment["POMODORO_SYSROOT"] ?? ""
   let forceMock = environment["POMODORO_NO_HARDWARE"] == "1"
   let requireHardware = environment["POMODORO_REQUIRE_HARDWARE"] == "1"
-  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h"]
+  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h", "qrencode.h", "avahi-client/client.h"]
   let found = headers.map { FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)") }
   if requireHardware {
     let missing =
@@ -33,7 +34,8 @@ import PackageDescription
       FileHandle.standardError.write(
         Data(
           ("Package.swift: POMODORO_REQUIRE_HARDWARE=1, but \(missing.joined(separator: ", ")) "
-            + "(install libgpiod-dev, libi2c-dev, libmosquitto-dev and libmicrohttpd-dev there, or set "
+            + "(install libgpiod-dev, libi2c-dev, libmosquitto-dev, libmicrohttpd-dev, libqrencode-dev and "
+            + "libavahi-client-dev there, or set "
             + "POMODORO_SYSROOT)\n").utf8))
       exit(1)
     }
@@ -43,6 +45,9 @@ import PackageDescription
   let hasMosquitto = !forceMock && found[2]
   // libmicrohttpd for `pomodoro web` (the package pomodoro-web): compiled in where its header is.
   let hasMicrohttpd = !forceMock && found[3]
+  // libqrencode for the pairing screen's QR code, libavahi-client for announcing the page (mDNS).
+  let hasQRencode = !forceMock && found[4]
+  let hasAvahi = !forceMock && found[5]
   // libcrypt for the web page's pairings: libc6-dev brings its header wherever a C compiler is, and
   // Debian's libcrypt1 is always installed; not hardware, so the mock-only build has it too (the
   // pairing tests run without libmicrohttpd).
@@ -52,6 +57,8 @@ import PackageDescription
   let hasI2C = false
   let hasMosquitto = false
   let hasMicrohttpd = false
+  let hasQRencode = false
+  let hasAvahi = false
   let hasCrypt = false
 #endif
 
@@ -83,6 +90,20 @@ var webLinks: [LinkerSetting] = []
 if hasMicrohttpd {
   webDefines.append(.define("POMODORO_HAVE_MICROHTTPD"))
   webLinks.append(.linkedLibrary("dl"))
+}
+// libavahi-client announces the page over mDNS, loaded by the same shim when `pomodoro web` starts
+// (it brings libdbus, which no other process should map).
+if hasAvahi {
+  webDefines.append(.define("POMODORO_HAVE_AVAHI"))
+  if !hasMicrohttpd { webLinks.append(.linkedLibrary("dl")) }
+}
+// libqrencode draws the pairing screen's QR code: loaded by its shim the first time the device
+// shows a code.
+var qrDefines: [CSetting] = []
+var qrLinks: [LinkerSetting] = []
+if hasQRencode {
+  qrDefines.append(.define("POMODORO_HAVE_QRENCODE"))
+  qrLinks.append(.linkedLibrary("dl"))
 }
 // libcrypt (Debian's libcrypt1, always installed) hashes the pairings the server keeps.
 if hasCrypt {
@@ -134,6 +155,8 @@ let package = Package(
     .target(
       name: "PomodoroConfig", dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem", "PomodoroControl"],
       swiftSettings: hot),
+    // The one C shim over libqrencode, loaded on first use (or its "not installed" body).
+    .target(name: "CPomodoroQR", cSettings: qrDefines, linkerSettings: qrLinks),
     // Imperative shell of the device: the device and its event loop, the service (SIGHUP reload,
     // systemd), state and history files, OLED care, the control socket's server. It sees neither
     // the mocks nor the Linux hardware (the command line hands it one or the other).
@@ -141,6 +164,7 @@ let package = Package(
       name: "PomodoroRuntime",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroSystem", "PomodoroConfig", "PomodoroControl",
+        "CPomodoroQR",
       ],
       swiftSettings: hot
     ),

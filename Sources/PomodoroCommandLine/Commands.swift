@@ -62,7 +62,8 @@ extension PomodoroCLI {
       details: """
         Checks a freshly wired device: prints the chip and each line the config names, whether it is free
         (and who holds it if not), whether the display answers at its address, draws a test pattern, beeps
-        once, then prints encoder turns and button presses as they happen until Ctrl-C.
+        once, then prints encoder turns and button presses as they happen until Ctrl-C. Where pomodoro-web
+        is installed it first prints where a phone opens the page (<host name>.local and each address).
         """,
       codes: [
         (ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.hardware, nil),
@@ -205,14 +206,16 @@ extension PomodoroCLI {
       run: MqttCommand.run),
     Subcommand(
       name: "web", usage: ["web [--config FILE]", "web pair [--config FILE]", "web forget [--config FILE]"],
-      summary: "The desk's page for phones on the LAN, paired by a code on its screen",
+      summary: "The desk's page for phones on the LAN, paired by a code (or its QR code) on its screen",
       brief: "the page for phones on the LAN",
       details: """
         Serves the desk's page and its API over HTTP (GNU libmicrohttpd), a process of its own: it reaches
         the device only through the control socket (control_socket; beside the simulator, the simulator's).
         Anyone on the LAN sees the page (web_view = paired: paired browsers only); starting, pausing and
         settings need a paired browser: Pair on the page shows a 6-digit code on the desk's screen for
-        \(DurationText.format(PairingGate.codeLifetime)), and the code typed there keeps that browser paired for a year.
+        \(DurationText.format(PairingGate.codeLifetime)) (on a 128x64 panel beside a QR code of the page's address with
+        the code: scanning it pairs), and the code typed there keeps that browser paired for a year. While it
+        serves, the page is announced over mDNS (Avahi) as "Pomodoro on <host name>".
         Keys: \(ConfigKey.all.filter { $0.applies == .web }.map(\.name).joined(separator: ", ")), control_socket.
         Pairings are kept hashed in $STATE_DIRECTORY (systemd's, /var/lib/pomodoro-web).
 

@@ -5,9 +5,13 @@ import PomodoroGraphics
 import PomodoroLinux
 import PomodoroRuntime
 import PomodoroSystem
+import PomodoroWeb
 
 /// `pomodoro probe`: checks a freshly wired device step by step, then echoes the inputs live.
 enum ProbeCommand {
+  /// pomodoro-web's unit: there, the package is installed.
+  static let webUnit = "/usr/lib/systemd/system/pomodoro-web.service"
+
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("probe takes no arguments, got '\(args.positional[0])'") }
@@ -17,6 +21,13 @@ enum ProbeCommand {
     let log = Log()
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: log)
     print(PomodoroCLI.versionText)
+    // The page, where the package pomodoro-web is installed: where a phone opens it.
+    if access(webUnit, F_OK) == 0 {
+      let pages = PageAddress.all(
+        hostName: AllowedHosts.thisHostName(), interfaces: PageAddress.interfaces(), bind: config.webBind,
+        port: config.webPort)
+      print("the page (pomodoro-web): \(pages.joined(separator: "  "))")
+    }
 
     // 1. The chip and every line, free or held.
     let chip: LinuxGPIOChip

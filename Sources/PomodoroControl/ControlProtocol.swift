@@ -15,7 +15,9 @@ public enum ControlCommand: Equatable, Sendable {
   /// The history's records of the last `days` local days, as item lines (`pomodoro web`'s page).
   case history(days: Int)
   /// Shows a pairing code on the desk's screen for 2 minutes (`pomodoro web` asks); nil takes it away.
-  case pair(code: String?)
+  /// `url`: the page's address on the LAN (`http://192.168.1.23:8080/`), which the desk draws as a
+  /// QR code with `#pair=<code>` after it, where it has room.
+  case pair(code: String?, url: String? = nil)
   /// The settable keys: their values and where each comes from (`ConfigLayers`).
   case config
   /// A settable key set over the config file, kept in the state directory.
@@ -37,6 +39,17 @@ public enum ControlCommand: Equatable, Sendable {
 
   /// The days `history` may ask for: a year, at most `ControlProtocol.historyLimit` records.
   public static let historyDays = 1...366
+
+  /// The longest page address `pair` takes (a QR code the panel shows holds far less: the desk
+  /// then shows the digits alone).
+  public static let longestPageURL = 256
+
+  /// Whether `url` may be a pairing's page address: `http://`, then printable ASCII without
+  /// spaces, at most `longestPageURL` bytes.
+  public static func isPageURL(_ url: String) -> Bool {
+    url.utf8.count <= longestPageURL && url.hasPrefix("http://") && url.utf8.count > 7
+      && url.utf8.allSatisfy { $0 > 32 && $0 < 127 }
+  }
 
   /// The command names, as requests and `pomodoro ctl` spell them.
   public static let names = each.map(\.name)
@@ -92,7 +105,9 @@ public enum ControlCommand: Equatable, Sendable {
     case .set(let mode, let duration):
       if let mode { pairs.append(("mode", .string(mode.rawValue))) }
       if let duration { pairs.append(("duration", .string(DurationText.format(duration)))) }
-    case .pair(let code?): pairs.append(("code", .string(code)))
+    case .pair(let code?, let url):
+      pairs.append(("code", .string(code)))
+      if let url { pairs.append(("url", .string(url))) }
     case .history(let days): pairs.append(("days", .int(Int64(days))))
     case .configSet(let key, let value): pairs += [("key", .string(key)), ("value", .string(value))]
     case .configReset(let key): pairs.append(("key", .string(key)))
@@ -134,6 +149,12 @@ public enum ControlCommand: Equatable, Sendable {
       if let code = object["code"] {
         guard let c = code.string else { return .failure(.init("\"code\" must be a string of 6 digits")) }
         words.append(c)
+        if let url = object["url"] {
+          guard let u = url.string else {
+            return .failure(.init("\"url\" must be a string like \"http://192.168.1.23:8080/\""))
+          }
+          words.append(u)
+        }
       }
     // A value may hold spaces (`modes`): taken as it is, not as words.
     case "config_set":
@@ -227,13 +248,22 @@ public enum ControlCommand: Equatable, Sendable {
       }
       return .success(.history(days: days))
     case "pair":
-      guard rest.count <= 1 else { return .failure(.init("pair takes one code of 6 digits, or none to take it away")) }
+      guard rest.count <= 2 else {
+        return .failure(.init("pair takes one code of 6 digits (and the page's address), or none to take it away"))
+      }
       if let code = rest.first {
         guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
           return .failure(.init("pair: the code is 6 digits, like 123456, got '\(code)'"))
         }
       }
-      return .success(.pair(code: rest.first))
+      let url = rest.count == 2 ? rest[1] : nil
+      if let url, !Self.isPageURL(url) {
+        return .failure(
+          .init(
+            "pair: the page's address is http://, then printable ASCII without spaces, at most "
+              + "\(Self.longestPageURL) bytes, like http://192.168.1.23:8080/; got \(url.utf8.count) bytes"))
+      }
+      return .success(.pair(code: rest.first, url: url))
     case "label":
       // `label Write the report`: the words after the command, one space between them.
       return label(rest.joined(separator: " "))

@@ -64,9 +64,14 @@ public struct AllowedHosts: Sendable {
 extension AllowedHosts {
   /// This machine's: its host name and every address of its interfaces now.
   public static func thisMachine() -> AllowedHosts {
+    AllowedHosts(hostName: thisHostName(), addresses: interfaceAddresses())
+  }
+
+  /// This machine's host name (gethostname).
+  public static func thisHostName() -> String {
     var name = [CChar](repeating: 0, count: 256)
     gethostname(&name, name.count - 1)
-    return AllowedHosts(hostName: text(ofCString: name), addresses: interfaceAddresses())
+    return text(ofCString: name)
   }
 
   static func interfaceAddresses() -> [String] {

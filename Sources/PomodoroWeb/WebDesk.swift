@@ -61,6 +61,10 @@ public final class WebDesk: LoopSource {
     let answer: (DeviceLink.Answer) -> HTTPResponse
   }
 
+  /// The page's address on the LAN for a pairing asked by the client at this address
+  /// (`PageAddress.url`), sent to the desk with the code for its QR code; nil: the digits alone.
+  public var pageURL: (_ client: String) -> String? = { _ in nil }
+
   /// The query arguments the routes read (the transport reads only these).
   public static let queryNames = ["days"]
 

@@ -139,7 +139,8 @@ extension WebDesk {
             ]).utf8))
       }
       let digits = gate.issue(at: now)
-      return ask(.pair(code: digits), "pair", for: request) { [weak self] answer in
+      let url = pageURL(request.client)
+      return ask(.pair(code: digits, url: url), "pair", for: request) { [weak self] answer in
         switch answer.result {
         case .success:
           return HTTPResponse(

@@ -37,15 +37,24 @@ public enum WebService {
     let desk = WebDesk(
       link: link, server: server, hosts: .thisMachine(), rereadHosts: { .thisMachine() }, view: config.webView,
       pairings: Pairings(directory: stateDirectory), clock: clock, log: log)
+    let port = server.port
+    desk.pageURL = { client in
+      PageAddress.url(interfaces: PageAddress.interfaces(), client: client, bind: config.webBind, port: port)
+    }
     let waiter = try PollWaiter(clock: clock)
     log.info(
       "serving the page on \(config.webBind ?? "every interface") port \(server.port) (view: \(config.webView.rawValue)) "
         + "for the device at \(socketPath); pairings in \(stateDirectory)")
     // SIGHUP has nothing to read again (the keys apply at a restart): only SIGTERM and SIGINT stop it.
+    // Announced over mDNS while it serves (Avahi in this loop); withdrawn when it stops.
+    let announcer = Announcer(
+      hostName: AllowedHosts.thisHostName(), port: server.port, service: AvahiMDNS(clock: clock), log: log)
+    announcer.start()
     while true {
-      let signals = try SourceLoop.turn([link, server, desk], waiter: waiter)
+      let signals = try SourceLoop.turn([link, server, desk, announcer], waiter: waiter)
       if signals.contains(where: { $0 != SIGHUP }) { break }
     }
+    announcer.stop()
     link.close()
     log.info("stopped")
     return ExitCode.ok

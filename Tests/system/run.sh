@@ -174,6 +174,13 @@ root=$devroot
 root_mounts
 apt_in_root -qq update >/dev/null || die "apt-get update in the device root failed"
 apt_start=$SECONDS
+# avahi-daemon and avahi-utils, as Raspberry Pi OS has them (the page is announced through the
+# daemon; avahi-browse checks it), and iproute2 for the guest's dummy interface; installed before
+# the packages under test, so that the time below is theirs.
+apt_retry in_root apt-get -y -q -o APT::Install-Recommends=false install avahi-daemon avahi-utils iproute2 \
+  </dev/null >"$work/install-avahi.log" 2>&1 ||
+  { tail -n 20 "$work/install-avahi.log" >&2; die "apt-get install avahi-daemon avahi-utils iproute2 failed in the device root"; }
+apt_start=$SECONDS
 apt_retry in_root apt-get -y -o APT::Install-Recommends=false install "/var/tmp/pomodoro-deb/${deb_file##*/}" \
   "/var/tmp/pomodoro-deb/${web_file##*/}" </dev/null >"$work/install.log" 2>&1 ||
   { tail -n 20 "$work/install.log" >&2; die "apt-get install ./${deb_file##*/} ./${web_file##*/} failed in the device root"; }

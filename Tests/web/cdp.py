@@ -97,8 +97,12 @@ class Browser:
             raise ProtocolError(f"{method}: {reply['error'].get('message')}")
         return reply.get("result", {})
 
-    def new_page(self, width, height, mobile=False, scale=None, dark=False):
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+    def new_page(self, width, height, mobile=False, scale=None, dark=False, isolated=False):
+        """isolated: in a browser context of its own (its own cookies: another phone)."""
+        extra = {}
+        if isolated:
+            extra["browserContextId"] = self.call("Target.createBrowserContext")["browserContextId"]
+        target = self.call("Target.createTarget", url="about:blank", **extra)["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         return Page(self, target, session, width, height, mobile, scale, dark)
 

@@ -185,6 +185,35 @@ def main():
         phone.type("#label-text", "Write the report")
         phone.enter()
         check("Enter in the field sets the label", until(lambda: device().get("label") == "Write the report", 3) is not None)
+        # --- paired by the camera: the desk's QR code opens /#pair=CODE in another phone ---------
+        # A fragment that is no code: taken away and said; nothing paired.
+        stranger = b.new_page(412, 892, mobile=True, isolated=True)
+        stranger.wait("document.readyState === 'complete'", 5)
+        stranger.goto(base + "/#pair=12")
+        check("scanned: a fragment without 6 digits is taken away and said; nothing paired",
+              stranger.wait("location.hash === '' && /6-digit code/.test(document.querySelector('#message').textContent)"
+                            " && !document.querySelector('#pairing').hidden", 5),
+              stranger.eval("location.href + ' ' + document.querySelector('#message').textContent"))
+        camera = b.new_page(412, 892, mobile=True, isolated=True)
+        scanned = re.findall(r"\b\d{6}\b", subprocess.run(args.pair, shell=True, capture_output=True, text=True,
+                                                           timeout=10).stdout)
+        # A camera opens the address in a new page (once its blank page has loaded, so that the
+        # navigation is the page's only one): the page's start reads the fragment.
+        camera.wait("document.readyState === 'complete'", 5)
+        camera.goto(base + "/#pair=" + (scanned[-1] if scanned else "000000"))
+        check("scanned: opening /#pair=CODE pairs that browser without typing",
+              camera.wait("!document.querySelector('#controls').hidden", 5),
+              camera.eval("document.querySelector('#message').textContent"))
+        # The history's entries as the browser keeps them (`url`; `userTypedURL` is what was opened).
+        entries = lambda: camera.call("Page.getNavigationHistory").get("entries", [])  # noqa: E731
+        check("scanned: the code is gone from the address bar and from the history",
+              camera.eval("location.href") == base + "/"
+              and until(lambda: not any("pair=" in e["url"] for e in entries()), 3) is not None,
+              f"{camera.eval('location.href')}; history {[e['url'] for e in entries()]}")
+        check("scanned: the page that scanned shows no console error", not camera.console, "; ".join(camera.console))
+        # Their streams would count against this address's (4 a client address).
+        for page in (stranger, camera):
+            b.call("Target.closeTarget", targetId=page.target)
 
         # --- idle: the picker and the labels ----------------------------------------------------
         ctl("set", "focus", "25m")

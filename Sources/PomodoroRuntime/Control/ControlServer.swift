@@ -86,8 +86,8 @@ public final class ControlServer: LoopSource, DeviceObserver {
     case .watch:
       if let refusal = connections.admitWatcher(client) { return refused(refusal) }
       return Answer(reply: ok())
-    case .pair(let code):
-      device.showPairing(code)
+    case .pair(let code, let url):
+      device.showPairing(code, url: url)
       return Answer(reply: ok())
     case .history(let days):
       return listed(device.historyItems(days: days))

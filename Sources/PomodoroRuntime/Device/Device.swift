@@ -57,6 +57,10 @@ public final class Device {
   var quietCheckedAt: Instant?
   /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
   public internal(set) var pairing = PairingPrompt()
+  /// Makes the pairing screen's QR code (libqrencode's shim; a test may hand another).
+  public var qrEncoder: (String) -> Result<QRModules, PairingQR.Reason> = { PairingQR.encode($0) }
+  /// Why no QR code could be made was logged (once a run).
+  var qrRefusalSaid = false
   /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
   /// once by `saveIfDue()` at the end of the step, or after a batch of commands, rather than once
   /// an event (a burst of 800 toggles is one save, not 1,600 fsyncs).

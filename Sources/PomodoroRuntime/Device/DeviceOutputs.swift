@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroGraphics
 import PomodoroSystem
 
 /// What the device shows and sounds beside the screen's frames: the panel's look (OLED care's
@@ -27,10 +28,23 @@ extension Device {
 
   /// Shows a pairing code over the timer's screen, or withdraws it (nil). A code is not a touch:
   /// it neither wakes nor keeps the panel lit (OLED care dims and blanks it as the timer's
-  /// screen); a press that wakes the panel leaves it there to be read.
-  public func showPairing(_ code: String?) {
+  /// screen); a press that wakes the panel leaves it there to be read. With `url` (the page's
+  /// address on the LAN) a 128 x 64 panel shows a QR code of it with the code beside the digits;
+  /// where none can be made (libqrencode absent, an address too long) the digits alone, said once.
+  public func showPairing(_ code: String?, url: String? = nil) {
     if let code {
-      pairing.show(code, at: clock.now)
+      var qr: QRModules?
+      if let url, config.height > 32, !pairing.shown(at: clock.now) || pairing.code != code {
+        switch qrEncoder(PairingQR.link(url: url, code: code)) {
+        case .success(let modules): qr = modules
+        case .failure(let reason):
+          if !qrRefusalSaid {
+            log.warning("the pairing screen shows the code without a QR code: \(reason)")
+            qrRefusalSaid = true
+          }
+        }
+      }
+      pairing.show(code, qr: qr, at: clock.now)
     } else {
       pairing.withdraw()
     }

@@ -1,7 +1,8 @@
 import PomodoroCore
 import PomodoroGraphics
 
-/// The pairing code `pomodoro web` asked the desk to show (`{"cmd":"pair","code":"123456"}`):
+/// The pairing code `pomodoro web` asked the desk to show (`{"cmd":"pair","code":"123456"}`, with
+/// `"url"` the page's address, drawn as a QR code beside it on a 128 x 64 panel):
 /// over the timer's screen for `lifetime`, until the page withdraws it (`{"cmd":"pair"}`) or a
 /// button is pressed at the desk. The timer runs on underneath; the alarm still sounds. Asking
 /// again for the code on the screen changes nothing (its end stays), and a code a press put away
@@ -11,6 +12,8 @@ public struct PairingPrompt: Sendable {
   public static let lifetime = minutes(2)
   public private(set) var code: String?
   public private(set) var until: Instant?
+  /// The QR code of the page's address with the code, drawn beside it on a 128 x 64 panel.
+  public private(set) var qr: QRModules?
   /// The code a press at the desk put away, and the end it had: not shown again before then.
   public private(set) var putAway: (code: String, until: Instant)?
 
@@ -19,10 +22,11 @@ public struct PairingPrompt: Sendable {
   /// Shows `code` until `now + lifetime`; false (nothing changes) when it is the code shown now
   /// or the one a press put away before its end.
   @discardableResult
-  public mutating func show(_ code: String, at now: Instant) -> Bool {
+  public mutating func show(_ code: String, qr: QRModules? = nil, at now: Instant) -> Bool {
     if self.code == code && shown(at: now) { return false }
     if let away = putAway, away.code == code, now < away.until { return false }
     self.code = code
+    self.qr = qr
     until = now + Self.lifetime
     return true
   }
@@ -30,6 +34,7 @@ public struct PairingPrompt: Sendable {
   public mutating func withdraw() {
     code = nil
     until = nil
+    qr = nil
   }
 
   /// A press at the desk takes the code away: it stays away for the rest of its time.
@@ -44,7 +49,7 @@ public struct PairingPrompt: Sendable {
   /// The frame at `now` while it is shown, nil when the timer's screen is.
   public func frame(at now: Instant, height: Int) -> Framebuffer? {
     guard shown(at: now), let code, let until else { return nil }
-    return PairingLayout.draw(code: code, secondsLeft: Int(shownSeconds(until - now)), height: height)
+    return PairingLayout.draw(code: code, secondsLeft: Int(shownSeconds(until - now)), height: height, qr: qr)
   }
 
   /// When the screen must change next: each second's count, and the end.

@@ -409,7 +409,25 @@ async function pairShow() {
 
 async function pairSend(e) {
   e.preventDefault();
-  const code = $('pair-code').value.trim();
+  return pairWith($('pair-code').value.trim());
+}
+
+// The desk's QR code opens `/#pair=123456`: the code leaves the address bar and the history at
+// once (replaceState), and is sent as a typed one is.
+function scannedCode() {
+  if (!location.hash.startsWith('#pair=')) return null;
+  const m = /^#pair=(\d{6})$/.exec(location.hash);
+  window.history.replaceState(null, '', location.pathname + location.search);
+  if (!m) say('That address carries no 6-digit code: Pair, and type the code the desk shows.');
+  return m && m[1];
+}
+
+async function pairScanned() {
+  const code = scannedCode();
+  if (code) await pairWith(code);
+}
+
+async function pairWith(code) {
   const r = await api('/api/pair', { code });
   if (!r.ok) {
     if (r.status === 429 && !r.json.printed_code_pairs) session.pairing_locked = true;
@@ -600,10 +618,16 @@ function init() {
   window.addEventListener('pageshow', (e) => e.persisted && wake());
   window.addEventListener('online', wake);
   setInterval(tick, 250);
+  window.addEventListener('hashchange', pairScanned);
   render();
-  loadSession().then(() => {
-    connect();
-    loadSettings();
+  const scanned = scannedCode();
+  loadSession().then(async () => {
+    // A scanned code pairs first (which reads the session and the settings and connects).
+    if (scanned) await pairWith(scanned);
+    if (!stream) {
+      connect();
+      loadSettings();
+    }
     loadWeek();
   });
 }

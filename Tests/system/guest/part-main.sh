@@ -117,6 +117,34 @@ web cancel POST /api/command '{"cmd":"cancel"}' "$cookie"
 check web-command-cancel "POST /api/command cancel: $(web_said cancel); then phase $(phase_now), expected idle" \
   cancelled
 
+# --- 2b. found by name: the page announced over mDNS (avahi-daemon, as Raspberry Pi OS has it) --
+# The guest has no network (-nic none): a dummy interface (or a veth pair) with multicast gives
+# avahi-daemon an interface to announce on; its packets stay in the guest (multicast loops back
+# to the daemon).
+modprobe dummy 2>/dev/null || modprobe veth 2>/dev/null || true
+ip link add mdns0 type dummy 2>/dev/null || { ip link add mdns0 type veth peer name mdns1 && ip link set mdns1 up; } || true
+ip link set mdns0 multicast on up
+ip addr add 192.0.2.10/24 dev mdns0 2>/dev/null || true
+# avahi-browse's parsable lines: =;IFACE;IPv4;NAME;TYPE;DOMAIN;HOST;ADDRESS;PORT;TXT, spaces in a
+# name written \032, the type as _http._tcp or its description (Web Site).
+mdns_name='Pomodoro(\\032| )on(\\032| )pomodoro-systest'
+browse() { avahi-browse -rpt _http._tcp >/run/systest/mdns.txt 2>&1 || true; }
+announced() { browse && grep -Eq "^=;mdns0;IPv4;$mdns_name;(_http\._tcp|Web Site);local;[^;]*;192\.0\.2\.10;8080;.*\"path=/\"" /run/systest/mdns.txt; }
+withdrawn() { browse && ! grep -Eq "$mdns_name" /run/systest/mdns.txt; }
+wait_for 60 announced || true
+say "mDNS: avahi-browse -rpt _http._tcp: $(grep -E "$mdns_name" /run/systest/mdns.txt | head -n 2 | tr '\n' '|')"
+say "mDNS: pomodoro-web said: $(journalctl -b -u pomodoro-web.service -o cat --no-pager 2>/dev/null | grep -i 'mdns\|avahi' | tail -n 2 | tr '\n' '|')"
+check web-mdns-announced "avahi-browse -rpt _http._tcp: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-400); expected 'Pomodoro on pomodoro-systest' on 192.0.2.10 port 8080 with path=/" \
+  announced
+systemctl stop pomodoro-web.service
+wait_for 30 withdrawn || true
+check web-mdns-withdrawn "after systemctl stop pomodoro-web: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-300); expected no Pomodoro service" \
+  withdrawn
+systemctl start pomodoro-web.service
+wait_for 60 web_active || true
+wait_for 60 announced || true
+check web-mdns-again "started again: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-300); expected announced again" announced
+
 # --- 3. the sandbox, on the live unit ----------------------------------------------------------
 security=$(systemd-analyze security pomodoro.service 2>&1 | tail -n 1)
 level=$(echo "$security" | sed -n 's/.*: \([0-9.]*\) .*/\1/p')
