@@ -215,7 +215,7 @@ public enum Engine {
     }
     session.interruptions.mark(kind)
     s.phaseState = .running(session, running, lastPersistAt: now, snoozedAt: snoozedAt)
-    s.lastInterruption = (kind, now)
+    s.lastInterruption = EngineState.InterruptionMark(kind: kind, at: now)
     effects.append(.persist)
   }
 

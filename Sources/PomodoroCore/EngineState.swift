@@ -30,15 +30,12 @@ public struct EngineState: Equatable, Sendable {
   /// picker shows the modes.
   public internal(set) var labelChoice: Int?
   /// The last interruption marked and when: the panel acknowledges it for a short while.
-  public internal(set) var lastInterruption: (kind: Interruption, at: Instant)?
+  public internal(set) var lastInterruption: InterruptionMark?
 
-  public static func == (a: EngineState, b: EngineState) -> Bool {
-    a.settings == b.settings && a.phaseState == b.phaseState && a.previousPhase == b.previousPhase
-      && a.phaseSince == b.phaseSince && a.mode == b.mode && a.duration == b.duration
-      && a.focusDoneInCycle == b.focusDoneInCycle && a.completedToday == b.completedToday
-      && a.restored == b.restored && a.origin == b.origin && a.label == b.label && a.recentLabels == b.recentLabels
-      && a.labelChoice == b.labelChoice && a.lastInterruption?.kind == b.lastInterruption?.kind
-      && a.lastInterruption?.at == b.lastInterruption?.at
+  /// An interruption and the instant it was marked.
+  public struct InterruptionMark: Equatable, Sendable {
+    public var kind: Interruption
+    public var at: Instant
   }
 
   /// What the label chooser offers: the recent labels, then no label (nil).

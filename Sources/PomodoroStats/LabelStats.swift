@@ -190,24 +190,9 @@ public enum LabelStatsText {
         pad("Label", width) + String(repeating: pad("sessions", 9, left: true) + pad("min", 7, left: true), count: 3))
       for row in rows { lines.append(pad(row.name, width) + cells(row.today) + cells(row.week) + cells(row.span)) }
     }
-    if s.unsyncedPlaced > 0 || s.unsyncedUnplaced > 0 || s.damagedCount > 0 { lines.append("") }
-    if s.unsyncedPlaced > 0 {
-      lines.append(
-        "\(StatsText.plural(s.unsyncedPlaced, "session")) recorded before the wall clock was set: counted on the day "
-          + "of the next session recorded with the clock set.")
-    }
-    if s.unsyncedUnplaced > 0 {
-      lines.append(
-        "\(StatsText.plural(s.unsyncedUnplaced, "session")) recorded before the wall clock was set, with none "
-          + "recorded with the clock set after: not placed on any day, not counted.")
-    }
-    if s.damagedCount > 0 {
-      var numbers = s.damagedLines.map(String.init).joined(separator: ", ")
-      if s.damagedCount > s.damagedLines.count { numbers += " and \(s.damagedCount - s.damagedLines.count) more" }
-      lines.append(
-        "\(StatsText.plural(s.damagedCount, "damaged history line")) skipped (torn by a power cut, or a time out of "
-          + "range): line \(numbers) from the end.")
-    }
+    lines += StatsText.readingNotes(
+      placed: s.unsyncedPlaced, unplaced: s.unsyncedUnplaced, damaged: s.damagedCount, shown: s.damagedLines,
+      placedWhy: "", unplacedFate: "not counted", numbered: " from the end")
     return lines.map(StatsText.trimmed).joined(separator: "\n") + "\n"
   }
 

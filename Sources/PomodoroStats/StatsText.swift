@@ -48,25 +48,37 @@ public enum StatsText {
 
   /// What to say about sessions whose date is not trusted.
   public static func notes(_ s: HistoryStats) -> [String] {
+    readingNotes(
+      placed: s.unsyncedPlaced, unplaced: s.unsyncedUnplaced, damaged: s.damagedCount, shown: s.damagedLines,
+      placedWhy: ", as \(s.unsyncedPlaced == 1 ? "its own date" : "their own dates") cannot be trusted",
+      unplacedFate: "counted only in all time", numbered: "")
+  }
+
+  /// What reading the history met, said after a report (`stats` and `stats --by-label` alike):
+  /// sessions recorded before the wall clock was set, placed on a later day (`placedWhy` says
+  /// why, if the report does) or on none (`unplacedFate`: what the report did with them), and
+  /// damaged lines skipped, the first of them by number (`numbered`: how they are counted).
+  static func readingNotes(
+    placed: Int, unplaced: Int, damaged: Int, shown: [Int], placedWhy: String, unplacedFate: String, numbered: String
+  ) -> [String] {
     var lines: [String] = []
-    if s.unsyncedPlaced > 0 || s.unsyncedUnplaced > 0 || s.damagedCount > 0 { lines.append("") }
-    if s.unsyncedPlaced > 0 {
+    if placed > 0 || unplaced > 0 || damaged > 0 { lines.append("") }
+    if placed > 0 {
       lines.append(
-        "\(plural(s.unsyncedPlaced, "session")) recorded before the wall clock was set: counted on the day of the "
-          + "next session recorded with the clock set, as \(s.unsyncedPlaced == 1 ? "its own date" : "their own dates") "
-          + "cannot be trusted.")
+        "\(plural(placed, "session")) recorded before the wall clock was set: counted on the day of the "
+          + "next session recorded with the clock set\(placedWhy).")
     }
-    if s.unsyncedUnplaced > 0 {
+    if unplaced > 0 {
       lines.append(
-        "\(plural(s.unsyncedUnplaced, "session")) recorded before the wall clock was set, with none recorded with "
-          + "the clock set after: not placed on any day, counted only in all time.")
+        "\(plural(unplaced, "session")) recorded before the wall clock was set, with none recorded with "
+          + "the clock set after: not placed on any day, \(unplacedFate).")
     }
-    if s.damagedCount > 0 {
-      var numbers = s.damagedLines.map(String.init).joined(separator: ", ")
-      if s.damagedCount > s.damagedLines.count { numbers += " and \(s.damagedCount - s.damagedLines.count) more" }
+    if damaged > 0 {
+      var numbers = shown.map(String.init).joined(separator: ", ")
+      if damaged > shown.count { numbers += " and \(damaged - shown.count) more" }
       lines.append(
-        "\(plural(s.damagedCount, "damaged history line")) skipped (torn by a power cut, or a time out of range): line \(numbers)."
-      )
+        "\(plural(damaged, "damaged history line")) skipped (torn by a power cut, or a time out of range): line "
+          + "\(numbers)\(numbered).")
     }
     return lines
   }

@@ -39,15 +39,6 @@ func historyBench(lines: Int = 1_000_000) {
   fclose(file)
   figure("history.lines", Double(lines), "lines")
   for (name, args) in [("stats", ["stats"]), ("history", ["history"]), ("history_csv", ["history", "--csv"])] {
-    let began = monotonicNanoseconds()
-    let run = spawnAndWait(binary, args + ["--config", config])
-    let wall = Double(monotonicNanoseconds() - began) / 1e9
-    guard run.status == 0 else {
-      print("# history.\(name) failed: exit status \(run.status)")
-      continue
-    }
-    figure("history.\(name)_wall_1m_lines", wall, "s")
-    figure("history.\(name)_cpu_1m_lines", Double(run.cpuNanoseconds) / 1e9, "s")
-    figure("history.\(name)_peak_rss_1m_lines", Double(run.peakKiB) / 1024, "MiB")
+    measureChild("history", name, suffix: "1m_lines", binary, args + ["--config", config])
   }
 }

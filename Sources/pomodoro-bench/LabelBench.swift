@@ -49,16 +49,7 @@ func labelBench(lines: Int = 1_000_000) {
     fclose(file)
   }
   func measure(_ name: String, _ args: [String]) {
-    let began = monotonicNanoseconds()
-    let run = spawnAndWait(binary, args + ["--config", config], stdout: ics)
-    let wall = Double(monotonicNanoseconds() - began) / 1e9
-    guard run.status == 0 else {
-      print("# labels.\(name) failed: exit status \(run.status)")
-      return
-    }
-    figure("labels.\(name)_wall_1m_lines", wall, "s")
-    figure("labels.\(name)_cpu_1m_lines", Double(run.cpuNanoseconds) / 1e9, "s")
-    figure("labels.\(name)_peak_rss_1m_lines", Double(run.peakKiB) / 1024, "MiB")
+    measureChild("labels", name, suffix: "1m_lines", binary, args + ["--config", config], stdout: ics)
   }
   func events() -> Int {
     guard let text = try? Files.readText(ics, limit: 64 << 20) else { return 0 }

@@ -20,10 +20,11 @@ func memoryBench(binary given: String?) {
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: directory) }
 
-  if access("Tests/scenarios/full-focus.pomo", R_OK) == 0,
-    let peak = childPeak(binary, ["simulate", "--script", "Tests/scenarios/full-focus.pomo"])
-  {
-    figure("memory.simulate_script_full_focus.peak", Double(peak) / 1024, "MiB")
+  // The binary's own VmHWM at its exit (spawnAndWait's POMODORO_REPORT_PEAK_RSS): a child's
+  // ru_maxrss would count the pages of the bench it was forked from.
+  if access("Tests/scenarios/full-focus.pomo", R_OK) == 0 {
+    let run = spawnAndWait(binary, ["simulate", "--script", "Tests/scenarios/full-focus.pomo"])
+    if run.status == 0 { figure("memory.simulate_script_full_focus.peak", Double(run.peakKiB) / 1024, "MiB") }
   }
   // The idle device in a terminal (script(1) gives it one), with its control socket.
   let socket = directory + "/control.sock"
@@ -72,21 +73,6 @@ func memoryBench(binary given: String?) {
   } else {
     print("# memory: no mosquitto, the bridge not measured")
   }
-}
-
-/// The peak resident memory (KiB) of `binary` run with `arguments` to its end, as GNU time
-/// reports it: a child forked from this bench would count the bench's own pages too (the kernel
-/// keeps the high-water mark of the image a process had before its exec).
-func childPeak(_ binary: String, _ arguments: [String]) -> Int? {
-  guard access("/usr/bin/time", X_OK) == 0 else {
-    print("# memory: no /usr/bin/time (Debian's package time) for a whole run's peak")
-    return nil
-  }
-  let out = NSTemporaryDirectory() + "pomodoro-memory-time-\(getpid())"
-  defer { unlink(out) }
-  guard let p = launch("/usr/bin/time", ["-o", out, "-f", "%M", binary] + arguments) else { return nil }
-  p.waitUntilExit()
-  return (try? String(contentsOfFile: out, encoding: .utf8)).flatMap { Int($0.split(separator: "\n").last ?? "") }
 }
 
 /// VmHWM of a running process, in KiB.

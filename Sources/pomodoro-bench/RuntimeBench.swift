@@ -122,6 +122,26 @@ struct ChildRun {
   var cpuNanoseconds: Int64
 }
 
+/// Runs `binary` with `args` to its end and prints its wall time, CPU time and peak resident
+/// memory as `PREFIX.NAME_wall_SUFFIX`, `_cpu_` and `_peak_rss_` figures; false (and says so) when
+/// it failed.
+@discardableResult
+func measureChild(
+  _ prefix: String, _ name: String, suffix: String, _ binary: String, _ args: [String], stdout: String = "/dev/null"
+) -> Bool {
+  let began = monotonicNanoseconds()
+  let run = spawnAndWait(binary, args, stdout: stdout)
+  let wall = Double(monotonicNanoseconds() - began) / 1e9
+  guard run.status == 0 else {
+    print("# \(prefix).\(name) failed: exit status \(run.status)")
+    return false
+  }
+  figure("\(prefix).\(name)_wall_\(suffix)", wall, "s")
+  figure("\(prefix).\(name)_cpu_\(suffix)", Double(run.cpuNanoseconds) / 1e9, "s")
+  figure("\(prefix).\(name)_peak_rss_\(suffix)", Double(run.peakKiB) / 1024, "MiB")
+  return true
+}
+
 /// Runs `path` with `args`, stdout to the file `stdout` (/dev/null by default); returns the exit
 /// status, the child's own peak resident memory in KiB, which it reports on stderr
 /// (POMODORO_REPORT_PEAK_RSS), and the CPU time it used.
