@@ -63,7 +63,12 @@ public enum Engine {
       s.labelChoice = nil
     case .interrupt(let kind):
       interrupt(&s, kind, now: now, effects: &effects)
+    case .setRoom(let identity):
+      setRoom(&s, identity)
+    case .roomSession(let session, let anchor):
+      hear(&s, session, anchor: anchor)
     }
+    if s.room != nil { roomAfter(event, before: state, &s, now: now, effects: &effects) }
     return (s, effects)
   }
 
@@ -85,7 +90,9 @@ public enum Engine {
       return min(end, now + nanosecondsPerSecond - counted % nanosecondsPerSecond)
     case .ringing:
       return s.alarmTimesOutAt
-    case .idle, .paused:
+    case .idle:
+      return roomWake(s, now: now)
+    case .paused:
       return nil
     }
   }
@@ -228,7 +235,8 @@ public enum Engine {
     .record(
       SessionRecord(
         mode: s.mode, outcome: outcome, planned: planned, actual: actual, extended: extended, endedAt: endedAt,
-        label: s.label, interruptions: s.session?.interruptions ?? Interruptions()))
+        label: s.label, interruptions: s.session?.interruptions ?? Interruptions(),
+        room: s.room?.following == true ? s.room?.name : nil))
   }
 
   /// The cancel button under a countdown: the session ends (recorded cancelled, or completed

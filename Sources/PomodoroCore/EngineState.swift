@@ -31,6 +31,8 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var labelChoice: Int?
   /// The last interruption marked and when: the panel acknowledges it for a short while.
   public internal(set) var lastInterruption: InterruptionMark?
+  /// The room the desk is in (docs/room.md), nil: none.
+  public internal(set) var room: RoomStanding?
 
   /// An interruption and the instant it was marked.
   public struct InterruptionMark: Equatable, Sendable {
@@ -95,6 +97,7 @@ public struct EngineState: Equatable, Sendable {
     recentLabels = []
     labelChoice = nil
     lastInterruption = nil
+    room = nil
   }
 
   /// Where the timer stands at `now`: a countdown's time left and length, or a flow's time

@@ -33,6 +33,11 @@ public enum Event: Equatable, Sendable {
   case interrupt(Interruption)
   /// The shell restored the recent labels (the state file): the label chooser's list.
   case setRecentLabels([SessionLabel])
+  /// The desk is in a room as a desk id (its bridge said so), or in none (nil).
+  case setRoom(RoomIdentity?)
+  /// A room session heard (through the bridge), anchored on this desk's monotonic clock: the
+  /// instant its `elapsed` held. An older revision than the one held changes nothing.
+  case roomSession(RoomSession, anchor: Instant)
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.
@@ -67,6 +72,8 @@ public struct SessionRecord: Equatable, Sendable {
   public var label: SessionLabel?
   /// The interruptions marked while it ran (focus kinds only).
   public var interruptions: Interruptions
+  /// The room whose session it was (the desk followed the room's phase), nil: its own.
+  public var room: String?
 
   /// Whether a session of `mode` that ended with `outcome` is completed focus: completed, of a
   /// kind that is focus (`ModeKind.isFocus`: focus and flow). The one meaning of "completed
@@ -81,7 +88,8 @@ public struct SessionRecord: Equatable, Sendable {
 
   public init(
     mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
-    endedAt: Instant, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions()
+    endedAt: Instant, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions(),
+    room: String? = nil
   ) {
     self.mode = mode
     self.outcome = outcome
@@ -91,5 +99,6 @@ public struct SessionRecord: Equatable, Sendable {
     self.endedAt = endedAt
     self.label = label
     self.interruptions = interruptions
+    self.room = room
   }
 }

@@ -1,0 +1,162 @@
+/// A room's shared session (docs/room.md): a plan of countdown phases run back to back, the
+/// revision that last changed it and the desk that made that revision, the phase it is in, and
+/// how it stands: running, paused or ended, with the time counted in the phase at the instant the
+/// revision was made. Every desk derives the countdown from it; nobody sends ticks.
+public struct RoomSession: Equatable, Sendable {
+  /// One phase of the plan: a countdown mode and its length.
+  public struct Phase: Equatable, Sendable {
+    public var mode: Mode
+    public var length: Nanoseconds
+    public init(mode: Mode, length: Nanoseconds) {
+      self.mode = mode
+      self.length = length
+    }
+  }
+
+  public enum State: String, CaseIterable, Sendable {
+    case running
+    case paused
+    case ended
+  }
+
+  /// At most this many phases a plan.
+  public static let mostPhases = 8
+  /// Revisions run from 1 to here (2^53: a number every JSON reader keeps exactly).
+  public static let mostRevision: Int64 = 1 << 53
+  /// The modes a room shares: the pomodoro's countdowns (a flow counts up to no end, an egg is
+  /// the cook's own).
+  public static func shares(_ mode: Mode) -> Bool {
+    switch mode.kind {
+    case .focus, .rest: return true
+    case .flow, .egg: return false
+    }
+  }
+
+  public var revision: Int64
+  /// The desk that made this revision (its `mqtt_device_id`).
+  public var origin: String
+  public var plan: [Phase]
+  /// The revision that started this plan (a start); a pause, a resume or a skip keeps it.
+  public var planRevision: Int64
+  /// The current phase's index in `plan`.
+  public var phase: Int
+  public var state: State
+  /// Time counted in the current phase when the revision was made (its anchor).
+  public var elapsed: Nanoseconds
+
+  public init(
+    revision: Int64, origin: String, plan: [Phase], planRevision: Int64? = nil, phase: Int, state: State,
+    elapsed: Nanoseconds
+  ) {
+    self.revision = revision
+    self.origin = origin
+    self.plan = plan
+    self.planRevision = planRevision ?? revision
+    self.phase = phase
+    self.state = state
+    self.elapsed = elapsed
+  }
+
+  /// Whether this revision wins over `other`: the higher revision; of two with the same one (two
+  /// desks that started in the same second), the one whose origin sorts last byte by byte. The
+  /// same revision from the same desk is the same session: neither wins.
+  public func supersedes(_ other: RoomSession) -> Bool {
+    if revision != other.revision { return revision > other.revision }
+    return other.origin.utf8.lexicographicallyPrecedes(origin.utf8)
+  }
+}
+
+/// A room session as a desk holds it: with the instant (on this desk's monotonic clock) at which
+/// its `elapsed` held, found from the message's age.
+public struct RoomHeld: Equatable, Sendable {
+  public var session: RoomSession
+  public var anchor: Instant
+
+  public init(session: RoomSession, anchor: Instant) {
+    self.session = session
+    self.anchor = anchor
+  }
+
+  /// Where the room stands at `now`.
+  public enum Now: Equatable, Sendable {
+    /// Phase `index` counts down to `deadline`.
+    case running(index: Int, deadline: Instant)
+    /// Phase `index` is paused with `remaining` left.
+    case paused(index: Int, remaining: Nanoseconds)
+    /// Nothing runs: ended by a desk, or past the plan's last phase.
+    case ended
+  }
+
+  public func at(_ now: Instant) -> Now {
+    let s = session
+    guard s.plan.indices.contains(s.phase) else { return .ended }
+    switch s.state {
+    case .ended: return .ended
+    case .paused: return .paused(index: s.phase, remaining: max(0, s.plan[s.phase].length - s.elapsed))
+    case .running:
+      var start = anchor - s.elapsed
+      for index in s.phase..<s.plan.count {
+        let end = start + s.plan[index].length
+        if now < end { return .running(index: index, deadline: end) }
+        start = end
+      }
+      return .ended
+    }
+  }
+
+  /// The phase of the plan that runs or is paused at `now`, nil when the room is ended.
+  public func phase(at now: Instant) -> RoomSession.Phase? {
+    switch at(now) {
+    case .running(let index, _), .paused(let index, _): return session.plan[index]
+    case .ended: return nil
+    }
+  }
+
+  /// The session as this desk would say it at `now` (a state line, a revision of its own):
+  /// the phase it has come to and the time counted in it.
+  public func said(at now: Instant) -> RoomSession {
+    var s = session
+    switch at(now) {
+    case .running(let index, let deadline):
+      s.phase = index
+      s.elapsed = max(0, s.plan[index].length - (deadline - now))
+    case .paused: break
+    case .ended:
+      if s.state != .ended {
+        s.phase = max(0, s.plan.count - 1)
+        s.elapsed = s.plan.last?.length ?? 0
+        s.state = .ended
+      }
+    }
+    return s
+  }
+}
+
+/// A desk's place in a room, as the engine keeps it: the room's name, this desk's id (the origin
+/// of the revisions it makes) and the session it holds (the best revision it has heard or made).
+public struct RoomStanding: Equatable, Sendable {
+  public var name: String
+  public var desk: String
+  public internal(set) var held: RoomHeld?
+  /// The room phase this desk's timer is (it follows the room), nil: its timer, if any, is its
+  /// own.
+  var followed: PhaseKey?
+  /// Whether this desk's timer is the room's.
+  public var following: Bool { followed != nil }
+  /// The room phase this desk cancelled out of (its plan's first revision and the phase's
+  /// index): it follows again from the next phase, or at its next start.
+  var left: PhaseKey?
+
+  public init(name: String, desk: String) {
+    self.name = name
+    self.desk = desk
+    held = nil
+    followed = nil
+    left = nil
+  }
+
+  struct PhaseKey: Equatable, Sendable {
+    var planRevision: Int64
+    var index: Int
+  }
+}
