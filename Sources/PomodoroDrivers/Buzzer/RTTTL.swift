@@ -32,6 +32,13 @@ public struct Tune: Equatable, Sendable {
   /// One pass of the tune.
   public var length: Nanoseconds { notes.reduce(0) { $0 + $1.duration } }
 
+  /// A note's name and octave, like C#6 (scientific pitch: A4 is 440 Hz).
+  public static func noteName(midi: Int) -> String {
+    let names = ["C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"]
+    let octave = midi >= 0 ? midi / 12 - 1 : (midi - 11) / 12 - 1
+    return names[midi - (octave + 1) * 12] + String(octave)
+  }
+
   /// Equal temperament from A4 = 440 Hz, without Foundation: a semitone table and octaves.
   public static func frequency(midi: Int) -> Double {
     let octaveOf4 = [
