@@ -266,7 +266,7 @@ let package = Package(
     .testTarget(
       name: "PomodoroMockTests", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"],
       exclude: ["Golden"]),
-    .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
+    .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroCore", "PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroStatsTests",
       dependencies: [

@@ -48,6 +48,13 @@ public struct PWMPlan: Equatable, Sendable {
 
   public init() {}
 
+  /// A channel found as it stands (read back from its attributes).
+  public init(period: Int64, duty: Int64, enabled: Bool) {
+    self.period = period
+    self.duty = duty
+    self.enabled = enabled
+  }
+
   /// The period and duty in nanoseconds for `frequencyHz` at `duty` (clamped to 1 Hz ... 20 kHz
   /// and 0 ... 0.5; the duty at least 1 ns).
   public static func nanoseconds(frequencyHz: Double, duty: Double) -> (period: Int64, duty: Int64) {
