@@ -311,7 +311,7 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroSimulator",
         "PomodoroCommandLine", "PomodoroMQTT",
-        "PomodoroWeb",
+        "PomodoroWeb", "PomodoroDrivers",
         "PomodoroTestFixtures",
       ]
     ),

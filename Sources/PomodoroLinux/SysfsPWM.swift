@@ -161,7 +161,7 @@ public final class SysfsPWM: ToneOutput {
         found.isEmpty
         ? "turn the PWM overlay on (dtoverlay=pwm in /boot/firmware/config.txt for GPIO18, then reboot)"
         : "set pwm_chip to auto or to one of them"
-      throw SysfsPWMError("no PWM chip \(chipSpec.map { "'\($0)'" } ?? "") under \(root) (found: \(listed)); \(fix)")
+      throw SysfsPWMError("no PWM chip\(chipSpec.map { " '\($0)'" } ?? "") under \(root) (found: \(listed)); \(fix)")
     }
     chip = chosen.name
     devicePath = chosen.device
