@@ -2,9 +2,9 @@ import PomodoroConfig
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroMock
-import PomodoroRuntime
 import XCTest
 
+@testable import PomodoroRuntime
 @testable import PomodoroTestFixtures
 
 /// The passive buzzer on the device (`buzzer_kind = passive`): the tune of the mode that rang,
@@ -144,6 +144,36 @@ final class PassiveBuzzerTests: XCTestCase {
       }
       if count > 0 { XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .dutyCycle(2_389) }) }
     }
+  }
+
+  /// The tunes, the volume and the tick are settings ctl and the page change (the overlay, kept
+  /// over a restart); a bad tune is refused as the config file refuses it; the next alarm plays
+  /// what was set.
+  func testTheSoundKeysAreSetKeptAndPlayed() throws {
+    do {
+      let h = try harness()
+      _ = try h.device.settingsAnswer(.configSet(key: "alarm_tune", value: "mine:d=4,o=7,b=120:a#,a#")).get()
+      _ = try h.device.settingsAnswer(.configSet(key: "volume", value: "10")).get()
+      _ = try h.device.settingsAnswer(.configSet(key: "tick", value: "fade")).get()
+      guard case .failure(let refusal) = h.device.settingsAnswer(.configSet(key: "egg_tune", value: "x:d=4:c,h#"))
+      else { return XCTFail("a bad tune taken") }
+      XCTAssertTrue(
+        refusal.message.hasPrefix(
+          "bad value 'x:d=4:c,h#' for 'egg_tune': at character 10: expected a sharp only on c, d, f, g or a"),
+        refusal.message)
+      h.device.step()
+      h.device.shutdown()
+    }
+    let h = try harness()
+    XCTAssertEqual(h.device.config.alarmTune.source, "mine:d=4,o=7,b=120:a#,a#")
+    XCTAssertEqual(h.device.config.tick, .fade)
+    h.press(h.config.buttonStart, at: ms(500))
+    h.run(for: seconds(6))
+    XCTAssertEqual(h.device.state.phase, .ringing)
+    // A#7: 3729.31 Hz, at volume 10's duty (a half).
+    let (period, duty) = PWMPlan.nanoseconds(frequencyHz: Tune.frequency(midi: 106), duty: 0.5)
+    XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .period(period) })
+    XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .dutyCycle(duty) })
   }
 
   /// Active desks, the default: the PWM is never touched.
