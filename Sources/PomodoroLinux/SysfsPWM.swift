@@ -104,7 +104,8 @@ public final class PosixSysfs: SysfsAccess {
 /// raspberrypi/linux#6818); the channel is exported, its attributes waited for until udev has
 /// made them writable, and written in the order `PWMPlan` gives (the duty never above the
 /// period). It is disabled at open (a crash may have left it on), at `silence` and at
-/// `release`, which unexports it.
+/// `release`, which unexports it if this writer exported it (a channel found exported, by a
+/// crashed run or by the device while `pomodoro tune` plays, is left exported and disabled).
 public final class SysfsPWM: ToneOutput {
   public let root: String
   public let chip: String
@@ -113,7 +114,9 @@ public final class SysfsPWM: ToneOutput {
   public let channel: Int
   let access: SysfsAccess
   var plan: PWMPlan
-  var exported = true
+  /// Whether this writer exported the channel (and so unexports it at `release`).
+  public private(set) var exportedHere = false
+  var released = false
   /// How many times `open` looks for writable attributes after the export (10 ms apart: 2 s).
   public static let attempts = 200
 
@@ -174,7 +177,10 @@ public final class SysfsPWM: ToneOutput {
     }
     plan = PWMPlan()
     let dir = "\(root)/\(chip)/pwm\(channel)"
-    if access.resolve(dir) == nil { try access.write("\(root)/\(chip)/export", String(channel)) }
+    if access.resolve(dir) == nil {
+      try access.write("\(root)/\(chip)/export", String(channel))
+      exportedHere = true
+    }
     // The attributes appear at once, their group later (udev): wait until they can be written.
     let attributes = ["period", "duty_cycle", "enable"].map { "\(dir)/\($0)" }
     var tries = 0
@@ -202,10 +208,10 @@ public final class SysfsPWM: ToneOutput {
   public func silence() throws { try apply(plan.silence()) }
 
   public func release() {
-    guard exported else { return }
+    guard !released else { return }
+    released = true
     try? silence()
-    try? access.write("\(root)/\(chip)/unexport", String(channel))
-    exported = false
+    if exportedHere { try? access.write("\(root)/\(chip)/unexport", String(channel)) }
   }
 
   func apply(_ writes: [PWMWrite]) throws {

@@ -142,7 +142,7 @@ final class SysfsPWMTests: XCTestCase {
   }
 
   /// A channel left sounding by a crash: opened as it stands (not exported again), disabled at
-  /// once, and a lower period than the old duty is reached duty first.
+  /// once, a lower period than the old duty reached duty first, and not unexported at release.
   func testAChannelLeftOnIsDisabledAtOpenAndItsOldSettingsRespected() throws {
     let fake = try FakeSysfs(chips: [(0, Self.gpio, 1)])
     try fake.write(fake.root + "/pwmchip0/export", "0")
@@ -156,6 +156,10 @@ final class SysfsPWMTests: XCTestCase {
     try pwm.set(frequencyHz: 4000, duty: 0.5)
     XCTAssertEqual(fake.writes, ["enable=0", "duty_cycle=125000", "period=250000", "enable=1"])
     try pwm.silence()
+    XCTAssertEqual(fake.attribute(0, 0, "enable"), "0")
+    // Found exported (by a crashed run, or by the device while `tune` plays): left exported.
+    pwm.release()
+    XCTAssertEqual(fake.writes.last, "enable=0")
     XCTAssertEqual(fake.attribute(0, 0, "enable"), "0")
   }
 
