@@ -1,4 +1,5 @@
 import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroMock
@@ -174,6 +175,28 @@ final class PassiveBuzzerTests: XCTestCase {
     let (period, duty) = PWMPlan.nanoseconds(frequencyHz: Tune.frequency(midi: 106), duty: 0.5)
     XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .period(period) })
     XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .dutyCycle(duty) })
+  }
+
+  /// The notes reach the observer behind the control socket's server (the simulator's panel).
+  final class Notes: DeviceObserver {
+    var notes: [Int?] = []
+    func noteChanged(_ midi: Int?, at: Instant) { notes.append(midi) }
+    func stateChanged(_ state: EngineState, at: Instant) {}
+    func frameFlushed(bytes: Int, shown: String, at: Instant) {}
+    func buzzerChanged(_ on: Bool, at: Instant) {}
+    func recorded(_ entry: HistoryEntry, at: Instant) {}
+  }
+
+  func testTheNotesReachTheObserverBehindTheControlServer() throws {
+    var config = DeviceConfig()
+    config.buzzerKind = .passive
+    config.engine.presets[.focus] = seconds(5)
+    let f = try ControlFixture(config: config)
+    let notes = Notes()
+    f.server.next = notes
+    f.h.press(f.h.config.buttonStart, at: ms(500))
+    f.h.run(for: seconds(7))
+    XCTAssertEqual(Array(notes.notes.prefix(4)), [84, nil, 88, nil], "the chime: C6, E6")
   }
 
   /// Active desks, the default: the PWM is never touched.
