@@ -62,7 +62,8 @@ extension PomodoroCLI {
       details: """
         Checks a freshly wired device: prints the chip and each line the config names, whether it is free
         (and who holds it if not), whether the display answers at its address, draws a test pattern, beeps
-        once, then prints encoder turns and button presses as they happen until Ctrl-C. Where pomodoro-web
+        once (a passive buzzer: names the PWM chip and channel it found and plays a scale), then prints
+        encoder turns and button presses as they happen until Ctrl-C. Where pomodoro-web
         is installed it first prints where a phone opens the page (<host name>.local and each address).
         """,
       codes: [

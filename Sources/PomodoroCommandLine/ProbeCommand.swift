@@ -109,7 +109,7 @@ enum ProbeCommand {
     if let tone, case .success(let scale) = RTTTL.parse(Self.scale) {
       melody.start(scale, gap: nil, at: clock.now)
       try? melody.drive(tone, duty: Volume.duty(config.volume), at: clock.now)
-    } else {
+    } else if config.buzzerKind == .active {
       print("buzzer: one 200 ms beep now (if silent: wiring, or buzzer_active_high)")
     }
     print(problems == 0 ? "all checks passed." : "\(problems) problem(s) above.")
