@@ -199,6 +199,21 @@ final class PassiveBuzzerTests: XCTestCase {
     XCTAssertEqual(Array(notes.notes.prefix(4)), [84, nil, 88, nil], "the chime: C6, E6")
   }
 
+  /// On an active buzzer the tick is a 2 ms beep at each whole second of the focus.
+  func testTheTickOnAnActiveBuzzerIsAShortBeep() throws {
+    let h = try harness {
+      $0.buzzerKind = .active
+      $0.tick = .on
+    }
+    let start = h.clock.now + ms(500)
+    h.press(h.config.buttonStart, at: ms(500))
+    h.run(for: ms(500) + seconds(5) - ms(1))
+    let edges = h.buzzerHistory.filter { $0.time > start }.map { ($0.time - start, $0.active) }
+    XCTAssertEqual(edges.map(\.0), [1, 2, 3, 4].flatMap { [seconds($0), seconds($0) + ms(2)] })
+    XCTAssertEqual(edges.map(\.1), [true, false, true, false, true, false, true, false])
+    XCTAssertEqual(h.hardware.pwm.entries, [])
+  }
+
   /// Active desks, the default: the PWM is never touched.
   func testAnActiveBuzzerDeskNeverTouchesThePWM() throws {
     let h = try harness { $0.buzzerKind = .active }
