@@ -264,8 +264,9 @@ let package = Package(
       dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"]
     ),
     .testTarget(
-      name: "PomodoroMockTests", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"]),
-    .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroLinux", "PomodoroDrivers"]),
+      name: "PomodoroMockTests", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock"],
+      exclude: ["Golden"]),
+    .testTarget(name: "PomodoroLinuxTests", dependencies: ["PomodoroCore", "PomodoroLinux", "PomodoroDrivers"]),
     .testTarget(
       name: "PomodoroStatsTests",
       dependencies: [
@@ -310,7 +311,7 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroSimulator",
         "PomodoroCommandLine", "PomodoroMQTT",
-        "PomodoroWeb",
+        "PomodoroWeb", "PomodoroDrivers",
         "PomodoroTestFixtures",
       ]
     ),

@@ -50,6 +50,13 @@ class WiringTests(unittest.TestCase):
         self.assertNotIn("GPIO25`", table)
         self.assertNotEqual(svg, default_svg)
 
+    def test_the_passive_drawing_puts_the_piezo_on_the_pwm_pin(self):
+        svg, table = wiring.build(passive=True)
+        self.assertIn("| PWM (passive buzzer) | GPIO18 | 12 | Passive piezo + NPN (PWM): 1k to base |", table)
+        self.assertNotIn("GPIO25", table, "the active buzzer's line is not drawn")
+        self.assertIn("passive buzzer on PWM", svg)
+        self.assertEqual(wiring.build(conf_with(buzzer_kind="passive"))[1], table, "buzzer_kind says the same")
+
     def test_two_signals_on_one_pin_are_refused(self):
         with self.assertRaises(SystemExit) as caught:
             wiring.build(conf_with(button_start="GPIO25"))

@@ -62,7 +62,8 @@ extension PomodoroCLI {
       details: """
         Checks a freshly wired device: prints the chip and each line the config names, whether it is free
         (and who holds it if not), whether the display answers at its address, draws a test pattern, beeps
-        once, then prints encoder turns and button presses as they happen until Ctrl-C. Where pomodoro-web
+        once (a passive buzzer: names the PWM chip and channel it found and plays a scale), then prints
+        encoder turns and button presses as they happen until Ctrl-C. Where pomodoro-web
         is installed it first prints where a phone opens the page (<host name>.local and each address).
         """,
       codes: [
@@ -70,6 +71,27 @@ extension PomodoroCLI {
         (ExitCode.config, nil),
       ],
       run: ProbeCommand.run),
+    Subcommand(
+      name: "tune",
+      usage: [
+        "tune --list", "tune NAME|RTTTL --wav FILE [--volume N] [--config FILE]",
+        "tune NAME|RTTTL [--volume N] [--config FILE]",
+      ],
+      summary: "The passive buzzer's tunes: list them, write one as a WAV file, or play it",
+      brief: "the passive buzzer's tunes: list, a WAV file, or play one",
+      details: """
+        The passive buzzer's tunes (buzzer_kind = passive; docs/sound.md). --list prints the built-in tunes,
+        their length and their RTTTL. With a built-in tune's name or RTTTL (like mine:d=8,o=6,b=140:c,e,g,2c7):
+        --wav FILE writes what the buzzer would play, once, as a square wave at 44.1 kHz (16-bit mono), so it is
+        heard without hardware; without --wav it plays the tune once on the PWM the config names (pwm_chip,
+        pwm_channel), at volume (or --volume N, 1 to 10), and leaves the PWM disabled and unexported (Ctrl-C
+        stops it). A tune that is not one is refused with the character where it stops being one.
+        """,
+      codes: [
+        (ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.hardware, nil),
+        (ExitCode.config, nil),
+      ],
+      run: TuneCommand.run),
     Subcommand(
       name: "simulate",
       usage: ["simulate [--config FILE] [--no-bell]", "simulate --script FILE [--png DIR] [--config FILE]"],

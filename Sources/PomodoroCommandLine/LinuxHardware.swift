@@ -17,13 +17,22 @@ enum LinuxHardware {
       throw HardwareError(error, about: "GPIO chip \(config.chip)", named: config.chip)
     }
     (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
+    var tone: ToneOutput?
     do {
+      if config.buzzerKind == .passive {
+        do {
+          tone = try SysfsPWM(chip: config.pwmChip, channel: config.pwmChannel)
+        } catch {
+          throw HardwareError(error, about: "the passive buzzer's PWM", named: "PWM")
+        }
+      }
       let bus = try LinuxI2CBus(bus: config.i2cBus)
       let driver = config.displayDriver(on: bus)
       return DeviceParts(
         inputs: inputs, buzzer: buzzer, display: driver,
-        displayName: "\(hex(config.i2cAddress)) on \(bus.path)")
+        displayName: "\(hex(config.i2cAddress)) on \(bus.path)", tone: tone)
     } catch {
+      tone?.release()
       inputs.release()
       buzzer.release()
       throw HardwareError(error)

@@ -80,7 +80,21 @@ enum ProbeCommand {
       print("lines: \(HardwareAdvice.text(error))")
       return ExitCode.hardware
     }
+    // The passive buzzer: its PWM found by device path, a scale played on the loop's deadlines.
+    var tone: SysfsPWM?
+    var melody = MelodyPlayer()
+    if config.buzzerKind == .passive {
+      do {
+        let pwm = try SysfsPWM(chip: config.pwmChip, channel: config.pwmChannel)
+        print("passive buzzer: \(pwm.name); a scale now, C6 to C7 (if silent: the wiring, or the overlay's pin)")
+        tone = pwm
+      } catch {
+        print("passive buzzer: \(error)")
+        problems += 1
+      }
+    }
     defer {
+      tone?.release()
       try? buzzer.set(false)
       buzzer.release()
       inputs.release()
@@ -88,9 +102,16 @@ enum ProbeCommand {
     }
     let clock = SystemClock()
     var player = BuzzerPlayer()
-    player.start(BuzzerPattern(segments: [.init(on: true, duration: ms(200))], repeats: false), at: clock.now)
-    try? player.drive(buzzer, at: clock.now)
-    print("buzzer: one 200 ms beep now (if silent: wiring, or buzzer_active_high)")
+    if config.buzzerKind == .active {
+      player.start(BuzzerPattern(segments: [.init(on: true, duration: ms(200))], repeats: false), at: clock.now)
+      try? player.drive(buzzer, at: clock.now)
+    }
+    if let tone, case .success(let scale) = RTTTL.parse(Self.scale) {
+      melody.start(scale, gap: nil, at: clock.now)
+      try? melody.drive(tone, duty: Volume.duty(config.volume), at: clock.now)
+    } else if config.buzzerKind == .active {
+      print("buzzer: one 200 ms beep now (if silent: wiring, or buzzer_active_high)")
+    }
     print(problems == 0 ? "all checks passed." : "\(problems) problem(s) above.")
     print("Turn the encoder and press the buttons; Ctrl-C ends.")
 
@@ -100,12 +121,14 @@ enum ProbeCommand {
     // As in `run`, lines whose read failed are no longer watched (they may stay readable).
     var linesWork = true
     while true {
-      let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now)].compactMap { $0 }.min()
+      let deadline = [mapper.nextDeadline, player.nextChange(after: clock.now), melody.nextChange(after: clock.now)]
+        .compactMap { $0 }.min()
       let watched = linesWork ? [inputs.pollDescriptor].compactMap { $0 } : []
       let wake = try waiter.wait(until: deadline, watching: watched)
       if !wake.signals.isEmpty { break }
       let now = clock.now
       try? player.drive(buzzer, at: now)
+      if let tone { try? melody.drive(tone, duty: Volume.duty(config.volume), at: now) }
       var edges: [LineEdge] = []
       if linesWork {
         do {
@@ -133,6 +156,9 @@ enum ProbeCommand {
     }
     return problems == 0 ? ExitCode.ok : ExitCode.hardware
   }
+
+  /// What the probe plays on a passive buzzer: a C major scale, C6 to C7.
+  static let scale = "scale:d=8,o=6,b=180:c,d,e,f,g,a,b,4c7"
 
   /// A border, a diagonal and marked corners: shows a shifted (SH1106 as SSD1306), flipped or
   /// interleaved (wrong COM pins) picture at a glance.

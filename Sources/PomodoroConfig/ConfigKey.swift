@@ -139,6 +139,7 @@ public struct ConfigKey {
       keys.append(ConfigKey(signal.configKey, signal.configField, C.line, .restart, "the \(signal.partLabel)'s line"))
     }
     let durationOrNever = "a duration from 5s to 24h, or never"
+    let pwmChip = "auto, or the end of a PWM chip's device path like 1f00098000.pwm, or pwmchip0"
     keys += [
       ConfigKey(
         "inputs_active_low", \.inputsActiveLow, C.flag, .restart, "buttons and encoder pull to GND (internal pull-ups)"),
@@ -217,6 +218,24 @@ public struct ConfigKey {
       ConfigKey(
         "quiet_panel", \.quietPanel, C.choice(QuietPanel.allCases.map { ($0.rawValue, $0) }, "off or dim"), .live,
         "the idle panel in quiet hours: off, or dim (the lowest contrast)"),
+      ConfigKey(
+        "buzzer_kind", \.buzzerKind, C.choice(BuzzerKind.allCases.map { ($0.rawValue, $0) }, "active or passive"),
+        .restart, "active: a buzzer on the buzzer line; passive: a piezo on PWM, playing tunes (docs/sound.md)"),
+      ConfigKey(
+        "pwm_chip", \.pwmChip, C.auto(C.text(pwmChip) { !$0.contains(" ") && !$0.hasPrefix("#") }), .restart,
+        "the passive buzzer's PWM chip, found by its device path (auto: the only one, or the first)"),
+      ConfigKey(
+        "pwm_channel", \.pwmChannel, C.auto(C.integer(0...15, "a channel from 0 to 15, or auto")), .restart,
+        "the PWM chip's channel (auto: GPIO18's, 2 on a Pi 5, else 0)"),
+      ConfigKey("alarm_tune", \.alarmTune, C.tune("alarm_tune"), .live, "the passive buzzer's tune when a focus ends"),
+      ConfigKey("break_tune", \.breakTune, C.tune("break_tune"), .live, "the same when a break ends"),
+      ConfigKey("egg_tune", \.eggTune, C.tune("egg_tune"), .live, "the same when an egg timer ends"),
+      ConfigKey(
+        "volume", \.volume, C.integer(Volume.range, "a number from 1 (soft) to 10 (loud)"), .live,
+        "the passive buzzer's loudness, through the duty cycle"),
+      ConfigKey(
+        "tick", \.tick, C.choice(Tick.allCases.map { ($0.rawValue, $0) }, "off, on or fade"), .live,
+        "a soft tick each second of a focus (fade: its first minute only)"),
       ConfigKey(
         "state_dir", \.stateDirectory,
         C.text("an absolute directory path like /var/lib/pomodoro") { $0.hasPrefix("/") },
@@ -447,6 +466,29 @@ enum ConfigCodecs {
       })
     codec.takesEmpty = true
     return codec
+  }
+
+  /// `auto` (nil) or a value of `codec`.
+  static func auto<V>(_ codec: ConfigCodec<V>) -> ConfigCodec<V?> {
+    ConfigCodec<V?>(expected: codec.expected.hasSuffix("auto") ? codec.expected : codec.expected + ", or auto") {
+      $0.lowercased() == "auto" ? .some(nil) : codec.parse($0).map { .some($0) }
+    } format: {
+      $0.flatMap(codec.format) ?? "auto"
+    }
+  }
+
+  /// A built-in tune's name or RTTTL (docs/sound.md); a refusal says where in the tune and what
+  /// was expected there.
+  static func tune(_ key: String) -> ConfigCodec<Tune> {
+    ConfigCodec<Tune>(expected: BuiltInTunes.expected) {
+      try? BuiltInTunes.read($0).get()
+    } format: {
+      $0.source
+    } problem: { v in
+      guard case .failure(let refusal) = BuiltInTunes.read(v) else { return nil }
+      let hint = v.contains(":") ? "" : "; no built-in tune is called '\(TextLines.visible(v))'"
+      return "bad value '\(TextLines.visible(v))' for '\(key)': \(refusal)\(hint); expected \(BuiltInTunes.expected)"
+    }
   }
 
   /// An absolute socket path, or `off` (nil).

@@ -35,6 +35,20 @@ public struct DeviceConfig: Equatable, Sendable {
   // Timer
   public var engine = EngineSettings()
   public var click = false
+  // Sound (docs/sound.md): an active buzzer on its GPIO line (as wired by default), or a passive
+  // piezo on the kernel's PWM playing tunes at a volume.
+  public var buzzerKind = BuzzerKind.active
+  /// The PWM chip: nil (`auto`), or text its device path ends with (`1f00098000.pwm`, or `pwmchip0`).
+  public var pwmChip: String?
+  /// The chip's channel; nil (`auto`): GPIO18's on a Raspberry Pi (2 on a Pi 5's RP1, else 0).
+  public var pwmChannel: Int?
+  public var alarmTune = BuiltInTunes.named("chime")!
+  public var breakTune = BuiltInTunes.named("arpeggio")!
+  public var eggTune = BuiltInTunes.named("cuckoo")!
+  /// 1 to 10: the passive buzzer's duty cycle (`Volume.duty`).
+  public var volume = 6
+  /// A soft tick each second of a focus: never, always, or in its first minute only.
+  public var tick = Tick.off
   /// The hours of the night (nil: none): the idle panel goes dark (or dims: `quietPanel`) and
   /// the click is silent.
   public var quietHours: QuietHours?
@@ -63,6 +77,17 @@ public struct DeviceConfig: Equatable, Sendable {
 
   /// The path `pomodoro run` reads when no --config is given.
   public static let defaultPath = "/etc/pomodoro/pomodoro.conf"
+}
+
+/// What sounds the alarm (`buzzer_kind`): an active buzzer (its own oscillator: on or off, on
+/// the `buzzer` line) or a passive piezo on PWM (tunes, volume).
+public enum BuzzerKind: String, CaseIterable, Sendable {
+  case active, passive
+}
+
+/// The focus's tick (`tick`): off, each second, or each second of its first minute (`fade`).
+public enum Tick: String, CaseIterable, Sendable {
+  case off, on, fade
 }
 
 /// Who may look at the web page: anyone on the LAN, or paired browsers only (`web_view`).

@@ -1,6 +1,7 @@
 import PomodoroConfig
 import PomodoroControl
 import PomodoroCore
+import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
@@ -30,6 +31,7 @@ final class InteractiveSession: DeviceObserver {
     -1, nil, .halfBlocks, []
   )
   var buzzing = false
+  var note: String?
   var bellDue = false
   var lastBell: Instant?
   /// When the screen was last drawn, and when a draw held back by the frame limit is due (real clock).
@@ -232,6 +234,7 @@ final class InteractiveSession: DeviceObserver {
       image: picture, label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)\(careLabel)",
       status: device.state.statusLine(at: now))
     view.buzzing = buzzing
+    view.note = note
     view.fastForward = clock.rate > 1
     view.message = logTail.message
     let rows = TerminalLayout.rows(view, panel: panel.rows, style: style, in: size)
@@ -262,6 +265,10 @@ final class InteractiveSession: DeviceObserver {
       lastBell = now
       bellDue = true
     }
+  }
+
+  func noteChanged(_ midi: Int?, at: Instant) {
+    note = midi.map(Tune.noteName(midi:))
   }
 
   func stateChanged(_ state: EngineState, at: Instant) {}

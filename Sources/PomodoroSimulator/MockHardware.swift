@@ -22,6 +22,8 @@ public final class MockHardware {
   public let chip: MockGPIOChip
   public let emulator: OLEDEmulator
   public let parts: DeviceParts
+  /// The passive buzzer's PWM (used when `buzzer_kind = passive`): every write with its time.
+  public let pwm: RecordingPWM
 
   /// - Parameter busy: lines already held by other programs, (line, consumer).
   public init(config: DeviceConfig, clock: MonotonicClock, busy: [(String, String)] = []) throws {
@@ -33,9 +35,10 @@ public final class MockHardware {
       controller: controller, panelHeight: config.height, address: config.i2cAddress, busName: "emulated-i2c")
     let driver = config.displayDriver(on: emulator)
     let (inputs, buzzer) = try LineRequests.request(on: chip, config: config)
+    pwm = RecordingPWM(now: { clock.now })
     parts = DeviceParts(
       inputs: inputs, buzzer: buzzer, display: driver,
-      displayName: "\(hex(config.i2cAddress)) on the emulated bus")
+      displayName: "\(hex(config.i2cAddress)) on the emulated bus", tone: pwm)
   }
 
   /// What a person sees on the panel now.

@@ -22,6 +22,8 @@ public struct SimulatorView: Equatable {
   /// `running  focus 1/4  24:59`.
   public var status: String
   public var buzzing = false
+  /// The passive buzzer's note sounding (like C6), shown in the buzzer's mark.
+  public var note: String?
   public var fastForward = false
   /// The latest warning from the device's log, if any.
   public var message: String?
@@ -68,7 +70,8 @@ public enum TerminalLayout {
     var label = "\u{2500} \(view.label) "
     if label.count > inner { label = "" }
     var rows = ["\u{256D}" + label + String(repeating: "\u{2500}", count: inner - label.count) + "\u{256E}"]
-    let marks = [view.buzzing ? buzzerMark : nil, view.fastForward ? fastForwardMark : nil]
+    let buzz = view.note.map { "  ((( \($0) )))" } ?? buzzerMark
+    let marks = [view.buzzing ? buzz : nil, view.fastForward ? fastForwardMark : nil]
     let beside = inner + 2 + sideColumns <= size.columns
     for (index, line) in panel.enumerated() {
       let side = beside && (index == 1 || index == 3) ? marks[index / 2] ?? "" : ""

@@ -36,6 +36,26 @@ final class DeviceServiceTests: XCTestCase {
     XCTAssertTrue(h.logLines.contains { $0.1.hasPrefix("state phase=running mode=focus remaining_ms=1500000") })
   }
 
+  /// A passive buzzer ringing its tune when SIGTERM comes: the service stops, the PWM is left
+  /// disabled and given back.
+  func testSIGTERMWhileATuneRingsLeavesThePWMDisabledAndReleased() throws {
+    var config = DeviceConfig()
+    config.buzzerKind = .passive
+    config.engine.presets[.focus] = seconds(5)
+    let h = try DeviceHarness(directory: directory, config: config)
+    h.press(h.config.buttonStart, at: ms(500))
+    let start = h.clock.now
+    let waiter = VirtualWaiter(clock: h.clock, signals: [(start + seconds(7) + ms(3), SIGTERM)])
+    let code = DeviceService(device: h.device, notify: SystemdNotify(environment: [:]), log: h.device.log).serve(
+      waiter: waiter)
+    XCTAssertEqual(code, 0)
+    XCTAssertEqual(h.device.state.phase, .ringing)
+    XCTAssertTrue(h.hardware.pwm.entries.contains { $0.write == .enable(true) }, "the tune played")
+    XCTAssertFalse(h.hardware.pwm.sounding, "disabled")
+    XCTAssertTrue(h.hardware.pwm.released, "given back")
+    XCTAssertEqual(h.hardware.pwm.entries.last?.at, start + seconds(7) + ms(3), "at the signal")
+  }
+
   /// SIGHUP re-reads the config: timer settings and the click apply at once, the running timer
   /// carries on untouched, and the service keeps serving.
   func testSIGHUPAppliesTimerSettingsLiveAndKeepsTheTimer() throws {

@@ -65,6 +65,27 @@ final class InteractiveSimulatorTests: XCTestCase {
     XCTAssertEqual(try run.result(), 0)
   }
 
+  /// A passive buzzer's desk: the note playing is shown beside the panel (the chime starts on C6).
+  func testAPassiveBuzzerShowsTheNotePlaying() throws {
+    var config = DeviceConfig()
+    config.buzzerKind = .passive
+    let pty = try PseudoTerminal(columns: 150, rows: 45)
+    let run = SimulatorThread(pty: pty, bell: false, config: config)
+    try pty.waitFor("the first screen") { $0.statusLine == "idle  focus 1/4  25:00" }
+    pty.send("J")
+    try pty.waitFor("a short timer dialed") { $0.statusLine?.hasPrefix("idle  focus 1/4  00:") == true }
+    pty.send(" ")
+    try pty.waitFor("the alarm") { $0.statusLine?.hasPrefix("ringing  focus") == true }
+    try pty.waitFor("the chime's notes beside the panel") { $0.text.contains("((( C6 )))") }
+    try pty.waitFor("and its next") { $0.text.contains("((( E6 )))") }
+    pty.send("e")
+    try pty.waitFor("acknowledged") { $0.statusLine?.hasPrefix("idle  short") == true }
+    try pty.waitFor("silent") { !$0.text.contains("(((") }
+    pty.send("q")
+    try pty.waitFor("the terminal restored") { !$0.alternate && $0.cursorVisible }
+    XCTAssertEqual(try run.result(), 0)
+  }
+
   func testSmallTerminalGetsBrailleResizeRedrawsAndHangupRestores() throws {
     let pty = try PseudoTerminal(columns: 80, rows: 24)
     let run = SimulatorThread(pty: pty, bell: false)

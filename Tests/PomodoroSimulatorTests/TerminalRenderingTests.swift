@@ -51,6 +51,11 @@ final class TerminalRenderingTests: XCTestCase {
     XCTAssertEqual(big[0].count, 130)
     XCTAssertTrue(big[0].contains("SSD1306 128x64"))
     XCTAssertTrue(big[2].hasSuffix("BZZZ )))"), "the buzzer beside the panel")
+    view.note = "C#6"
+    XCTAssertTrue(
+      TerminalLayout.rows(view, in: TerminalSize(columns: 150, rows: 40))[2].hasSuffix("|((( C#6 )))".dropFirst()),
+      "the passive buzzer's note beside the panel")
+    view.note = nil
     XCTAssertEqual(big[34], "idle  focus 1/4  25:00")
     XCTAssertEqual(Array(big[35...]), TerminalLayout.keyLines)
 

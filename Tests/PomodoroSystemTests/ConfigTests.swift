@@ -109,6 +109,41 @@ final class ConfigTests: XCTestCase {
     }
   }
 
+  /// The passive buzzer's keys (docs/sound.md): a tune is a built-in name or RTTTL (its `=`,
+  /// `:`, `,` and `#` kept), and a bad one names the line, the character and what was expected.
+  func testTunesAreBuiltInNamesOrRTTTLAndABadOneSaysWhere() throws {
+    let c = try parse(
+      "buzzer_kind = passive\npwm_chip = 1f00098000.pwm\npwm_channel = 2\nalarm_tune = Ode\n"
+        + "break_tune = mine:d=8,o=6,b=140:c#,e,g#  # a comment\negg_tune = cuckoo\nvolume = 10\ntick = fade\n")
+    XCTAssertEqual(c.buzzerKind, .passive)
+    XCTAssertEqual(c.pwmChip, "1f00098000.pwm")
+    XCTAssertEqual(c.pwmChannel, 2)
+    XCTAssertEqual(c.alarmTune.source, "ode")
+    XCTAssertEqual(c.breakTune.source, "mine:d=8,o=6,b=140:c#,e,g#")
+    XCTAssertEqual(c.breakTune.notes.map(\.midi), [85, 88, 92])
+    XCTAssertEqual(c.volume, 10)
+    XCTAssertEqual(c.tick, .fade)
+    XCTAssertEqual(try parse("pwm_chip = auto\npwm_channel = AUTO\n").pwmChannel, nil)
+    XCTAssertTrue(ConfigParser.text(of: c).contains("break_tune = mine:d=8,o=6,b=140:c#,e,g#\n"))
+    let cases: [(String, String)] = [
+      (
+        "alarm_tune = mine:d=8,o=6,b=140:c,e#",
+        "'alarm_tune': at character 23: expected a sharp only on c, d, f, g or a"
+      ),
+      ("egg_tune = beep", "'egg_tune': at character 5: expected a tune like name:d=4,o=5,b=120:c,e,g"),
+      ("egg_tune = beep", "no built-in tune is called 'beep'; expected a built-in tune (chime, westminster"),
+      ("volume = 11", "a number from 1 (soft) to 10 (loud)"),
+      ("pwm_channel = 16", "a channel from 0 to 15, or auto"),
+      ("tick = loud", "off, on or fade"),
+      ("buzzer_kind = piezo", "active or passive"),
+    ]
+    for (line, expected) in cases {
+      let e = error("# first\n" + line)
+      XCTAssertEqual(e?.line, 2, line)
+      XCTAssertTrue(e?.message.contains(expected) ?? false, "\(line): \(e?.message ?? "no error")")
+    }
+  }
+
   func testModesIsTheKnobsCycleAndAnUnknownOrRepeatedNameIsAnErrorNamingTheLine() throws {
     let c = try parse("modes = flow  short\tfocus\nflow_break_ratio = 3\n")
     XCTAssertEqual(c.engine.modes, [.flow, .shortBreak, .focus])

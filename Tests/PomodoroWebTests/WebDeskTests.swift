@@ -372,4 +372,28 @@ final class WebDeskTests: XCTestCase {
     XCTAssertTrue(reset.body.contains("\"value\":\"25m\""), reset.body)
     settle(until: { self.fixture.h.device.state.duration == minutes(25) })
   }
+
+  /// The sound's settings (docs/sound.md) are the page's too: listed to anyone, changed by a
+  /// paired browser, a bad tune refused with where it stops being one.
+  func testTheSoundSettingsAreThePages() throws {
+    let list = get("/api/settings")
+    for row in [
+      "{\"key\":\"volume\",\"value\":\"6\"", "{\"key\":\"tick\",\"value\":\"off\"",
+      "{\"key\":\"alarm_tune\",\"value\":\"chime\"",
+    ] {
+      XCTAssertTrue(list.body.contains(row), "\(row) in \(list.body)")
+    }
+    XCTAssertEqual(ask("POST", "/api/settings", body: "{\"key\":\"volume\",\"value\":\"3\"}").status, 401)
+    let cookie = try pairedCookie()
+    let set = ask("POST", "/api/settings", body: "{\"key\":\"volume\",\"value\":\"3\"}", cookie: cookie)
+    XCTAssertEqual(set.status, 200, set.body)
+    settle(until: { self.fixture.h.device.config.volume == 3 })
+    let tick = ask("POST", "/api/settings", body: "{\"key\":\"tick\",\"value\":\"fade\"}", cookie: cookie)
+    XCTAssertEqual(tick.status, 200, tick.body)
+    settle(until: { self.fixture.h.device.config.tick == .fade })
+    let bad = ask(
+      "POST", "/api/settings", body: "{\"key\":\"alarm_tune\",\"value\":\"x:d=4:c,e#\"}", cookie: cookie)
+    XCTAssertEqual(bad.status, 400, bad.body)
+    XCTAssertTrue(bad.body.contains("at character 10: expected a sharp only on c, d, f, g or a"), bad.body)
+  }
 }

@@ -39,4 +39,13 @@ for group in gpio i2c; do
     bash -c "grep -q 'GROUP=\"$group\"' '$debian/pomodoro.udev' && grep -qx 'g $group - -' '$debian/pomodoro.sysusers'"
 done
 
+# The passive buzzer's PWM (docs/sound.md): the udev rule gives its attributes to the device's
+# group, and the unit may write where they are.
+group=$(value pomodoro Group)
+check "the udev rule gives the PWM's export and a channel's attributes to $group, pomodoro.service's group" \
+  "$(grep pwm "$debian/pomodoro.udev")" \
+  bash -c "grep -q 'chgrp $group /sys%p/export' '$debian/pomodoro.udev' && grep -q 'chgrp $group /sys%p/\$env{EXPORT}/period' '$debian/pomodoro.udev'"
+check "pomodoro.service may write the PWM's attributes under /sys/devices/platform" "$(value pomodoro ReadWritePaths)" \
+  [ "$(value pomodoro ReadWritePaths)" = "-/sys/devices/platform" ]
+
 test_done install

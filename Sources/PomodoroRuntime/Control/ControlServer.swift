@@ -136,6 +136,7 @@ public final class ControlServer: LoopSource, DeviceObserver {
     next?.frameFlushed(bytes: bytes, shown: shown, at: at)
   }
   public func buzzerChanged(_ on: Bool, at: Instant) { next?.buzzerChanged(on, at: at) }
+  public func noteChanged(_ midi: Int?, at: Instant) { next?.noteChanged(midi, at: at) }
   public func recorded(_ entry: HistoryEntry, at: Instant) { next?.recorded(entry, at: at) }
   public func displayChanged(_ look: DisplayCare.Look, at: Instant) { next?.displayChanged(look, at: at) }
 }

@@ -26,6 +26,10 @@ public final class Device {
   let display: DisplayKeeper
   var mapper: InputMapper
   var player = BuzzerPlayer()
+  /// The passive buzzer's tunes, click and tick (`buzzer_kind = passive`: `parts.tone`).
+  var melody = MelodyPlayer()
+  /// When the focus's next tick is due (`tick`), as the last step found it.
+  var tickAt: Instant?
   /// The latest instant the engine was handed (events are fed in time order).
   var engineTime: Instant
   var inputsFailed = false
@@ -141,6 +145,7 @@ public final class Device {
       recountToday(at: now)
     }
     try? player.silence(parts.buzzer)
+    if let tone = parts.tone { try? melody.silence(tone) }
     display.bringUp(at: now)
     step()
   }
@@ -167,6 +172,7 @@ public final class Device {
     for (at, action) in actions { handle(action, at: at) }
     feed(.tick, at: now)
     if storage != nil && now - dayCheckedAt >= seconds(60) { recountToday(at: now) }
+    tickIfDue(at: now)
     driveBuzzer(at: now)
     refreshLook(at: now)
     guard look.on else {
@@ -195,7 +201,7 @@ public final class Device {
       if !waking { pairing.pressedAway(at: at) }
       // The click sounds from now (the press settled `debounce` ago, longer than a click),
       // never over the alarm.
-      if config.click && quietSince == nil && player.pattern?.repeats != true { player.start(.click, at: clock.now) }
+      if config.click && quietSince == nil && !alarmSounding { startClick(at: clock.now) }
       if waking {
         pressHandled.insert(button)
       } else if Engine.actsAtPressDown(button, in: state) {
@@ -230,7 +236,8 @@ public final class Device {
     return [
       Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil,
       look.on ? pairing.nextFrame(after: now) : nil, mapper.nextDeadline,
-      player.nextChange(after: now), display.nextRetry, inputsFailed ? nil : parts.inputs.nextEdgeTime,
+      player.nextChange(after: now), melody.nextChange(after: now), tickAt, display.nextRetry,
+      inputsFailed ? nil : parts.inputs.nextEdgeTime,
       care.nextChange(
         phase: state.phase, activeAt: max(activeAt, state.phaseSince), origin: shiftOrigin, now: now,
         quietSince: quietSince),
@@ -285,6 +292,10 @@ public final class Device {
   public func shutdown() {
     let now = clock.now
     try? player.silence(parts.buzzer)
+    if let tone = parts.tone {
+      try? melody.silence(tone)
+      tone.release()
+    }
     recorder?.settle()
     save(at: now)
     recorder?.close()
@@ -313,8 +324,10 @@ public final class Device {
     }
     for effect in effects {
       switch effect {
-      case .alarm(true): player.start(.alarm, at: state.phaseSince)
-      case .alarm(false): player.stop()
+      case .alarm(true): startAlarm(at: state.phaseSince)
+      case .alarm(false):
+        player.stop()
+        melody.stop()
       case .persist: if storage != nil { saveDue = true }
       case .record(let record): append(record, at: at)
       }

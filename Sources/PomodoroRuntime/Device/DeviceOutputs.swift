@@ -51,6 +51,10 @@ extension Device {
   }
 
   func driveBuzzer(at now: Instant) {
+    if let tone {
+      driveTone(tone, at: now)
+      return
+    }
     let before = player.lineLevel
     do {
       try player.drive(parts.buzzer, at: now)

@@ -9,13 +9,18 @@ public struct DeviceParts {
   /// The input lines, requested in `DeviceLine.inputs` order.
   public var inputs: InputLines
   public var buzzer: OutputLine
+  /// The passive buzzer's PWM (`buzzer_kind = passive`); nil: the active buzzer on `buzzer` alone.
+  public var tone: ToneOutput?
   public var display: OLEDDriver
   /// Where the display is, for messages: "0x3c on /dev/i2c-1".
   public var displayName: String
 
-  public init(inputs: InputLines, buzzer: OutputLine, display: OLEDDriver, displayName: String) {
+  public init(
+    inputs: InputLines, buzzer: OutputLine, display: OLEDDriver, displayName: String, tone: ToneOutput? = nil
+  ) {
     self.inputs = inputs
     self.buzzer = buzzer
+    self.tone = tone
     self.display = display
     self.displayName = displayName
   }
@@ -44,6 +49,8 @@ public protocol DeviceObserver: AnyObject {
   /// A flush that sent `bytes` on the wire; `shown` is the time text on screen.
   func frameFlushed(bytes: Int, shown: String, at: Instant)
   func buzzerChanged(_ on: Bool, at: Instant)
+  /// The passive buzzer's note changed: a MIDI note number (69: A4), nil when it fell silent.
+  func noteChanged(_ midi: Int?, at: Instant)
   func recorded(_ entry: HistoryEntry, at: Instant)
   /// The panel was switched on or off, dimmed or brightened, or its picture moved.
   func displayChanged(_ look: DisplayCare.Look, at: Instant)
@@ -52,4 +59,5 @@ public protocol DeviceObserver: AnyObject {
 extension DeviceObserver {
   public func displayChanged(_ look: DisplayCare.Look, at: Instant) {}
   public func stateShown(_ state: EngineState, at: Instant) {}
+  public func noteChanged(_ midi: Int?, at: Instant) {}
 }
