@@ -1,0 +1,113 @@
+import Foundation
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroMQTT
+@testable import PomodoroSystem
+@testable import PomodoroTestFixtures
+
+/// What a room needs of the broker the project runs (a real mosquitto on 127.0.0.1) and of the
+/// shim: a retained message's MQTT 5 Message Expiry Interval comes to a later subscriber less
+/// the time it waited (the room's clock rule counts a session's age by it), and a will with an
+/// empty retained payload (a member's withdrawal) is published when a client dies.
+final class RoomBrokerTests: XCTestCase {
+  let clock = SystemClock()
+  var lines: [String] = []
+
+  func session(_ broker: TestBroker, id: String, will: (topic: String, payload: String)? = nil, topics: [String] = [])
+    throws -> BrokerSession
+  {
+    let client = try Mosquitto(id: id, will: will, user: nil, password: nil, cafile: nil, keep: 1025)
+    return BrokerSession(
+      client: client, host: "127.0.0.1", port: broker.port, clientId: id, deviceId: id, subscriptions: topics,
+      limit: 1024, clock: clock, log: Log(sink: { self.lines.append($1) }))
+  }
+
+  /// Turns the loop over `sessions` until `done` or 10 s.
+  func turn(_ sessions: [BrokerSession], until done: () -> Bool) throws {
+    let waiter = try PollWaiter(clock: clock, catchingSignals: false)
+    let end = clock.now + seconds(10)
+    while !done() && clock.now < end {
+      _ = try SourceLoop.turn(sessions, waiter: waiter, until: min(end, clock.now + ms(100)))
+    }
+  }
+
+  func broker() throws -> TestBroker {
+    guard MQTTBridge.available else { throw XCTSkip("pomodoro was built without libmosquitto") }
+    return try TestBroker(directory: try DeviceHarness.temporaryDirectory())
+  }
+
+  func testARetainedMessagesExpiryComesToALaterSubscriberLessTheTimeItWaited() throws {
+    let broker = try broker()
+    defer { broker.stop() }
+    let topic = "pomodoro/room/test/session"
+    let publisher = try session(broker, id: "room-pub")
+    try turn([publisher]) { publisher.up }
+    XCTAssertTrue(publisher.up, lines.joined(separator: "\n"))
+    publisher.publish(topic, "{\"rev\":1}", retain: true, expiry: 100)
+    try turn([publisher]) { publisher.client.unacked == 0 }
+    XCTAssertEqual(publisher.client.unacked, 0, "the broker acknowledged the retained session")
+    let published = clock.now
+
+    // The message waits in the broker; the later subscriber is told what is left of 100 s.
+    usleep(2_200_000)
+    var heard: [MQTTMessage] = []
+    let subscriber = try session(broker, id: "room-sub", topics: [topic])
+    subscriber.onMessage = { heard.append($0) }
+    try turn([subscriber]) { !heard.isEmpty }
+    let waited = Int((clock.now - published) / 1_000_000_000)
+    let message = try XCTUnwrap(heard.first, "the retained session was not delivered")
+    XCTAssertTrue(message.retained)
+    XCTAssertEqual(message.text, "{\"rev\":1}")
+    let left = try XCTUnwrap(
+      message.expiryLeft,
+      "this broker does not forward MQTT 5's Message Expiry Interval: the room's clock rule falls back to the wall clock (trusted) or age 0 (docs/room.md, The clock rule)"
+    )
+    // Whole seconds at both ends: 100 less the wait, within a second either way.
+    XCTAssertLessThan(left, 100, "the broker subtracted the \(waited) s the message waited")
+    XCTAssertGreaterThanOrEqual(left, 100 - waited - 1)
+    XCTAssertLessThanOrEqual(left, 100 - 2 + 1)
+
+    // A message published without an expiry comes without one.
+    publisher.publish(topic, "{\"rev\":2}", retain: true)
+    try turn([publisher, subscriber]) { heard.count >= 2 }
+    XCTAssertEqual(heard.last?.text, "{\"rev\":2}")
+    XCTAssertNil(heard.last?.expiryLeft)
+    publisher.disconnect()
+    subscriber.disconnect()
+  }
+
+  func testAWillWithAnEmptyRetainedPayloadWithdrawsAMemberWhenItsClientDies() throws {
+    let broker = try broker()
+    defer { broker.stop() }
+    let member = "pomodoro/room/test/members/desk-b"
+    let desk = try session(broker, id: "pomodoro-desk-b-room", will: (member, ""))
+    var heard: [MQTTMessage] = []
+    let watcher = try session(broker, id: "watcher", topics: ["pomodoro/room/test/members/+"])
+    watcher.onMessage = { heard.append($0) }
+    try turn([desk, watcher]) { desk.up && watcher.up }
+    desk.publish(member, "{\"v\":1,\"desk\":\"desk-b\"}", retain: true)
+    try turn([desk, watcher]) { !heard.isEmpty }
+    XCTAssertEqual(heard.map(\.text), ["{\"v\":1,\"desk\":\"desk-b\"}"])
+
+    // Dies without a DISCONNECT: the broker publishes the will.
+    shutdown(desk.client.socket, Int32(SHUT_RDWR))
+    try turn([watcher]) { heard.count >= 2 }
+    XCTAssertEqual(heard.count, 2, "the will came")
+    XCTAssertEqual(heard.last?.topic, member)
+    XCTAssertEqual(heard.last?.length, 0, "the will is empty")
+
+    // Retained and empty: the member's message is deleted, a later subscriber hears nothing of
+    // it (a marker published after the subscription shows the retained copies were sent).
+    var later: [MQTTMessage] = []
+    let late = try session(broker, id: "late", topics: ["pomodoro/room/test/members/+"])
+    late.onMessage = { later.append($0) }
+    try turn([late]) { late.up }
+    usleep(200_000)
+    watcher.publish("pomodoro/room/test/members/marker", "x", retain: false)
+    try turn([late, watcher]) { later.contains { $0.topic.hasSuffix("/marker") } }
+    XCTAssertEqual(later.map(\.topic), ["pomodoro/room/test/members/marker"])
+    watcher.disconnect()
+    late.disconnect()
+  }
+}
