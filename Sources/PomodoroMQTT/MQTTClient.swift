@@ -82,11 +82,12 @@ public final class Mosquitto: MQTTClient {
   public static let maxPacket = 16 * 1024
 
   /// A client `id` with its last will (none when `will` is nil), credentials and TLS; of each
-  /// payload it keeps at most `keep` bytes.
+  /// payload it keeps at most `keep` bytes; the broker sends it no packet over `maxPacket`.
   public init(
-    id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?, keep: Int
+    id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?, keep: Int,
+    maxPacket: Int = Mosquitto.maxPacket
   ) throws {
-    guard let c = pomo_mqtt_new(id, Int32(Self.maxPacket), Int32(keep)) else {
+    guard let c = pomo_mqtt_new(id, Int32(maxPacket), Int32(keep)) else {
       throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
     }
     client = c
