@@ -110,4 +110,67 @@ final class RoomBrokerTests: XCTestCase {
     watcher.disconnect()
     late.disconnect()
   }
+
+  /// Two desks' room bridges on a real broker: desk-a's new revision is published with its
+  /// expiry; desk-b, joining 2 s later, hears the retained session with its age counted by the
+  /// broker, sees desk-a in its roster, and loses it by the will when desk-a's bridge dies.
+  func testTwoDesksRoomBridgesMeetOnARealBroker() throws {
+    let broker = try broker()
+    defer { broker.stop() }
+    let log = Log(sink: { self.lines.append($1) })
+    func desk(_ id: String) -> (RoomBridge, () -> [RoomToDevice]) {
+      var told: [RoomToDevice] = []
+      let b = RoomBridge(
+        topicPrefix: "pomodoro", desk: id, host: "127.0.0.1", port: broker.port, clock: clock, log: log,
+        limiter: LogLimiter(log: log), wallMs: RoomBridge.systemWallMs, flagExists: { false },
+        makeClient: { id, will in
+          try Mosquitto(id: id, will: will, user: nil, password: nil, cafile: nil, keep: 1025, maxPacket: 4096)
+        })
+      b.toDevice = {
+        told.append($0)
+        return true
+      }
+      return (b, { told })
+    }
+    func turn(_ bridges: [RoomBridge], until done: () -> Bool) throws {
+      let waiter = try PollWaiter(clock: clock, catchingSignals: false)
+      let end = clock.now + seconds(10)
+      while !done() && clock.now < end {
+        _ = try SourceLoop.turn(bridges, waiter: waiter, until: min(end, clock.now + ms(100)))
+      }
+    }
+    let state: [String: JSONValue] = [
+      "room": .string("team"), "phase": .string("running"), "mode": .string("focus"), "room_following": .bool(true),
+      "room_rev": .int(1), "room_by": .string("desk-a"), "room_modes": .list([.string("focus"), .string("short")]),
+      "room_lengths": .list([.int(1500), .int(300)]), "room_phase": .int(0), "room_state": .string("running"),
+      "room_elapsed_ms": .int(0),
+    ]
+    let (a, _) = desk("desk-a")
+    a.state(state)
+    try turn([a]) { a.session?.up == true }
+    a.state(state)  // Connected: the new revision goes out.
+    try turn([a]) { a.session?.client.unacked == 0 }
+    let published = clock.now
+    usleep(2_000_000)
+
+    let (b, told) = desk("desk-b")
+    b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])
+    try turn([a, b]) { told().contains { if case .session = $0 { true } else { false } } && b.members["desk-a"] != nil }
+    let heard = told().compactMap { if case .session(let m, let age) = $0 { (m, age) } else { nil } }
+    XCTAssertEqual(heard.first?.0.rev, 1)
+    XCTAssertEqual(heard.first?.0.by, "desk-a")
+    XCTAssertEqual(heard.first?.0.expiry, 1800 + 120)
+    let waited = (clock.now - published) / 1_000_000
+    let age = try XCTUnwrap(heard.first?.1)
+    // The broker's whole seconds: within a second of the wait, never more than it and one.
+    XCTAssertGreaterThanOrEqual(age, 1000, "counted by the broker's expiry (waited \(waited) ms)")
+    XCTAssertLessThanOrEqual(age, waited + 1000)
+    XCTAssertEqual(b.members["desk-a"]?.phase, "running")
+
+    // desk-a's bridge dies: its will empties its member message, desk-b's roster loses it.
+    shutdown(a.session!.client.socket, Int32(SHUT_RDWR))
+    try turn([b]) { b.members["desk-a"] == nil }
+    XCTAssertNil(b.members["desk-a"], lines.joined(separator: "\n"))
+    b.leave()
+  }
 }
