@@ -45,7 +45,7 @@ final class RoomACLTests: XCTestCase {
       directory: dir, access: "allow_anonymous false\npassword_file \(passwd)\nacl_file \(acl)\n",
       probe: ["-u", "desk-c", "-P", "pw-desk-c"])
     defer { broker.stop() }
-    func as_(_ user: String) -> [String] { ["-u", user, "-P", "pw-" + user] }
+    func credentials(_ user: String) -> [String] { ["-u", user, "-P", "pw-" + user] }
     let room = "pomodoro/room/team"
 
     // desk-b, a member, listens as its bridge does.
@@ -72,7 +72,7 @@ final class RoomACLTests: XCTestCase {
     // Forgeries first, each acknowledged (or dropped) before the next: desk-c is no member,
     // desk-a may not write desk-b's message.
     func publish(_ user: String, _ topic: String, _ payload: String) throws {
-      try broker.run("/usr/bin/mosquitto_pub", as_(user) + ["-q", "1", "-r", "-t", topic, "-m", payload])
+      try broker.run("/usr/bin/mosquitto_pub", credentials(user) + ["-q", "1", "-r", "-t", topic, "-m", payload])
     }
     try publish("desk-c", "\(room)/session", "forged session")
     try publish("desk-c", "\(room)/members/desk-c", "forged member")
@@ -89,10 +89,11 @@ final class RoomACLTests: XCTestCase {
     // A desk outside the room hears nothing of it; a member hears the retained session.
     var out = ""
     try broker.run(
-      "/usr/bin/mosquitto_sub", as_("desk-c") + ["-t", "\(room)/#", "-v", "-C", "1", "-W", "1"], output: &out)
+      "/usr/bin/mosquitto_sub", credentials("desk-c") + ["-t", "\(room)/#", "-v", "-C", "1", "-W", "1"], output: &out)
     XCTAssertEqual(out, "", "desk-c is no member")
     try broker.run(
-      "/usr/bin/mosquitto_sub", as_("desk-b") + ["-t", "\(room)/session", "-v", "-C", "1", "-W", "5"], output: &out)
+      "/usr/bin/mosquitto_sub", credentials("desk-b") + ["-t", "\(room)/session", "-v", "-C", "1", "-W", "5"],
+      output: &out)
     XCTAssertEqual(out, "\(room)/session session\n")
     session.disconnect()
   }
