@@ -83,7 +83,10 @@ public final class MQTTBridge: LoopSource {
     session.onConnected = { [unowned self] in announce() }
     session.onMessage = { [unowned self] in received($0) }
     link.onState = { [unowned self] in state($0) }
-    link.onAvailability = { [unowned self] _ in updateAvailability() }
+    link.onAvailability = { [unowned self] available in
+      updateAvailability()
+      if !available { room.deviceGone() }
+    }
     link.onRefusal = { [unowned self] what, refusal in
       limiter.say(
         "refused", .notice, "the device refused '\(what)' from \(topics.command): \(refusal.message)",

@@ -168,6 +168,19 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(client.published.count, before + 2, "published again on reconnection")
   }
 
+  func testADeviceGoneEmptiesTheMemberMessageAndItsNextStatePutsItBack() {
+    let b = joined()
+    let member = client.published.last
+    b.deviceGone()
+    b.deviceGone()
+    XCTAssertEqual(client.published.filter { $0.payload.isEmpty }.count, 1, "emptied once")
+    XCTAssertEqual(client.published.last?.topic, "pomodoro/room/team/members/desk-a")
+    XCTAssertEqual(client.published.last?.retain, true)
+    XCTAssertTrue(client.open, "the room's connection stays")
+    b.state(fields(room: "team"))
+    XCTAssertEqual(client.published.last?.payload, member?.payload, "back with its next state")
+  }
+
   // MARK: Sessions heard
 
   func testAValidSessionGoesToTheDeviceWithItsAgeByTheBroker() {
