@@ -173,4 +173,83 @@ final class RoomBrokerTests: XCTestCase {
     XCTAssertNil(b.members["desk-a"], lines.joined(separator: "\n"))
     b.leave()
   }
+
+  /// 10,000 valid-looking sessions with rising revisions published at once on a real broker: the
+  /// desk is told at most 20 a second, the bridge's turns stay short, and the best that reached
+  /// the bridge is what the desk was told last.
+  func testAFloodOfSessionsOnARealBrokerIsCoalesced() throws {
+    let broker = try broker()
+    defer { broker.stop() }
+    let log = Log(sink: { self.lines.append($1) })
+    var told: [(message: RoomSessionMessage, ageMs: Int64)] = []
+    let b = RoomBridge(
+      topicPrefix: "pomodoro", desk: "desk-b", host: "127.0.0.1", port: broker.port, clock: clock, log: log,
+      limiter: LogLimiter(log: log), wallMs: RoomBridge.systemWallMs, flagExists: { false },
+      makeClient: { id, will in
+        try Mosquitto(id: id, will: will, user: nil, password: nil, cafile: nil, keep: 1025, maxPacket: 4096)
+      })
+    b.toDevice = {
+      if case .session(let m, let age) = $0 { told.append((m, age)) }
+      return true
+    }
+    b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])
+    let waiter = try PollWaiter(clock: clock, catchingSignals: false)
+    let timed = Timed(b, clock: clock)
+    var heardBest: Int64 = 0
+    func turn(for span: Nanoseconds, until done: () -> Bool = { false }) throws {
+      let end = clock.now + span
+      while !done() && clock.now < end {
+        _ = try SourceLoop.turn([timed], waiter: waiter, until: min(end, clock.now + ms(100)))
+        heardBest = max(heardBest, b.best?.rev ?? 0)
+      }
+    }
+    try turn(for: seconds(10)) { b.session?.up == true }
+    let lines = (1...10_000).map { rev in
+      "{\"v\":1,\"rev\":\(rev),\"by\":\"desk-\(rev % 13)\",\"modes\":[\"focus\"],\"lengths\":[1500],\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1620,\"sent_ms\":0,\"synced\":false}"
+    }
+    let input = Pipe()
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+    p.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", "pomodoro/room/team/session", "-l"]
+    p.standardInput = input
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let started = clock.now
+    input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    // Until the publisher is done and the bridge has passed on what waits.
+    try turn(for: seconds(60)) { !p.isRunning && heardBest > 0 && b.waiting == nil && clock.now - started > seconds(1) }
+    try turn(for: ms(300))
+    p.waitUntilExit()
+    let span = clock.now - started
+    print(
+      "room flood: 10,000 sessions, the bridge heard up to rev \(heardBest), told the desk \(told.count) times in \(span / 1_000_000) ms, its longest turn \(timed.longest / 1_000) us, \(timed.turns) turns"
+    )
+    XCTAssertGreaterThan(told.count, 0)
+    XCTAssertLessThanOrEqual(Int64(told.count), span / ms(50) + 2, "at most 20 a second")
+    XCTAssertEqual(told.last?.message.rev, heardBest, "the best heard is told last")
+    XCTAssertEqual(told.map(\.message.rev), told.map(\.message.rev).sorted(), "never an older one after a newer")
+    b.leave()
+  }
+}
+
+/// A loop source and the longest time its `handle` took.
+final class Timed: LoopSource {
+  let inner: LoopSource
+  let clock: MonotonicClock
+  var longest: Nanoseconds = 0
+  var turns = 0
+  init(_ inner: LoopSource, clock: MonotonicClock) {
+    self.inner = inner
+    self.clock = clock
+  }
+  var readDescriptors: [Int32] { inner.readDescriptors }
+  var writeDescriptors: [Int32] { inner.writeDescriptors }
+  var deadline: Instant? { inner.deadline }
+  func handle(_ wake: Wake) {
+    let start = clock.now
+    inner.handle(wake)
+    longest = max(longest, clock.now - start)
+    turns += 1
+  }
 }
