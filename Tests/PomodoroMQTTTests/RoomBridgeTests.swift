@@ -64,7 +64,7 @@ final class RoomBridgeTests: XCTestCase {
       expiry: 1920, sentMs: wall, synced: true)
   }
 
-  /// A bridge in `room`, connected.
+  /// A bridge in `room`, connected, the retained messages' second over.
   func joined(_ room: String = "team", held: RoomSessionMessage? = nil) -> RoomBridge {
     let b = bridge()
     b.state(fields(room: room, held: held))
@@ -72,7 +72,15 @@ final class RoomBridgeTests: XCTestCase {
     client.accept()
     b.handle(Wake())
     XCTAssertEqual(b.session?.up, true)
+    settle(b)
     return b
+  }
+
+  /// The second after connecting, in which the bridge waits for the retained session.
+  func settle(_ b: RoomBridge) {
+    clock.advance(RoomBridge.settle)
+    wall += RoomBridge.settle / 1_000_000
+    b.handle(Wake())
   }
 
   func deliver(_ b: RoomBridge, _ messages: [MQTTMessage]) {
@@ -328,27 +336,64 @@ final class RoomBridgeTests: XCTestCase {
     b.handle(Wake())
     client.accept()
     b.handle(Wake())
+    XCTAssertEqual(published().count, 1, "not before the retained session had its second")
+    settle(b)
     XCTAssertEqual(published().count, 2, "republished on reconnection")
-    XCTAssertEqual(published().last?.elapsedMs, 101_000, "as it stands now")
+    XCTAssertEqual(published().last?.elapsedMs, 102_000, "as it stands now")
     XCTAssertEqual(published().last?.sentMs, wall)
-    XCTAssertEqual(published().last?.expiry, 1800 - 101 + 120)
+    XCTAssertEqual(published().last?.expiry, 1800 - 102 + 120)
 
     // Same rev from a desk that loses (desk-0 < desk-a): the winner's copy goes back.
     clock.advance(seconds(2))
     deliver(b, [sessionMessage(session(rev: 5, by: "desk-0"))])
     XCTAssertEqual(published().count, 3)
     XCTAssertEqual(published().last?.by, "desk-a")
+    // An older one (a bridge back with an old session): the same, at most once a second.
+    deliver(b, [sessionMessage(session(rev: 4, by: "desk-z"))])
+    XCTAssertEqual(published().count, 3, "within the second")
+    clock.advance(seconds(1))
+    deliver(b, [sessionMessage(session(rev: 4, by: "desk-z"))])
+    XCTAssertEqual(published().count, 4)
     // From a desk that wins (desk-z > desk-a): this desk is not the origin of the best any more.
     clock.advance(seconds(2))
     deliver(b, [sessionMessage(session(rev: 5, by: "desk-z"))])
-    XCTAssertEqual(published().count, 3)
+    XCTAssertEqual(published().count, 4)
     client.drop(.lost)
     b.handle(Wake())
     clock.advance(seconds(1))
     b.handle(Wake())
     client.accept()
     b.handle(Wake())
-    XCTAssertEqual(published().count, 3, "not the origin of the best: no republishing")
+    settle(b)
+    XCTAssertEqual(published().count, 4, "not the origin of the best: no republishing")
+  }
+
+  /// A bridge started beside a desk that holds an old session of its own waits for the retained
+  /// one: the room's newer session is not overwritten.
+  func testABridgeBackBesideAnOldOwnSessionLeavesTheRoomsNewerOne() {
+    let b = bridge()
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    deliver(b, [sessionMessage(session(rev: 6, by: "desk-b"), retained: true)])
+    settle(b)
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 0)
+    XCTAssertEqual(sessions.last?.message.rev, 6, "the desk is told of the room's")
+
+    // Without a newer one, its own goes out once the second is over.
+    made.removeAll()
+    told.removeAll()
+    let c = bridge()
+    c.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    c.handle(Wake())
+    client.accept()
+    c.handle(Wake())
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 0)
+    settle(c)
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 1)
   }
 
   func testADeviceBehindTheBestHeardIsToldAgain() {

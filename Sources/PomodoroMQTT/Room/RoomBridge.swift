@@ -41,6 +41,10 @@ public final class RoomBridge: LoopSource {
   public static let retell = seconds(5)
   /// How often the timesync flag is looked at.
   public static let flagLook = seconds(20)
+  /// How long after connecting the bridge waits for the retained session before it publishes the
+  /// desk's own (a bridge restarted beside a desk that holds an old session of its own must not
+  /// put it over the room's newer one).
+  public static let settle = seconds(1)
 
   public typealias ClientMaker = (_ id: String, _ will: (topic: String, payload: String)) throws -> MQTTClient
 
@@ -74,6 +78,10 @@ public final class RoomBridge: LoopSource {
   var waiting: (message: RoomSessionMessage, ageMs: Int64, at: Instant)?
   var nextPass: Instant
   var lastRetell: Instant?
+  /// When the retained messages have had their time after connecting; whether the desk's own
+  /// session waits for it.
+  var settleAt: Instant?
+  var ownWaiting = false
   /// When a losing copy of this desk's session was last answered (at most once a second).
   var lastRepublish: Instant?
   var member: RoomMember?
@@ -124,17 +132,24 @@ public final class RoomBridge: LoopSource {
     member = RoomMember.own(fields, desk: desk)
     publishMember()
     let held = RoomSessionMessage.held(fields)
-    if let held, held.by == desk, best.map({ held.key > $0 }) ?? true {
+    if let held, held.by == desk, best.map({ held.key > $0 }) ?? true, origin.map({ held.key > $0.message.key }) ?? true
+    {
       var m = held
       m.expiry = m.plannedExpiry
       m.sentMs = wallMs()
       m.synced = roomClock.trusted(at: now)
       origin = (m, now)
-      best = m.key
-      publish(m)
+      if settled(now) {
+        best = m.key
+        publish(m)
+      } else {
+        ownWaiting = true
+      }
     }
-    // A device behind the best heard (restarted, or it missed a line): told again, now and then.
-    if let heard = bestHeard, held.map({ heard.message.key > $0.key }) ?? true,
+    // A device behind the best heard (restarted, or it missed a line): told again, now and then,
+    // while that session lasts.
+    if let heard = bestHeard, held.map({ heard.message.key > $0.key }) ?? true, heard.message.state != "ended",
+      heard.ageMs + (now - heard.at) / 1_000_000 < heard.message.expiry * 1000,
       lastRetell.map({ now - $0 >= Self.retell }) ?? true
     {
       lastRetell = now
@@ -157,6 +172,8 @@ public final class RoomBridge: LoopSource {
     best = nil
     bestHeard = nil
     origin = nil
+    settleAt = nil
+    ownWaiting = false
     waiting = nil
     publishedMember = nil
     lastStatus = nil
@@ -197,8 +214,22 @@ public final class RoomBridge: LoopSource {
   func connected() {
     publishedMember = nil
     publishMember()
-    if let (m, at) = origin, m.key == best { republish(m, madeAt: at) }
+    settleAt = clock.now + Self.settle
+    ownWaiting = origin != nil
     statusDue = clock.now
+  }
+
+  /// Connected, and the retained messages have had their time.
+  func settled(_ now: Instant) -> Bool { session?.up == true && settleAt.map { now >= $0 } ?? false }
+
+  /// The desk's own session, when it waited for the retained one and is still the best.
+  func publishOwn(_ now: Instant) {
+    guard ownWaiting, settled(now) else { return }
+    ownWaiting = false
+    if let (m, at) = origin, best.map({ m.key >= $0 }) ?? true {
+      best = m.key
+      republish(m, madeAt: at)
+    }
   }
 
   func publishMember() {
@@ -262,8 +293,9 @@ public final class RoomBridge: LoopSource {
         "room \(room): a retained session came without MQTT 5's message expiry and this desk's clock is not trusted: its age is taken as 0 (a broker that forwards the expiry, or a synchronised clock, fixes it)"
       )
     }
-    // Two desks that started in the same second: the origin of the winner puts its copy back.
-    if let (own, at) = origin, own.key == best, own.rev == m.rev, m.key < own.key,
+    // A losing copy (two desks that started in the same second, or a bridge that came back with
+    // an old one): the origin of the best puts its copy back, at most once a second.
+    if let (own, at) = origin, own.key == best, m.key < own.key,
       lastRepublish.map({ now - $0 >= seconds(1) }) ?? true
     {
       lastRepublish = now
@@ -347,8 +379,11 @@ public final class RoomBridge: LoopSource {
 
   public var deadline: Instant? {
     guard room != nil else { return nil }
-    return [session?.deadline, waiting.map { _ in nextPass }, statusDue, nextHeartbeat, nextFlagLook]
-      .compactMap { $0 }.min()
+    return [
+      session?.deadline, waiting.map { _ in nextPass }, ownWaiting ? settleAt : nil, statusDue, nextHeartbeat,
+      nextFlagLook,
+    ]
+    .compactMap { $0 }.min()
   }
 
   public func handle(_ wake: Wake) {
@@ -360,6 +395,7 @@ public final class RoomBridge: LoopSource {
       roomClock.flag = flagExists()
       nextFlagLook = now + Self.flagLook
     }
+    publishOwn(now)
     pass(now)
     if s.up != wasUp || lastStatus.map({ $0 != status }) ?? true { statusChanged(now) }
     if now >= nextHeartbeat || statusDue.map({ now >= $0 }) ?? false { sendStatus(now) }
