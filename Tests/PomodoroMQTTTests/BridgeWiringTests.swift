@@ -111,3 +111,40 @@ final class BridgeWiringTests: XCTestCase {
     XCTAssertNotNil(intake.take(MQTTMessage(topic: topics.command, payload: Array("toggle".utf8)), at: clock.now))
   }
 }
+
+/// The room's wiring in the bridge: the device's state goes to the room, which makes its own
+/// client; a device gone empties the member message; leaving withdraws it.
+final class BridgeRoomWiringTests: XCTestCase {
+  let clock = HandClock()
+  let client = ScriptedMQTTClient()
+  var room: [(id: String, will: (topic: String, payload: String), client: ScriptedMQTTClient)] = []
+  let topics = BridgeTopics(topicPrefix: "pomodoro", discoveryPrefix: "homeassistant", deviceId: "desk1")
+
+  func testTheDevicesRoomIsJoinedOverASecondClient() throws {
+    let b = MQTTBridge(
+      topics: topics, socketPath: "/nonexistent/control.sock", host: "broker", port: 1883, client: client,
+      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
+      roomClient: { id, will in
+        let c = ScriptedMQTTClient()
+        self.room.append((id, will, c))
+        return c
+      })
+    b.announced.file = nil
+    b.state(["phase": .string("idle"), "mode": .string("focus")])
+    XCTAssertTrue(room.isEmpty, "no room named: no second client")
+    b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
+    XCTAssertEqual(room.map(\.id), ["pomodoro-desk1-room"])
+    XCTAssertEqual(room.first?.will.topic, "pomodoro/room/team/members/desk1")
+    XCTAssertEqual(b.room.room, "team")
+    let roomClient = try XCTUnwrap(room.first?.client)
+    b.room.handle(Wake())
+    roomClient.accept()
+    b.room.handle(Wake())
+    XCTAssertEqual(roomClient.published.last?.topic, "pomodoro/room/team/members/desk1")
+    b.link.onAvailability(false)
+    XCTAssertEqual(roomClient.published.last?.payload, "", "the device gone: emptied")
+    b.room.leave()
+    XCTAssertFalse(roomClient.open)
+    XCTAssertTrue(client.published.isEmpty || client.published.allSatisfy { !$0.topic.contains("/room/") })
+  }
+}
