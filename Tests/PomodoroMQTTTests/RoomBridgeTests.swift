@@ -147,6 +147,21 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(made.count, 2)
   }
 
+  /// A room left while the broker was away: its member message is emptied at the next
+  /// connection, so the room it left does not count this desk for ever.
+  func testARoomLeftWhileTheBrokerWasAwayIsWithdrawnAtTheNextConnection() {
+    let b = joined("team")
+    client.drop(.lost)
+    b.handle(Wake())
+    b.state(fields(room: "other"))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(
+      client.published.filter { $0.payload.isEmpty }.map(\.topic), ["pomodoro/room/team/members/desk-a"])
+    XCTAssertEqual(client.published.last?.topic, "pomodoro/room/other/members/desk-a")
+  }
+
   func testAnImpossibleRoomOrDeskIsSaidOnceAndNotJoined() {
     let b = bridge()
     b.state(fields(room: "a/b"))

@@ -82,6 +82,8 @@ public final class RoomBridge: LoopSource {
   /// session waits for it.
   var settleAt: Instant?
   var ownWaiting = false
+  /// Member topics of rooms left while the broker was away, emptied at the next connection.
+  var withdrawals: [String] = []
   /// When a losing copy of this desk's session was last answered (at most once a second).
   var lastRepublish: Instant?
   var member: RoomMember?
@@ -161,7 +163,9 @@ public final class RoomBridge: LoopSource {
   /// that connection, then connects anew with the will on the new member topic.
   func follow(_ name: String?) {
     if let old = room, let s = session {
-      s.publish(Self.memberTopic(prefix: topicPrefix, room: old, desk: desk), "", retain: true)
+      let topic = Self.memberTopic(prefix: topicPrefix, room: old, desk: desk)
+      // Not connected now: emptied at the next connection (to any room), or it would stay.
+      if s.up { s.publish(topic, "", retain: true) } else if !withdrawals.contains(topic) { withdrawals.append(topic) }
       s.disconnect()
       for _ in 0..<10 where s.client.wantsWrite { s.client.loopWrite() }
       log.notice("left the room \(old)")
@@ -212,6 +216,8 @@ public final class RoomBridge: LoopSource {
   /// Connected (again): the member message and the session this desk made, published anew (the
   /// broker may have lost them: `persistence false`).
   func connected() {
+    for topic in withdrawals where topic != ownMemberTopic { session?.publish(topic, "", retain: true) }
+    withdrawals = []
     publishedMember = nil
     publishMember()
     settleAt = clock.now + Self.settle
