@@ -241,6 +241,22 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(sessions.last?.message.rev, rev, "the best reaches the device")
   }
 
+  /// The lines the device is sent, as the spec writes them.
+  func testTheLinesToTheDevice() {
+    let m = session(rev: 7, by: "desk-b")
+    XCTAssertEqual(
+      RoomToDevice.session(m, ageMs: 1234).line,
+      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234}"
+    )
+    let status = RoomStatus(
+      desk: "desk-a", broker: true, clockTrusted: false,
+      members: [RoomMember(desk: "desk-b", phase: "running", mode: "focus", label: "Write", following: true)])
+    XCTAssertEqual(
+      RoomToDevice.status(status).line,
+      "{\"cmd\":\"room_status\",\"desk\":\"desk-a\",\"broker\":true,\"clock_trusted\":false,\"desks\":[\"desk-b\"],\"phases\":[\"running\"],\"modes\":[\"focus\"],\"labels\":[\"Write\"],\"following\":[true]}"
+    )
+  }
+
   // MARK: The roster
 
   func testTheRosterIsBoundedAndAnEmptyMemberMessageRemovesADesk() {

@@ -7,6 +7,23 @@ import PomodoroSystem
 public enum RoomToDevice: Equatable, Sendable {
   case session(RoomSessionMessage, ageMs: Int64)
   case status(RoomStatus)
+
+  /// The request line (docs/room.md): `{"cmd":"room_session", <the session's fields>, "age_ms":N}`
+  /// or `{"cmd":"room_status",...}` with the members as parallel lists.
+  public var line: String {
+    switch self {
+    case .session(let m, let age):
+      return FlatJSON.encode([("cmd", .string("room_session"))] + m.fields + [("age_ms", .int(age))])
+    case .status(let s):
+      return FlatJSON.encode([
+        ("cmd", .string("room_status")), ("desk", .string(s.desk)), ("broker", .bool(s.broker)),
+        ("clock_trusted", .bool(s.clockTrusted)), ("desks", .list(s.members.map { .string($0.desk) })),
+        ("phases", .list(s.members.map { .string($0.phase) })), ("modes", .list(s.members.map { .string($0.mode) })),
+        ("labels", .list(s.members.map { .string($0.label) })),
+        ("following", .list(s.members.map { .bool($0.following) })),
+      ])
+    }
+  }
 }
 
 /// The bridge's view of the room, as `room_status` says it: its own desk, whether its room
