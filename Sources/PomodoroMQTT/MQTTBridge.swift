@@ -88,9 +88,19 @@ public final class MQTTBridge: LoopSource {
       if !available { room.deviceGone() }
     }
     link.onRefusal = { [unowned self] what, refusal in
+      let from = what.hasPrefix("room_") ? "the room" : topics.command
       limiter.say(
-        "refused", .notice, "the device refused '\(what)' from \(topics.command): \(refusal.message)",
+        "refused", .notice, "the device refused '\(what)' from \(from): \(refusal.message)",
         what: "refusals by the device", at: clock.now)
+    }
+    room.toDevice = { [unowned self] line in
+      let label: String
+      switch line {
+      case .session(let m, _): label = "room_session rev \(m.rev) by \(m.by)"
+      case .status: label = "room_status"
+      }
+      if case .sent = link.send(requestLine: line.line, label: label) { return true }
+      return false
     }
     link.onUnexpected = { [unowned self] line in
       limiter.say(

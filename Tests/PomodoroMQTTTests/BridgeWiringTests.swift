@@ -148,3 +148,52 @@ final class BridgeRoomWiringTests: XCTestCase {
     XCTAssertTrue(client.published.isEmpty || client.published.allSatisfy { !$0.topic.contains("/room/") })
   }
 }
+
+extension BridgeRoomWiringTests {
+  /// What the room tells the device goes down the control socket as the spec's request lines.
+  func testTheRoomsLinesGoToTheDevicesSocket() throws {
+    let dir = NSTemporaryDirectory() + "pomodoro-room-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let (listener, _) = try UnixSocket.listen(dir + "/control.sock", group: nil)
+    defer { close(listener) }
+    let b = MQTTBridge(
+      topics: topics, socketPath: dir + "/control.sock", host: "broker", port: 1883, client: client,
+      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
+      roomClient: { id, will in
+        let c = ScriptedMQTTClient()
+        self.room.append((id, will, c))
+        return c
+      })
+    b.announced.file = nil
+    b.link.handle(Wake())
+    var device: Int32 = -1
+    for _ in 0..<100 where device < 0 {
+      device = accept(listener, nil, nil)
+      if device < 0 { usleep(10_000) }
+    }
+    XCTAssertGreaterThanOrEqual(device, 0, "the link connected")
+    defer { close(device) }
+    UnixSocket.setNonBlocking(device)
+    b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
+    let roomClient = try XCTUnwrap(room.first?.client)
+    b.room.handle(Wake())
+    roomClient.accept()
+    b.room.handle(Wake())
+    let session = RoomSessionMessage(
+      rev: 3, by: "desk-b", modes: ["focus"], lengths: [1500], phase: 0, state: "running", elapsedMs: 0, expiry: 1620,
+      sentMs: 0, synced: false)
+    roomClient.messages.append(
+      MQTTMessage(topic: "pomodoro/room/team/session", payload: Array(session.json.utf8), expiryLeft: 1618))
+    b.room.handle(Wake())
+    var text = ""
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    for _ in 0..<100 where !text.contains("room_session") {
+      let n = read(device, &buffer, buffer.count)
+      if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) } else { usleep(10_000) }
+    }
+    let lines = text.split(separator: "\n").map(String.init)
+    XCTAssertTrue(lines.contains { $0.hasPrefix("{\"cmd\":\"room_status\",\"desk\":\"desk1\",\"broker\":true") }, text)
+    XCTAssertTrue(lines.contains(RoomToDevice.session(session, ageMs: 2000).line), text)
+  }
+}
