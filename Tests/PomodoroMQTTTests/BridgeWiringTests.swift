@@ -181,7 +181,8 @@ extension BridgeRoomWiringTests {
     roomClient.accept()
     b.room.handle(Wake())
     let session = RoomSessionMessage(
-      rev: 3, by: "desk-b", modes: ["focus"], lengths: [1500], phase: 0, state: "running", elapsedMs: 0, expiry: 1620,
+      rev: 3, by: "desk-b", modes: ["focus"], lengths: [1500], planRev: 3, phase: 0, state: "running", elapsedMs: 0,
+      expiry: 1620,
       sentMs: 0, synced: false)
     roomClient.messages.append(
       MQTTMessage(topic: "pomodoro/room/team/session", payload: Array(session.json.utf8), expiryLeft: 1618))

@@ -60,7 +60,8 @@ final class RoomBridgeTests: XCTestCase {
 
   func session(rev: Int64, by: String, state: String = "running", elapsed: Int64 = 0) -> RoomSessionMessage {
     RoomSessionMessage(
-      rev: rev, by: by, modes: ["focus", "short"], lengths: [1500, 300], phase: 0, state: state, elapsedMs: elapsed,
+      rev: rev, by: by, modes: ["focus", "short"], lengths: [1500, 300], planRev: rev, phase: 0, state: state,
+      elapsedMs: elapsed,
       expiry: 1920, sentMs: wall, synced: true)
   }
 
@@ -246,7 +247,7 @@ final class RoomBridgeTests: XCTestCase {
     let m = session(rev: 7, by: "desk-b")
     XCTAssertEqual(
       RoomToDevice.session(m, ageMs: 1234).line,
-      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234}"
+      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"plan_rev\":7,\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234}"
     )
     let status = RoomStatus(
       desk: "desk-a", broker: true, clockTrusted: false,

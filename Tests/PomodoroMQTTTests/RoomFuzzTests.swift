@@ -30,7 +30,7 @@ extension RoomBridgeTests {
       "v": [.int(0), .int(2), .string("1"), nil],
       "rev": [.int(0), .int(-1), .int((1 << 53) + 1), .int(Int64.max), .string("7"), .null, nil],
       "by": [
-        .string(""), .string("a/b"), .string("#"), .string("+"), .string(String(repeating: "x", count: 65)),
+        .string(""), .string("a/b"), .string("#"), .string("+"), .string(String(repeating: "x", count: 41)),
         .string("d\u{0}e"), .string("dé"), .int(1), nil,
       ],
       "modes": [
@@ -42,11 +42,12 @@ extension RoomBridgeTests {
         .list([.int(1500), .int(300), .int(300)]), .list([.int(-1), .int(300)]), .list([.string("1500"), .int(300)]),
         nil,
       ],
+      "plan_rev": [.int(0), .int(rev + 1), .int(-1), .string("1")],
       "phase": [.int(2), .int(-1), .int(Int64.max), .string("0"), nil],
       "state": [.string("stopped"), .string(""), .string("RUNNING"), .int(0), nil],
       "elapsed_ms": [.int(-1), .int(1_500_001), .int(Int64.min), .string("0"), nil],
-      "expiry": [.int(0), .int(-5), .int(10_000_000), .bool(true), nil],
-      "sent_ms": [.int(-1), .int(Int64.max), .string("now"), nil],
+      "expiry": [.int(0), .int(-5), .int(86_401), .int(10_000_000), .bool(true), nil],
+      "sent_ms": [.int(-1), .int(7_258_118_400_001), .int(Int64.max), .string("now"), nil],
       "synced": [.int(1), .string("true"), .null, nil],
     ]
     let i = r.below(fields.count)

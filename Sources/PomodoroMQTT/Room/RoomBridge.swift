@@ -202,7 +202,7 @@ public final class RoomBridge: LoopSource {
     guard RoomNames.isRoom(name), RoomNames.isDesk(desk) else {
       log.once(
         "room-name", .error,
-        "cannot join the room '\(name)' as '\(desk)': a room is 1-40 and a desk id 1-64 of A-Z a-z 0-9 . _ - (set room and mqtt_device_id in the config)"
+        "cannot join the room '\(name)' as '\(desk)': a room and a desk id are 1-40 of A-Z a-z 0-9 . _ - (set room and mqtt_device_id in the config)"
       )
       return
     }
@@ -333,7 +333,7 @@ public final class RoomBridge: LoopSource {
     let topic = message.topic
     guard other != desk else { return }
     guard RoomNames.isDesk(other) else {
-      return refuse("member", "the desk id is not 1-64 of A-Z a-z 0-9 . _ -", topic: topic, at: now)
+      return refuse("member", "the desk id is not 1-40 of A-Z a-z 0-9 . _ -", topic: topic, at: now)
     }
     guard message.length > 0 else {
       if members.removeValue(forKey: other) != nil { statusChanged(now) }

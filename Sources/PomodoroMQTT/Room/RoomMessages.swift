@@ -9,6 +9,8 @@ public struct RoomSessionMessage: Equatable, Sendable {
   public var by: String
   public var modes: [String]
   public var lengths: [Int64]
+  /// The revision that made the plan (a pause or resume keeps it): 1..rev.
+  public var planRev: Int64
   public var phase: Int
   public var state: String
   public var elapsedMs: Int64
@@ -22,8 +24,10 @@ public struct RoomSessionMessage: Equatable, Sendable {
   public static let maxRev: Int64 = 1 << 53
   static let modeNames = ["focus", "short", "long"]
   static let states = ["running", "paused", "ended"]
-  /// The longest an expiry can be: eight phases of 86399 s and the 120 s of margin.
-  static let maxExpiry: Int64 = 8 * 86399 + 120
+  /// The longest expiry a session is published with (RoomWire's), and the latest `sent_ms`
+  /// taken (the year 2200).
+  static let maxExpiry: Int64 = 86_400
+  static let latestSent: Int64 = 7_258_118_400_000
 
   /// Its place in the precedence: higher `rev` wins, then the greater `by` byte-wise.
   public var key: RoomRevision { RoomRevision(rev: rev, by: by) }
@@ -32,7 +36,8 @@ public struct RoomSessionMessage: Equatable, Sendable {
   public var fields: [(String, JSONValue)] {
     [
       ("v", .int(1)), ("rev", .int(rev)), ("by", .string(by)), ("modes", .list(modes.map { .string($0) })),
-      ("lengths", .list(lengths.map { .int($0) })), ("phase", .int(Int64(phase))), ("state", .string(state)),
+      ("lengths", .list(lengths.map { .int($0) })), ("plan_rev", .int(planRev)), ("phase", .int(Int64(phase))),
+      ("state", .string(state)),
       ("elapsed_ms", .int(elapsedMs)), ("expiry", .int(expiry)), ("sent_ms", .int(sentMs)), ("synced", .bool(synced)),
     ]
   }
@@ -48,7 +53,7 @@ public struct RoomSessionMessage: Equatable, Sendable {
       return .failure(.init("rev must be an integer 1..\(maxRev)"))
     }
     guard let by = o["by"]?.string, RoomNames.isDesk(by) else {
-      return .failure(.init("by must be a desk id (1-64 of A-Z a-z 0-9 . _ -)"))
+      return .failure(.init("by must be a desk id (1-40 of A-Z a-z 0-9 . _ -)"))
     }
     guard let modeList = o["modes"]?.list, (1...8).contains(modeList.count) else {
       return .failure(.init("modes must be a list of 1-8 modes"))
@@ -64,6 +69,9 @@ public struct RoomSessionMessage: Equatable, Sendable {
     guard lengths.count == lengthList.count, lengths.allSatisfy({ (5...86399).contains($0) }) else {
       return .failure(.init("lengths must each be whole seconds 5..86399"))
     }
+    // Absent: the plan is this revision's. Present, it must be a number (a string is no absence).
+    let planRev = o["plan_rev"] == nil ? rev : o["plan_rev"]?.int ?? 0
+    guard (1...rev).contains(planRev) else { return .failure(.init("plan_rev must be 1..rev")) }
     guard let phase = o["phase"]?.int, (0..<Int64(modes.count)).contains(phase) else {
       return .failure(.init("phase must be an index into modes"))
     }
@@ -76,14 +84,14 @@ public struct RoomSessionMessage: Equatable, Sendable {
     guard let expiry = o["expiry"]?.int, (1...maxExpiry).contains(expiry) else {
       return .failure(.init("expiry must be seconds 1..\(maxExpiry)"))
     }
-    guard let sent = o["sent_ms"]?.int, (0...maxRev).contains(sent) else {
+    guard let sent = o["sent_ms"]?.int, (0...latestSent).contains(sent) else {
       return .failure(.init("sent_ms must be ms since the epoch"))
     }
     guard let synced = o["synced"]?.bool else { return .failure(.init("synced must be true or false")) }
     return .success(
       RoomSessionMessage(
-        rev: rev, by: by, modes: modes, lengths: lengths, phase: Int(phase), state: state, elapsedMs: elapsed,
-        expiry: expiry, sentMs: sent, synced: synced))
+        rev: rev, by: by, modes: modes, lengths: lengths, planRev: planRev, phase: Int(phase), state: state,
+        elapsedMs: elapsed, expiry: expiry, sentMs: sent, synced: synced))
   }
 
   /// The session as the device holds it (its `room_*` state fields), nil when it holds none or a
@@ -94,8 +102,9 @@ public struct RoomSessionMessage: Equatable, Sendable {
       let elapsed = f["room_elapsed_ms"]?.int
     else { return nil }
     let m = RoomSessionMessage(
-      rev: rev, by: by, modes: modes.compactMap(\.string), lengths: lengths.compactMap(\.int), phase: Int(phase),
-      state: state, elapsedMs: elapsed, expiry: 600, sentMs: 0, synced: false)
+      rev: rev, by: by, modes: modes.compactMap(\.string), lengths: lengths.compactMap(\.int),
+      planRev: f["room_plan_rev"]?.int ?? rev, phase: Int(phase), state: state, elapsedMs: elapsed, expiry: 600,
+      sentMs: 0, synced: false)
     // Checked as any message is: the device's own rules made it, a mistake must not go out.
     guard case .success = parse(m.json) else { return nil }
     return m
@@ -201,8 +210,8 @@ public struct RoomWireRefusal: Error, Equatable, Sendable, CustomStringConvertib
 public enum RoomNames {
   /// A room: 1-40 of A-Z a-z 0-9 . _ -.
   public static func isRoom(_ s: String) -> Bool { isLevel(s, max: 40) }
-  /// A desk id: 1-64 of A-Z a-z 0-9 . _ -.
-  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 64) }
+  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound).
+  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) }
 
   static func isLevel(_ s: String, max: Int) -> Bool {
     let u = s.utf8
