@@ -16,9 +16,10 @@
 #define POMO_MOSQUITTO_SONAME "libmosquitto.so.1"
 #define POMO_MOSQUITTO_FUNCTIONS(X)                                                               \
   X(lib_init) X(new) X(int_option) X(connect_callback_set) X(disconnect_v5_callback_set)          \
-  X(message_callback_set) X(publish_callback_set) X(destroy) X(will_set) X(username_pw_set) X(tls_set) X(connect_async)   \
-  X(reconnect_async) X(socket) X(want_write) X(loop_read) X(loop_write) X(loop_misc) X(publish)   \
-  X(subscribe_v5) X(disconnect) X(strerror) X(connect_bind_v5) X(property_add_int32) X(property_free_all)
+  X(message_v5_callback_set) X(publish_callback_set) X(destroy) X(will_set) X(username_pw_set)    \
+  X(tls_set) X(connect_async) X(reconnect_async) X(socket) X(want_write) X(loop_read)             \
+  X(loop_write) X(loop_misc) X(publish_v5) X(subscribe_v5) X(disconnect) X(strerror)             \
+  X(connect_bind_v5) X(property_add_int32) X(property_read_int32) X(property_free_all)
 
 static struct {
 #define POMO_FIELD(name) __typeof__(&mosquitto_##name) name;
@@ -59,6 +60,7 @@ struct message {
   char *payload;
   int length;
   int retain;
+  long expiry_left;
   struct message *next;
 };
 
@@ -98,7 +100,11 @@ static void on_publish(struct mosquitto *mosq, void *obj, int mid) {
   if (m->unacked > 0) m->unacked--;
 }
 
-static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg) {
+// MQTT 5: the message's properties come with it; of them the bridge reads the Message Expiry
+// Interval, which the broker forwards less the time the message waited in it (a room's session
+// tells its age by it).
+static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg,
+                       const mosquitto_property *props) {
   (void)mosq;
   pomo_mqtt *m = obj;
   if (m->queued >= 1024) return;  // A flood is dropped, not buffered without end.
@@ -118,6 +124,8 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
   e->payload[n] = 0;
   e->length = msg->payloadlen;
   e->retain = msg->retain;
+  uint32_t left = 0;
+  e->expiry_left = lib.property_read_int32(props, MQTT_PROP_MESSAGE_EXPIRY_INTERVAL, &left, false) ? (long)left : -1;
   if (m->tail) m->tail->next = e; else m->head = e;
   m->tail = e;
   m->queued++;
@@ -143,7 +151,7 @@ pomo_mqtt *pomo_mqtt_new(const char *client_id, int max_packet, int keep) {
   lib.int_option(m->mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
   lib.connect_callback_set(m->mosq, on_connect);
   lib.disconnect_v5_callback_set(m->mosq, on_disconnect);
-  lib.message_callback_set(m->mosq, on_message);
+  lib.message_v5_callback_set(m->mosq, on_message);
   lib.publish_callback_set(m->mosq, on_publish);
   return m;
 }
@@ -161,8 +169,10 @@ void pomo_mqtt_free(pomo_mqtt *m) {
   free(m);
 }
 
+// An empty payload is a will too: retained, it deletes what the topic holds (a room's member).
 int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain) {
-  return lib.will_set(m->mosq, topic, (int)strlen(payload), payload, 1, retain != 0);
+  int length = (int)strlen(payload);
+  return lib.will_set(m->mosq, topic, length, length > 0 ? payload : NULL, 1, retain != 0);
 }
 
 int pomo_mqtt_auth(pomo_mqtt *m, const char *user, const char *password) {
@@ -200,8 +210,13 @@ int pomo_mqtt_loop_read(pomo_mqtt *m) { return lib.loop_read(m->mosq, 1); }
 int pomo_mqtt_loop_write(pomo_mqtt *m) { return lib.loop_write(m->mosq, 1); }
 int pomo_mqtt_loop_misc(pomo_mqtt *m) { return lib.loop_misc(m->mosq); }
 
-int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain) {
-  int rc = lib.publish(m->mosq, NULL, topic, length, payload, qos, retain != 0);
+int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain,
+                      long expiry) {
+  mosquitto_property *props = NULL;
+  int rc = MOSQ_ERR_SUCCESS;
+  if (expiry > 0) rc = lib.property_add_int32(&props, MQTT_PROP_MESSAGE_EXPIRY_INTERVAL, (uint32_t)expiry);
+  if (rc == MOSQ_ERR_SUCCESS) rc = lib.publish_v5(m->mosq, NULL, topic, length, payload, qos, retain != 0, props);
+  lib.property_free_all(&props);
   if (rc == 0 && qos > 0) m->unacked++;
   return rc;
 }
@@ -230,7 +245,7 @@ int pomo_mqtt_take_disconnect(pomo_mqtt *m) {
 }
 
 int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
-                           int *length, int *retained) {
+                           int *length, int *retained, long *expiry_left) {
   struct message *e = m->head;
   if (!e) return 0;
   m->head = e->next;
@@ -243,6 +258,7 @@ int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *p
   payload[n] = 0;
   *length = e->length;
   *retained = e->retain;
+  *expiry_left = e->expiry_left;
   free(e->topic);
   free(e->payload);
   free(e);
@@ -271,8 +287,8 @@ int pomo_mqtt_want_write(pomo_mqtt *m) { (void)m; return 0; }
 int pomo_mqtt_loop_read(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_loop_write(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_loop_misc(pomo_mqtt *m) { (void)m; return -1; }
-int pomo_mqtt_publish(pomo_mqtt *m, const char *t, const void *p, int l, int q, int r) {
-  (void)m; (void)t; (void)p; (void)l; (void)q; (void)r;
+int pomo_mqtt_publish(pomo_mqtt *m, const char *t, const void *p, int l, int q, int r, long e) {
+  (void)m; (void)t; (void)p; (void)l; (void)q; (void)r; (void)e;
   return -1;
 }
 
@@ -284,8 +300,8 @@ int pomo_mqtt_subscribe(pomo_mqtt *m, const char *t, int q) { (void)m; (void)t; 
 int pomo_mqtt_disconnect(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_take_connack(pomo_mqtt *m) { (void)m; return -1; }
 int pomo_mqtt_take_disconnect(pomo_mqtt *m) { (void)m; return 0; }
-int pomo_mqtt_next_message(pomo_mqtt *m, char *t, size_t ts, char *p, size_t ps, int *l, int *r) {
-  (void)m; (void)t; (void)ts; (void)p; (void)ps; (void)l; (void)r;
+int pomo_mqtt_next_message(pomo_mqtt *m, char *t, size_t ts, char *p, size_t ps, int *l, int *r, long *e) {
+  (void)m; (void)t; (void)ts; (void)p; (void)ps; (void)l; (void)r; (void)e;
   return 0;
 }
 const char *pomo_mqtt_strerror(int rc) {

@@ -60,10 +60,11 @@ public final class BrokerSession: LoopSource {
   /// In a collision episode: the broker keeps giving this connection to another client.
   public var colliding: Bool { collisions.current != nil }
 
-  /// Publishes (QoS 1) while connected; a failure is said once.
-  public func publish(_ topic: String, _ payload: String, retain: Bool) {
+  /// Publishes (QoS 1) while connected, with MQTT 5's Message Expiry Interval when `expiry`
+  /// (seconds) is given; a failure is said once.
+  public func publish(_ topic: String, _ payload: String, retain: Bool, expiry: Int? = nil) {
     guard up else { return }
-    let rc = client.publish(topic, Array(payload.utf8), retain: retain)
+    let rc = client.publish(topic, Array(payload.utf8), retain: retain, expiry: expiry)
     if rc != 0 { log.once("publish", .warning, "publishing on \(topic) failed: \(client.describe(rc))") }
   }
 

@@ -18,6 +18,8 @@ public final class MQTTBridge: LoopSource {
   let clock: MonotonicClock
   public let link: DeviceLink
   public let session: BrokerSession
+  /// The desk's room (docs/room.md): a second connection while the device names one.
+  public let room: RoomBridge
   /// What Home Assistant was told, to withdraw a desk announced under another id.
   public var announced: Announced
   let limiter: LogLimiter
@@ -42,16 +44,25 @@ public final class MQTTBridge: LoopSource {
     let client = try Mosquitto(
       id: id, will: removing ? nil : (topics.availability, "offline"), user: config.mqttUser, password: password,
       cafile: config.mqttCafile, keep: CommandIntake.limit + 1)
+    // The room's client keeps a session message and one byte (an oversized one shows), and asks
+    // the broker for nothing over 4 KiB.
+    let roomClient: RoomBridge.ClientMaker = { id, will in
+      try Mosquitto(
+        id: id, will: will, user: config.mqttUser, password: password, cafile: config.mqttCafile,
+        keep: RoomSessionMessage.limit + 1, maxPacket: 4096)
+    }
     self.init(
       topics: topics, socketPath: socketPath, host: config.mqttHost, port: config.mqttPort, client: client,
-      clientId: id,
-      removing: removing, clock: SystemClock(), log: log)
+      clientId: id, removing: removing, clock: SystemClock(), log: log, roomClient: roomClient,
+      wallMs: RoomBridge.systemWallMs, timesyncFlag: RoomBridge.systemTimesyncFlag)
   }
 
-  /// The bridge over any MQTT client (a test's double) and clock.
+  /// The bridge over any MQTT client (a test's double) and clock; `roomClient` makes the room's
+  /// client (none: the desk joins no room), `wallMs` and `timesyncFlag` are the room clock's.
   public init(
     topics: BridgeTopics, socketPath: String, host: String, port: Int, client: MQTTClient, clientId: String,
-    removing: Bool = false, clock: MonotonicClock, log: Log
+    removing: Bool = false, clock: MonotonicClock, log: Log, roomClient: RoomBridge.ClientMaker? = nil,
+    wallMs: @escaping () -> Int64 = { 0 }, timesyncFlag: @escaping () -> Bool = { false }
   ) {
     self.topics = topics
     self.log = log
@@ -64,15 +75,32 @@ public final class MQTTBridge: LoopSource {
       client: client, host: host, port: port, clientId: clientId, deviceId: topics.deviceId,
       subscriptions: removing ? [] : [topics.command, topics.availability], limit: CommandIntake.limit, clock: clock,
       log: log)
+    room = RoomBridge(
+      topicPrefix: topics.topicPrefix, desk: topics.deviceId, host: host, port: port, clock: clock, log: log,
+      limiter: limiter, wallMs: wallMs, flagExists: timesyncFlag,
+      makeClient: roomClient ?? { _, _ in throw BridgeError("this bridge joins no room") })
     guard !removing else { return }
     session.onConnected = { [unowned self] in announce() }
     session.onMessage = { [unowned self] in received($0) }
     link.onState = { [unowned self] in state($0) }
-    link.onAvailability = { [unowned self] _ in updateAvailability() }
+    link.onAvailability = { [unowned self] available in
+      updateAvailability()
+      if !available { room.deviceGone() }
+    }
     link.onRefusal = { [unowned self] what, refusal in
+      let from = what.hasPrefix("room_") ? "the room" : topics.command
       limiter.say(
-        "refused", .notice, "the device refused '\(what)' from \(topics.command): \(refusal.message)",
+        "refused", .notice, "the device refused '\(what)' from \(from): \(refusal.message)",
         what: "refusals by the device", at: clock.now)
+    }
+    room.toDevice = { [unowned self] line in
+      let label: String
+      switch line {
+      case .session(let m, _): label = "room_session rev \(m.rev) by \(m.by)"
+      case .status: label = "room_status"
+      }
+      if case .sent = link.send(requestLine: line.line, label: label) { return true }
+      return false
     }
     link.onUnexpected = { [unowned self] line in
       limiter.say(
@@ -87,11 +115,14 @@ public final class MQTTBridge: LoopSource {
     let waiter = try PollWaiter(clock: clock)
     log.info("bridging \(link.socketPath) and \(session.host):\(session.port) as \(topics.deviceId)")
     while !stop() {
-      guard try SourceLoop.turn([session, link, self], waiter: waiter, until: clock.now + seconds(1)).isEmpty else {
+      guard try SourceLoop.turn([session, link, room, self], waiter: waiter, until: clock.now + seconds(1)).isEmpty
+      else {
         break
       }
     }
-    // Leaving on purpose: say offline (the will is only for deaths), then disconnect.
+    // Leaving on purpose: say offline (the will is only for deaths), then disconnect; the room's
+    // member message is withdrawn the same way.
+    room.leave()
     if session.up {
       session.publish(topics.availability, "offline", retain: true)
       session.disconnect()
@@ -193,6 +224,7 @@ public final class MQTTBridge: LoopSource {
   }
 
   func state(_ fields: [String: JSONValue]) {
+    room.state(fields)
     let payload = BridgeTopics.statePayload(fields)
     if payload != lastState {
       lastState = payload

@@ -3,18 +3,22 @@ import PomodoroSystem
 
 /// A message the broker delivered: its topic, as much of its payload as the bridge takes (at
 /// most `limit + 1` bytes, so an oversized one shows), its full length, and whether the broker
-/// kept it (a retained message, sent at subscribe).
+/// kept it (a retained message, sent at subscribe), and the MQTT 5 Message Expiry Interval it
+/// came with: what the broker left of the publisher's (nil when it had none).
 public struct MQTTMessage: Equatable, Sendable {
   public var topic: String
   public var payload: [UInt8]
   public var length: Int
   public var retained: Bool
+  /// Seconds: the publisher's expiry interval less the time the message waited in the broker.
+  public var expiryLeft: Int?
 
-  public init(topic: String, payload: [UInt8], length: Int? = nil, retained: Bool = false) {
+  public init(topic: String, payload: [UInt8], length: Int? = nil, retained: Bool = false, expiryLeft: Int? = nil) {
     self.topic = topic
     self.payload = payload
     self.length = length ?? payload.count
     self.retained = retained
+    self.expiryLeft = expiryLeft
   }
 
   /// The payload as text (every byte of what was kept: a NUL inside stays).
@@ -41,7 +45,8 @@ public protocol MQTTClient: AnyObject {
   func loopRead()
   func loopWrite()
   func loopMisc()
-  func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Int32
+  /// Publishes (QoS 1); `expiry` (seconds) adds MQTT 5's Message Expiry Interval.
+  func publish(_ topic: String, _ payload: [UInt8], retain: Bool, expiry: Int?) -> Int32
   func subscribe(_ topic: String) -> Int32
   func disconnect()
   /// QoS 1 messages published and not acknowledged yet.
@@ -54,6 +59,13 @@ public protocol MQTTClient: AnyObject {
   func nextMessage(limit: Int) -> MQTTMessage?
   /// Words for a return code.
   func describe(_ rc: Int32) -> String
+}
+
+extension MQTTClient {
+  /// Publishes (QoS 1) without an expiry.
+  public func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Int32 {
+    publish(topic, payload, retain: retain, expiry: nil)
+  }
 }
 
 /// The MQTT client of `pomodoro mqtt`: libmosquitto through its one shim, MQTT 5, QoS 1.
@@ -70,11 +82,12 @@ public final class Mosquitto: MQTTClient {
   public static let maxPacket = 16 * 1024
 
   /// A client `id` with its last will (none when `will` is nil), credentials and TLS; of each
-  /// payload it keeps at most `keep` bytes.
+  /// payload it keeps at most `keep` bytes; the broker sends it no packet over `maxPacket`.
   public init(
-    id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?, keep: Int
+    id: String, will: (topic: String, payload: String)?, user: String?, password: String?, cafile: String?, keep: Int,
+    maxPacket: Int = Mosquitto.maxPacket
   ) throws {
-    guard let c = pomo_mqtt_new(id, Int32(Self.maxPacket), Int32(keep)) else {
+    guard let c = pomo_mqtt_new(id, Int32(maxPacket), Int32(keep)) else {
       throw BridgeError(Self.loadError ?? "cannot create an MQTT client")
     }
     client = c
@@ -96,8 +109,10 @@ public final class Mosquitto: MQTTClient {
   public func loopWrite() { _ = pomo_mqtt_loop_write(client) }
   public func loopMisc() { _ = pomo_mqtt_loop_misc(client) }
 
-  public func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Int32 {
-    payload.withUnsafeBytes { pomo_mqtt_publish(client, topic, $0.baseAddress, Int32($0.count), 1, retain ? 1 : 0) }
+  public func publish(_ topic: String, _ payload: [UInt8], retain: Bool, expiry: Int?) -> Int32 {
+    payload.withUnsafeBytes {
+      pomo_mqtt_publish(client, topic, $0.baseAddress, Int32($0.count), 1, retain ? 1 : 0, expiry ?? 0)
+    }
   }
 
   public func subscribe(_ topic: String) -> Int32 { pomo_mqtt_subscribe(client, topic, 1) }
@@ -122,10 +137,15 @@ public final class Mosquitto: MQTTClient {
     var payload = [CChar](repeating: 0, count: limit + 2)
     var length: Int32 = 0
     var retained: Int32 = 0
-    guard pomo_mqtt_next_message(client, &topic, topic.count, &payload, payload.count, &length, &retained) == 1
+    var expiryLeft = -1
+    guard
+      pomo_mqtt_next_message(
+        client, &topic, topic.count, &payload, payload.count, &length, &retained, &expiryLeft) == 1
     else { return nil }
     let kept = payload.prefix(min(Int(length), limit + 1)).map { UInt8(bitPattern: $0) }
-    return MQTTMessage(topic: text(ofCString: topic), payload: kept, length: Int(length), retained: retained != 0)
+    return MQTTMessage(
+      topic: text(ofCString: topic), payload: kept, length: Int(length), retained: retained != 0,
+      expiryLeft: expiryLeft < 0 ? nil : expiryLeft)
   }
 
   public func describe(_ rc: Int32) -> String { String(cString: pomo_mqtt_strerror(rc)) }

@@ -111,3 +111,90 @@ final class BridgeWiringTests: XCTestCase {
     XCTAssertNotNil(intake.take(MQTTMessage(topic: topics.command, payload: Array("toggle".utf8)), at: clock.now))
   }
 }
+
+/// The room's wiring in the bridge: the device's state goes to the room, which makes its own
+/// client; a device gone empties the member message; leaving withdraws it.
+final class BridgeRoomWiringTests: XCTestCase {
+  let clock = HandClock()
+  let client = ScriptedMQTTClient()
+  var room: [(id: String, will: (topic: String, payload: String), client: ScriptedMQTTClient)] = []
+  let topics = BridgeTopics(topicPrefix: "pomodoro", discoveryPrefix: "homeassistant", deviceId: "desk1")
+
+  func testTheDevicesRoomIsJoinedOverASecondClient() throws {
+    let b = MQTTBridge(
+      topics: topics, socketPath: "/nonexistent/control.sock", host: "broker", port: 1883, client: client,
+      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
+      roomClient: { id, will in
+        let c = ScriptedMQTTClient()
+        self.room.append((id, will, c))
+        return c
+      })
+    b.announced.file = nil
+    b.state(["phase": .string("idle"), "mode": .string("focus")])
+    XCTAssertTrue(room.isEmpty, "no room named: no second client")
+    b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
+    XCTAssertEqual(room.map(\.id), ["pomodoro-desk1-room"])
+    XCTAssertEqual(room.first?.will.topic, "pomodoro/room/team/members/desk1")
+    XCTAssertEqual(b.room.room, "team")
+    let roomClient = try XCTUnwrap(room.first?.client)
+    b.room.handle(Wake())
+    roomClient.accept()
+    b.room.handle(Wake())
+    XCTAssertEqual(roomClient.published.last?.topic, "pomodoro/room/team/members/desk1")
+    b.link.onAvailability(false)
+    XCTAssertEqual(roomClient.published.last?.payload, "", "the device gone: emptied")
+    b.room.leave()
+    XCTAssertFalse(roomClient.open)
+    XCTAssertTrue(client.published.isEmpty || client.published.allSatisfy { !$0.topic.contains("/room/") })
+  }
+}
+
+extension BridgeRoomWiringTests {
+  /// What the room tells the device goes down the control socket as the spec's request lines.
+  func testTheRoomsLinesGoToTheDevicesSocket() throws {
+    let dir = NSTemporaryDirectory() + "pomodoro-room-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let (listener, _) = try UnixSocket.listen(dir + "/control.sock", group: nil)
+    defer { close(listener) }
+    let b = MQTTBridge(
+      topics: topics, socketPath: dir + "/control.sock", host: "broker", port: 1883, client: client,
+      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
+      roomClient: { id, will in
+        let c = ScriptedMQTTClient()
+        self.room.append((id, will, c))
+        return c
+      })
+    b.announced.file = nil
+    b.link.handle(Wake())
+    var device: Int32 = -1
+    for _ in 0..<100 where device < 0 {
+      device = accept(listener, nil, nil)
+      if device < 0 { usleep(10_000) }
+    }
+    XCTAssertGreaterThanOrEqual(device, 0, "the link connected")
+    defer { close(device) }
+    UnixSocket.setNonBlocking(device)
+    b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
+    let roomClient = try XCTUnwrap(room.first?.client)
+    b.room.handle(Wake())
+    roomClient.accept()
+    b.room.handle(Wake())
+    let session = RoomSessionMessage(
+      rev: 3, by: "desk-b", modes: ["focus"], lengths: [1500], planRev: 3, phase: 0, state: "running", elapsedMs: 0,
+      expiry: 1620,
+      sentMs: 0, synced: false)
+    roomClient.messages.append(
+      MQTTMessage(topic: "pomodoro/room/team/session", payload: Array(session.json.utf8), expiryLeft: 1618))
+    b.room.handle(Wake())
+    var text = ""
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    for _ in 0..<100 where !text.contains("room_session") {
+      let n = read(device, &buffer, buffer.count)
+      if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) } else { usleep(10_000) }
+    }
+    let lines = text.split(separator: "\n").map(String.init)
+    XCTAssertTrue(lines.contains { $0.hasPrefix("{\"cmd\":\"room_status\",\"desk\":\"desk1\",\"broker\":true") }, text)
+    XCTAssertTrue(lines.contains(RoomToDevice.session(session, ageMs: 2000).line), text)
+  }
+}

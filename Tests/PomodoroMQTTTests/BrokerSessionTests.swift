@@ -19,6 +19,8 @@ final class ScriptedMQTTClient: MQTTClient {
   var messages: [MQTTMessage] = []
   var published: [(topic: String, payload: String, retain: Bool)] = []
   var subscribed: [String] = []
+  /// The expiry of each message published, by topic (the last one's).
+  var expiries: [String: Int?] = [:]
   var open = false
 
   /// The broker accepts the connection being made.
@@ -40,8 +42,9 @@ final class ScriptedMQTTClient: MQTTClient {
   func loopRead() {}
   func loopWrite() {}
   func loopMisc() {}
-  func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Int32 {
+  func publish(_ topic: String, _ payload: [UInt8], retain: Bool, expiry: Int?) -> Int32 {
     published.append((topic, String(decoding: payload, as: UTF8.self), retain))
+    expiries[topic] = expiry
     return 0
   }
   func subscribe(_ topic: String) -> Int32 {

@@ -14,12 +14,18 @@
     let port: Int
     let directory: String
     var process: Process?
+    /// What the broker's config says of its clients (anonymous by default), and the arguments
+    /// (credentials) of the client that checks it has started.
+    let access: String
+    let probe: [String]
 
-    init(directory: String) throws {
+    init(directory: String, access: String = "allow_anonymous true\n", probe: [String] = []) throws {
       guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
         FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub")
       else { throw XCTSkip("the broker tests need mosquitto: sudo apt install mosquitto mosquitto-clients") }
       self.directory = directory
+      self.access = access
+      self.probe = probe
       port = try Self.freePort()
       try start()
     }
@@ -43,7 +49,7 @@
 
     func start() throws {
       let conf = directory + "/mosquitto.conf"
-      try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(
+      try "listener \(port) 127.0.0.1\n\(access)persistence false\n".write(
         toFile: conf, atomically: true, encoding: .utf8)
       let p = Process()
       p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
@@ -53,7 +59,7 @@
       try p.run()
       process = p
       for _ in 0..<100 {
-        if (try? run("/usr/bin/mosquitto_pub", ["-t", "probe", "-m", "x"])) == 0 { return }
+        if (try? run("/usr/bin/mosquitto_pub", probe + ["-t", "probe", "-m", "x"])) == 0 { return }
         usleep(50_000)
       }
       throw SystemError("the broker did not start on port \(port)")

@@ -19,7 +19,7 @@ const char *pomo_mqtt_load(void);
 /// to; of a message's payload it keeps at most `keep` bytes (its length is kept whole).
 pomo_mqtt *pomo_mqtt_new(const char *client_id, int max_packet, int keep);
 void pomo_mqtt_free(pomo_mqtt *m);
-/// Before connecting: the last will, credentials (password may be NULL), TLS with a CA file.
+/// Before connecting: the last will (an empty payload is one too), credentials (password may be NULL), TLS with a CA file.
 int pomo_mqtt_will(pomo_mqtt *m, const char *topic, const char *payload, int retain);
 int pomo_mqtt_auth(pomo_mqtt *m, const char *user, const char *password);
 int pomo_mqtt_tls(pomo_mqtt *m, const char *cafile);
@@ -31,7 +31,10 @@ int pomo_mqtt_want_write(pomo_mqtt *m);
 int pomo_mqtt_loop_read(pomo_mqtt *m);
 int pomo_mqtt_loop_write(pomo_mqtt *m);
 int pomo_mqtt_loop_misc(pomo_mqtt *m);
-int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain);
+/// Publishes; `expiry` > 0 adds MQTT 5's Message Expiry Interval (seconds): the broker drops the
+/// message (a retained one too) when it runs out, and forwards what is left of it.
+int pomo_mqtt_publish(pomo_mqtt *m, const char *topic, const void *payload, int length, int qos, int retain,
+                      long expiry);
 /// QoS 1 messages published and not yet acknowledged by the broker (on_publish counts them down).
 int pomo_mqtt_unacked(pomo_mqtt *m);
 /// Subscribes with MQTT 5's no-local option: the client's own messages do not come back.
@@ -44,9 +47,11 @@ int pomo_mqtt_take_connack(pomo_mqtt *m);
 int pomo_mqtt_take_disconnect(pomo_mqtt *m);
 /// Pops the oldest received message: copies its topic and payload (NUL-terminated) into the
 /// buffers (truncating), sets *length to the payload's full length and *retained to 1 when the
-/// broker kept it (a retained message, sent at subscribe); returns 0 when none, 1 when one.
+/// broker kept it (a retained message, sent at subscribe), *expiry_left to the Message Expiry
+/// Interval it came with (seconds; what the broker left of it) or -1 when it had none; returns 0
+/// when none, 1 when one.
 int pomo_mqtt_next_message(pomo_mqtt *m, char *topic, size_t topic_size, char *payload, size_t payload_size,
-                           int *length, int *retained);
+                           int *length, int *retained, long *expiry_left);
 /// Words for an error code.
 const char *pomo_mqtt_strerror(int rc);
 

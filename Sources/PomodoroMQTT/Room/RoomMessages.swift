@@ -1,0 +1,224 @@
+import PomodoroCore
+import PomodoroSystem
+
+/// A room session message as the bridge handles it (docs/room.md, "Topics"): the plan, its
+/// revision and origin, where it stands, and how it was published. What the bridge passes to the
+/// device and publishes; checked field by field before anything is done with it.
+public struct RoomSessionMessage: Equatable, Sendable {
+  public var rev: Int64
+  public var by: String
+  public var modes: [String]
+  public var lengths: [Int64]
+  /// The revision that made the plan (a pause or resume keeps it): 1..rev.
+  public var planRev: Int64
+  public var phase: Int
+  public var state: String
+  public var elapsedMs: Int64
+  public var expiry: Int64
+  public var sentMs: Int64
+  public var synced: Bool
+
+  /// The largest session payload taken.
+  public static let limit = 1024
+  /// The largest revision (JSON's exact integers).
+  public static let maxRev: Int64 = 1 << 53
+  static let modeNames = ["focus", "short", "long"]
+  static let states = ["running", "paused", "ended"]
+  /// The longest expiry a session is published with (RoomWire's), and the latest `sent_ms`
+  /// taken (the year 2200).
+  static let maxExpiry: Int64 = 86_400
+  static let latestSent: Int64 = 7_258_118_400_000
+
+  /// Its place in the precedence: higher `rev` wins, then the greater `by` byte-wise.
+  public var key: RoomRevision { RoomRevision(rev: rev, by: by) }
+
+  /// The fields in the spec's order (`v` first).
+  public var fields: [(String, JSONValue)] {
+    [
+      ("v", .int(1)), ("rev", .int(rev)), ("by", .string(by)), ("modes", .list(modes.map { .string($0) })),
+      ("lengths", .list(lengths.map { .int($0) })), ("plan_rev", .int(planRev)), ("phase", .int(Int64(phase))),
+      ("state", .string(state)),
+      ("elapsed_ms", .int(elapsedMs)), ("expiry", .int(expiry)), ("sent_ms", .int(sentMs)), ("synced", .bool(synced)),
+    ]
+  }
+
+  public var json: String { FlatJSON.encode(fields) }
+
+  /// The message in `text`, or why not (the field and what it must be).
+  public static func parse(_ text: String) -> Result<RoomSessionMessage, RoomWireRefusal> {
+    guard text.utf8.count <= limit else { return .failure(.init("over \(limit) bytes")) }
+    guard let o = FlatJSON.decode(text) else { return .failure(.init("not a flat JSON object")) }
+    guard o["v"]?.int == 1 else { return .failure(.init("v must be 1")) }
+    guard let rev = o["rev"]?.int, (1...maxRev).contains(rev) else {
+      return .failure(.init("rev must be an integer 1..\(maxRev)"))
+    }
+    guard let by = o["by"]?.string, RoomNames.isDesk(by) else {
+      return .failure(.init("by must be a desk id (1-40 of A-Z a-z 0-9 . _ -)"))
+    }
+    guard let modeList = o["modes"]?.list, (1...8).contains(modeList.count) else {
+      return .failure(.init("modes must be a list of 1-8 modes"))
+    }
+    let modes = modeList.compactMap(\.string)
+    guard modes.count == modeList.count, modes.allSatisfy(modeNames.contains) else {
+      return .failure(.init("modes must each be focus, short or long"))
+    }
+    guard let lengthList = o["lengths"]?.list, lengthList.count == modes.count else {
+      return .failure(.init("lengths must be a list as long as modes"))
+    }
+    let lengths = lengthList.compactMap(\.int)
+    guard lengths.count == lengthList.count, lengths.allSatisfy({ (5...86399).contains($0) }) else {
+      return .failure(.init("lengths must each be whole seconds 5..86399"))
+    }
+    // Absent: the plan is this revision's. Present, it must be a number (a string is no absence).
+    let planRev = o["plan_rev"] == nil ? rev : o["plan_rev"]?.int ?? 0
+    guard (1...rev).contains(planRev) else { return .failure(.init("plan_rev must be 1..rev")) }
+    guard let phase = o["phase"]?.int, (0..<Int64(modes.count)).contains(phase) else {
+      return .failure(.init("phase must be an index into modes"))
+    }
+    guard let state = o["state"]?.string, states.contains(state) else {
+      return .failure(.init("state must be running, paused or ended"))
+    }
+    guard let elapsed = o["elapsed_ms"]?.int, (0...lengths[Int(phase)] * 1000).contains(elapsed) else {
+      return .failure(.init("elapsed_ms must be 0..the phase's length in ms"))
+    }
+    guard let expiry = o["expiry"]?.int, (1...maxExpiry).contains(expiry) else {
+      return .failure(.init("expiry must be seconds 1..\(maxExpiry)"))
+    }
+    guard let sent = o["sent_ms"]?.int, (0...latestSent).contains(sent) else {
+      return .failure(.init("sent_ms must be ms since the epoch"))
+    }
+    guard let synced = o["synced"]?.bool else { return .failure(.init("synced must be true or false")) }
+    return .success(
+      RoomSessionMessage(
+        rev: rev, by: by, modes: modes, lengths: lengths, planRev: planRev, phase: Int(phase), state: state,
+        elapsedMs: elapsed, expiry: expiry, sentMs: sent, synced: synced))
+  }
+
+  /// The session as the device holds it (its `room_*` state fields), nil when it holds none or a
+  /// field is missing or out of range.
+  public static func held(_ f: [String: JSONValue]) -> RoomSessionMessage? {
+    guard let rev = f["room_rev"]?.int, let by = f["room_by"]?.string, let modes = f["room_modes"]?.list,
+      let lengths = f["room_lengths"]?.list, let phase = f["room_phase"]?.int, let state = f["room_state"]?.string,
+      let elapsed = f["room_elapsed_ms"]?.int
+    else { return nil }
+    let m = RoomSessionMessage(
+      rev: rev, by: by, modes: modes.compactMap(\.string), lengths: lengths.compactMap(\.int),
+      planRev: f["room_plan_rev"]?.int ?? rev, phase: Int(phase), state: state, elapsedMs: elapsed, expiry: 600,
+      sentMs: 0, synced: false)
+    // Checked as any message is: the device's own rules made it, a mistake must not go out.
+    guard case .success = parse(m.json) else { return nil }
+    return m
+  }
+
+  /// The Message Expiry Interval it is published with: the plan's time left and 120 s while
+  /// running, a day paused, 10 minutes ended.
+  public var plannedExpiry: Int64 {
+    switch state {
+    case "running":
+      let left = lengths[phase...].reduce(0, +) * 1000 - elapsedMs
+      return min(Self.maxExpiry, (left + 999) / 1000 + 120)
+    case "paused": return 86400
+    default: return 600
+    }
+  }
+
+  /// Where the session stands `by` ns later (a running one moves on through its phases); nil
+  /// when its plan is over by then.
+  public func advanced(by span: Nanoseconds) -> RoomSessionMessage? {
+    guard state == "running" else { return self }
+    var m = self
+    m.elapsedMs += max(0, span) / 1_000_000
+    while m.elapsedMs >= m.lengths[m.phase] * 1000 {
+      guard m.phase + 1 < m.lengths.count else { return nil }
+      m.elapsedMs -= m.lengths[m.phase] * 1000
+      m.phase += 1
+    }
+    return m
+  }
+}
+
+/// A session's place in the precedence (docs/room.md): higher `rev` wins; equal `rev`: the
+/// greater `by`, compared byte by byte; equal both: the same session.
+public struct RoomRevision: Equatable, Sendable, Comparable {
+  public var rev: Int64
+  public var by: String
+
+  public static func < (a: RoomRevision, b: RoomRevision) -> Bool {
+    a.rev != b.rev ? a.rev < b.rev : a.by.utf8.lexicographicallyPrecedes(b.by.utf8)
+  }
+}
+
+/// A member message: a desk of the room and what it is doing.
+public struct RoomMember: Equatable, Sendable {
+  public var desk: String
+  public var phase: String
+  public var mode: String
+  public var label: String
+  public var following: Bool
+
+  /// The largest member payload taken.
+  public static let limit = 512
+  static let phases = ["idle", "running", "paused", "ringing"]
+
+  public var json: String {
+    FlatJSON.encode(
+      [("v", .int(1)), ("desk", .string(desk)), ("phase", .string(phase)), ("mode", .string(mode))]
+        + (label.isEmpty ? [] : [("label", .string(label))]) + [("following", .bool(following))])
+  }
+
+  /// The member in `text`, published on the member topic of `desk`, or why not.
+  public static func parse(_ text: String, desk: String) -> Result<RoomMember, RoomWireRefusal> {
+    guard text.utf8.count <= limit else { return .failure(.init("over \(limit) bytes")) }
+    guard let o = FlatJSON.decode(text) else { return .failure(.init("not a flat JSON object")) }
+    guard o["v"]?.int == 1 else { return .failure(.init("v must be 1")) }
+    guard o["desk"]?.string == desk else { return .failure(.init("desk must be the topic's last level, \(desk)")) }
+    guard let phase = o["phase"]?.string, phases.contains(phase) else {
+      return .failure(.init("phase must be idle, running, paused or ringing"))
+    }
+    guard let mode = o["mode"]?.string, Mode(rawValue: mode) != nil else {
+      return .failure(.init("mode must be one of \(Mode.allCases.map(\.rawValue).joined(separator: ", "))"))
+    }
+    var label = ""
+    if let value = o["label"] {
+      guard let text = value.string, case .success(let parsed) = SessionLabel.parse(text), parsed?.text == text else {
+        return .failure(.init("label must be a session label (at most \(SessionLabel.maxCharacters) characters)"))
+      }
+      label = text
+    }
+    guard let following = o["following"]?.bool else { return .failure(.init("following must be true or false")) }
+    return .success(RoomMember(desk: desk, phase: phase, mode: mode, label: label, following: following))
+  }
+
+  /// This desk's member message from the device's state fields; nil while they lack its phase
+  /// or mode.
+  public static func own(_ f: [String: JSONValue], desk: String) -> RoomMember? {
+    guard let phase = f["phase"]?.string, let mode = f["mode"]?.string else { return nil }
+    return RoomMember(
+      desk: desk, phase: phase, mode: mode, label: f["label"]?.string ?? "",
+      following: f["room_following"]?.bool ?? false)
+  }
+}
+
+/// Why a room message was refused: the field and what it must be.
+public struct RoomWireRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// Room and desk names as topic levels.
+public enum RoomNames {
+  /// A room: 1-40 of A-Z a-z 0-9 . _ -.
+  public static func isRoom(_ s: String) -> Bool { isLevel(s, max: 40) }
+  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound).
+  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) }
+
+  static func isLevel(_ s: String, max: Int) -> Bool {
+    let u = s.utf8
+    return (1...max).contains(u.count)
+      && u.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E
+          || $0 == 0x5F || $0 == 0x2D
+      }
+  }
+}

@@ -1,0 +1,447 @@
+import PomodoroCore
+import PomodoroSystem
+import XCTest
+
+@testable import PomodoroMQTT
+
+/// The bridge's side of a room over scripted MQTT clients and a hand clock: the second
+/// connection and its will, following the device's `room`, what is passed to the device and
+/// what is published, the roster and its bounds, the heartbeat.
+final class RoomBridgeTests: XCTestCase {
+  let clock = HandClock()
+  var made: [(id: String, will: (topic: String, payload: String), client: ScriptedMQTTClient)] = []
+  var lines: [String] = []
+  var told: [RoomToDevice] = []
+  var wall: Int64 = 1_796_000_000_000
+  var flag = true
+
+  var sessions: [(message: RoomSessionMessage, ageMs: Int64)] {
+    told.compactMap { if case .session(let m, let age) = $0 { return (m, age) } else { return nil } }
+  }
+  var statuses: [RoomStatus] { told.compactMap { if case .status(let s) = $0 { return s } else { return nil } } }
+  var client: ScriptedMQTTClient { made.last!.client }
+
+  func bridge() -> RoomBridge {
+    let log = Log(sink: { self.lines.append($1) })
+    let b = RoomBridge(
+      topicPrefix: "pomodoro", desk: "desk-a", host: "broker", port: 1883, clock: clock, log: log,
+      limiter: LogLimiter(log: log), wallMs: { self.wall }, flagExists: { self.flag },
+      makeClient: { id, will in
+        let c = ScriptedMQTTClient()
+        self.made.append((id, will, c))
+        return c
+      })
+    b.toDevice = {
+      self.told.append($0)
+      return true
+    }
+    return b
+  }
+
+  /// The device's state: idle in focus, in `room`, holding `held` when given.
+  func fields(room: String?, phase: String = "idle", label: String? = nil, held: RoomSessionMessage? = nil)
+    -> [String: JSONValue]
+  {
+    var f: [String: JSONValue] = ["phase": .string(phase), "mode": .string("focus")]
+    if let room { f["room"] = .string(room) }
+    if let label { f["label"] = .string(label) }
+    f["room_following"] = .bool(true)
+    if let h = held {
+      f["room_rev"] = .int(h.rev)
+      f["room_by"] = .string(h.by)
+      f["room_modes"] = .list(h.modes.map { .string($0) })
+      f["room_lengths"] = .list(h.lengths.map { .int($0) })
+      f["room_phase"] = .int(Int64(h.phase))
+      f["room_state"] = .string(h.state)
+      f["room_elapsed_ms"] = .int(h.elapsedMs)
+    }
+    return f
+  }
+
+  func session(rev: Int64, by: String, state: String = "running", elapsed: Int64 = 0) -> RoomSessionMessage {
+    RoomSessionMessage(
+      rev: rev, by: by, modes: ["focus", "short"], lengths: [1500, 300], planRev: rev, phase: 0, state: state,
+      elapsedMs: elapsed,
+      expiry: 1920, sentMs: wall, synced: true)
+  }
+
+  /// A bridge in `room`, connected, the retained messages' second over.
+  func joined(_ room: String = "team", held: RoomSessionMessage? = nil) -> RoomBridge {
+    let b = bridge()
+    b.state(fields(room: room, held: held))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(b.session?.up, true)
+    settle(b)
+    return b
+  }
+
+  /// The second after connecting, in which the bridge waits for the retained session.
+  func settle(_ b: RoomBridge) {
+    clock.advance(RoomBridge.settle)
+    wall += RoomBridge.settle / 1_000_000
+    b.handle(Wake())
+  }
+
+  func deliver(_ b: RoomBridge, _ messages: [MQTTMessage]) {
+    client.messages += messages
+    b.handle(Wake())
+  }
+
+  func sessionMessage(_ m: RoomSessionMessage, left: Int? = nil, retained: Bool = false) -> MQTTMessage {
+    MQTTMessage(
+      topic: "pomodoro/room/team/session", payload: Array(m.json.utf8), retained: retained,
+      expiryLeft: left ?? Int(m.expiry))
+  }
+
+  func memberMessage(_ desk: String, _ payload: String) -> MQTTMessage {
+    MQTTMessage(topic: "pomodoro/room/team/members/\(desk)", payload: Array(payload.utf8), retained: true)
+  }
+
+  // MARK: The connection
+
+  func testNoRoomNoConnectionAndARoomHasItsOwnClientWithAnEmptyRetainedWill() {
+    let b = bridge()
+    b.state(fields(room: nil))
+    b.state(fields(room: ""))
+    b.handle(Wake())
+    XCTAssertTrue(made.isEmpty, "no room: no second connection")
+    XCTAssertNil(b.deadline)
+
+    b.state(fields(room: "team"))
+    XCTAssertEqual(made.count, 1)
+    XCTAssertEqual(made[0].id, "pomodoro-desk-a-room")
+    XCTAssertEqual(made[0].will.topic, "pomodoro/room/team/members/desk-a")
+    XCTAssertEqual(made[0].will.payload, "", "the will withdraws the member message")
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(client.subscribed, ["pomodoro/room/team/session", "pomodoro/room/team/members/+"])
+    XCTAssertEqual(client.published.map(\.topic), ["pomodoro/room/team/members/desk-a"])
+    XCTAssertEqual(client.published.last?.retain, true)
+    XCTAssertEqual(
+      client.published.last?.payload,
+      "{\"v\":1,\"desk\":\"desk-a\",\"phase\":\"idle\",\"mode\":\"focus\",\"following\":true}")
+  }
+
+  func testChangingOrLeavingTheRoomWithdrawsTheMemberMessageAndEndsThatConnection() {
+    let b = joined("team")
+    let first = client
+    b.state(fields(room: "other"))
+    XCTAssertEqual(first.published.last?.topic, "pomodoro/room/team/members/desk-a")
+    XCTAssertEqual(first.published.last?.payload, "", "withdrawn from the room left")
+    XCTAssertFalse(first.open, "that connection ended")
+    XCTAssertEqual(made.count, 2)
+    XCTAssertEqual(made[1].will.topic, "pomodoro/room/other/members/desk-a")
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(client.subscribed, ["pomodoro/room/other/session", "pomodoro/room/other/members/+"])
+
+    let second = client
+    b.state(fields(room: nil))
+    XCTAssertEqual(second.published.last?.payload, "")
+    XCTAssertEqual(second.published.last?.topic, "pomodoro/room/other/members/desk-a")
+    XCTAssertFalse(second.open)
+    XCTAssertNil(b.session)
+    XCTAssertEqual(made.count, 2)
+  }
+
+  /// A room left while the broker was away: its member message is emptied at the next
+  /// connection, so the room it left does not count this desk for ever.
+  func testARoomLeftWhileTheBrokerWasAwayIsWithdrawnAtTheNextConnection() {
+    let b = joined("team")
+    client.drop(.lost)
+    b.handle(Wake())
+    b.state(fields(room: "other"))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(
+      client.published.filter { $0.payload.isEmpty }.map(\.topic), ["pomodoro/room/team/members/desk-a"])
+    XCTAssertEqual(client.published.last?.topic, "pomodoro/room/other/members/desk-a")
+  }
+
+  func testAnImpossibleRoomOrDeskIsSaidOnceAndNotJoined() {
+    let b = bridge()
+    b.state(fields(room: "a/b"))
+    b.state(fields(room: "a/b"))
+    XCTAssertTrue(made.isEmpty)
+    XCTAssertEqual(lines.filter { $0.contains("cannot join the room 'a/b'") }.count, 1, lines.joined(separator: "\n"))
+  }
+
+  // MARK: The member message
+
+  func testTheMemberMessageIsPublishedAtEachChangeAndAgainAtEachConnection() {
+    let b = joined()
+    let before = client.published.count
+    b.state(fields(room: "team"))
+    XCTAssertEqual(client.published.count, before, "no change, nothing published")
+    b.state(fields(room: "team", phase: "running", label: "Write"))
+    XCTAssertEqual(
+      client.published.last?.payload,
+      "{\"v\":1,\"desk\":\"desk-a\",\"phase\":\"running\",\"mode\":\"focus\",\"label\":\"Write\",\"following\":true}")
+    XCTAssertEqual(client.published.count, before + 1)
+    client.drop(.lost)
+    b.handle(Wake())
+    clock.advance(seconds(1))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(client.published.count, before + 2, "published again on reconnection")
+  }
+
+  func testADeviceGoneEmptiesTheMemberMessageAndItsNextStatePutsItBack() {
+    let b = joined()
+    let member = client.published.last
+    b.deviceGone()
+    b.deviceGone()
+    XCTAssertEqual(client.published.filter { $0.payload.isEmpty }.count, 1, "emptied once")
+    XCTAssertEqual(client.published.last?.topic, "pomodoro/room/team/members/desk-a")
+    XCTAssertEqual(client.published.last?.retain, true)
+    XCTAssertTrue(client.open, "the room's connection stays")
+    b.state(fields(room: "team"))
+    XCTAssertEqual(client.published.last?.payload, member?.payload, "back with its next state")
+  }
+
+  // MARK: Sessions heard
+
+  func testAValidSessionGoesToTheDeviceWithItsAgeByTheBroker() {
+    flag = false
+    let b = joined()
+    let m = session(rev: 3, by: "desk-b")
+    deliver(b, [sessionMessage(m, left: Int(m.expiry) - 7, retained: true)])
+    XCTAssertEqual(sessions.count, 1)
+    XCTAssertEqual(sessions.first?.message, m)
+    XCTAssertEqual(sessions.first?.ageMs, 7000)
+    XCTAssertEqual(b.best, m.key)
+    // The retained session cleared: nothing to tell.
+    deliver(b, [MQTTMessage(topic: "pomodoro/room/team/session", payload: [], retained: true)])
+    XCTAssertEqual(sessions.count, 1)
+  }
+
+  /// A flood of valid-looking sessions with rising revisions: the device is told at most 20
+  /// times a second, and the last it is told is the best.
+  func testAFloodIsCoalescedToTheBestAtMostTwentyASecond() {
+    let b = joined()
+    var rev: Int64 = 1
+    for _ in 0..<300 {
+      var batch: [MQTTMessage] = []
+      for _ in 0..<10 {
+        rev += 1
+        batch.append(sessionMessage(session(rev: rev, by: "desk-\(rev % 7)")))
+      }
+      deliver(b, batch)
+      clock.advance(ms(10))
+    }
+    clock.advance(ms(100))
+    b.handle(Wake())
+    XCTAssertLessThanOrEqual(sessions.count, 3 * 20 + 1, "3 s of flood")
+    XCTAssertGreaterThanOrEqual(sessions.count, 3 * 20 - 1)
+    XCTAssertEqual(sessions.last?.message.rev, rev, "the best reaches the device")
+  }
+
+  /// The lines the device is sent, as the spec writes them.
+  func testTheLinesToTheDevice() {
+    let m = session(rev: 7, by: "desk-b")
+    XCTAssertEqual(
+      RoomToDevice.session(m, ageMs: 1234).line,
+      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"plan_rev\":7,\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234}"
+    )
+    let status = RoomStatus(
+      desk: "desk-a", broker: true, clockTrusted: false,
+      members: [RoomMember(desk: "desk-b", phase: "running", mode: "focus", label: "Write", following: true)])
+    XCTAssertEqual(
+      RoomToDevice.status(status).line,
+      "{\"cmd\":\"room_status\",\"desk\":\"desk-a\",\"broker\":true,\"clock_trusted\":false,\"desks\":[\"desk-b\"],\"phases\":[\"running\"],\"modes\":[\"focus\"],\"labels\":[\"Write\"],\"following\":[true]}"
+    )
+  }
+
+  // MARK: The roster
+
+  func testTheRosterIsBoundedAndAnEmptyMemberMessageRemovesADesk() {
+    let b = joined()
+    var batch: [MQTTMessage] = []
+    for i in 0..<70 {
+      batch.append(
+        memberMessage(
+          "d\(i)", "{\"v\":1,\"desk\":\"d\(i)\",\"phase\":\"running\",\"mode\":\"focus\",\"following\":true}"))
+    }
+    deliver(b, batch)
+    XCTAssertEqual(b.members.count, 63)
+    XCTAssertTrue(lines.contains { $0.contains("the room has 63 other desks already") }, lines.joined(separator: "\n"))
+    deliver(b, [memberMessage("d0", "")])
+    XCTAssertEqual(b.members.count, 62)
+    XCTAssertNil(b.members["d0"])
+    deliver(
+      b, [memberMessage("d65", "{\"v\":1,\"desk\":\"d65\",\"phase\":\"idle\",\"mode\":\"short\",\"following\":false}")])
+    XCTAssertEqual(b.members.count, 63, "a place freed is taken")
+    // Its own desk's message (the broker's retained copy) is not a member.
+    deliver(
+      b,
+      [
+        memberMessage(
+          "desk-a", "{\"v\":1,\"desk\":\"desk-a\",\"phase\":\"idle\",\"mode\":\"focus\",\"following\":true}")
+      ])
+    XCTAssertNil(b.members["desk-a"])
+  }
+
+  /// `room_status` at each change (at most 4 a second) and every 20 s, with the members sorted.
+  func testStatusAtEachChangeAndEveryTwentySeconds() {
+    let b = joined()
+    XCTAssertEqual(
+      statuses.map(\.broker), [false, true], "on joining, on connecting")
+    XCTAssertEqual(statuses.last, RoomStatus(desk: "desk-a", broker: true, clockTrusted: true, members: []))
+    clock.advance(ms(300))
+    deliver(
+      b,
+      [
+        memberMessage("zed", "{\"v\":1,\"desk\":\"zed\",\"phase\":\"running\",\"mode\":\"focus\",\"following\":true}"),
+        memberMessage(
+          "amy",
+          "{\"v\":1,\"desk\":\"amy\",\"phase\":\"paused\",\"mode\":\"short\",\"label\":\"Mail\",\"following\":false}"),
+      ])
+    XCTAssertEqual(statuses.count, 3, "two members: one line")
+    XCTAssertEqual(statuses.last?.broker, true)
+    XCTAssertEqual(statuses.last?.members.map(\.desk), ["amy", "zed"])
+    XCTAssertEqual(statuses.last?.members.first?.label, "Mail")
+    // Nothing changes: a heartbeat every 20 s, no more.
+    for _ in 0..<600 {
+      clock.advance(ms(100))
+      if let d = b.deadline, d <= clock.now { b.handle(Wake()) }
+    }
+    XCTAssertEqual(statuses.count, 3 + 3)
+    // The broker lost: said within the 250 ms between two lines.
+    client.drop(.lost)
+    b.handle(Wake())
+    clock.advance(ms(250))
+    b.handle(Wake())
+    XCTAssertEqual(statuses.count, 3 + 4)
+    XCTAssertEqual(statuses.last?.broker, false)
+  }
+
+  // MARK: Publishing
+
+  func testTheDevicesNewRevisionsArePublishedWithExpiryAndOnlyWhenItsOwnAndNewer() {
+    let b = joined()
+    let own = session(rev: 5, by: "desk-a", elapsed: 1000)
+    b.state(fields(room: "team", held: own))
+    let published = client.published.filter { $0.topic == "pomodoro/room/team/session" }
+    XCTAssertEqual(published.count, 1)
+    XCTAssertEqual(published.last?.retain, true)
+    var expected = own
+    expected.expiry = 1800 - 1 + 120
+    expected.sentMs = wall
+    expected.synced = true
+    XCTAssertEqual(published.last?.payload, expected.json)
+    XCTAssertEqual(client.expiries["pomodoro/room/team/session"], .some(1919))
+
+    func count() -> Int { client.published.filter { $0.topic == "pomodoro/room/team/session" }.count }
+    b.state(fields(room: "team", held: own))
+    XCTAssertEqual(count(), 1, "the same revision again: nothing")
+    b.state(fields(room: "team", held: session(rev: 4, by: "desk-a")))
+    XCTAssertEqual(count(), 1, "an older one: nothing")
+    b.state(fields(room: "team", held: session(rev: 9, by: "desk-b")))
+    XCTAssertEqual(count(), 1, "another desk's: never")
+    b.state(fields(room: "team", held: session(rev: 6, by: "desk-a", state: "paused", elapsed: 2000)))
+    XCTAssertEqual(count(), 2, "a pause on this desk")
+    XCTAssertEqual(client.expiries["pomodoro/room/team/session"], .some(86400))
+  }
+
+  func testTheOriginRepublishesOnReconnectionMovedOnAndWhenItHearsALosingCopy() {
+    let b = joined()
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    func published() -> [RoomSessionMessage] {
+      client.published.filter { $0.topic == "pomodoro/room/team/session" }.compactMap {
+        try? RoomSessionMessage.parse($0.payload).get()
+      }
+    }
+    XCTAssertEqual(published().count, 1)
+
+    clock.advance(seconds(100))
+    wall += 100_000
+    client.drop(.lost)
+    b.handle(Wake())
+    clock.advance(seconds(1))
+    wall += 1000
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    XCTAssertEqual(published().count, 1, "not before the retained session had its second")
+    settle(b)
+    XCTAssertEqual(published().count, 2, "republished on reconnection")
+    XCTAssertEqual(published().last?.elapsedMs, 102_000, "as it stands now")
+    XCTAssertEqual(published().last?.sentMs, wall)
+    XCTAssertEqual(published().last?.expiry, 1800 - 102 + 120)
+
+    // Same rev from a desk that loses (desk-0 < desk-a): the winner's copy goes back.
+    clock.advance(seconds(2))
+    deliver(b, [sessionMessage(session(rev: 5, by: "desk-0"))])
+    XCTAssertEqual(published().count, 3)
+    XCTAssertEqual(published().last?.by, "desk-a")
+    // An older one (a bridge back with an old session): the same, at most once a second.
+    deliver(b, [sessionMessage(session(rev: 4, by: "desk-z"))])
+    XCTAssertEqual(published().count, 3, "within the second")
+    clock.advance(seconds(1))
+    deliver(b, [sessionMessage(session(rev: 4, by: "desk-z"))])
+    XCTAssertEqual(published().count, 4)
+    // From a desk that wins (desk-z > desk-a): this desk is not the origin of the best any more.
+    clock.advance(seconds(2))
+    deliver(b, [sessionMessage(session(rev: 5, by: "desk-z"))])
+    XCTAssertEqual(published().count, 4)
+    client.drop(.lost)
+    b.handle(Wake())
+    clock.advance(seconds(1))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    settle(b)
+    XCTAssertEqual(published().count, 4, "not the origin of the best: no republishing")
+  }
+
+  /// A bridge started beside a desk that holds an old session of its own waits for the retained
+  /// one: the room's newer session is not overwritten.
+  func testABridgeBackBesideAnOldOwnSessionLeavesTheRoomsNewerOne() {
+    let b = bridge()
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    b.handle(Wake())
+    client.accept()
+    b.handle(Wake())
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    deliver(b, [sessionMessage(session(rev: 6, by: "desk-b"), retained: true)])
+    settle(b)
+    b.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 0)
+    XCTAssertEqual(sessions.last?.message.rev, 6, "the desk is told of the room's")
+
+    // Without a newer one, its own goes out once the second is over.
+    made.removeAll()
+    told.removeAll()
+    let c = bridge()
+    c.state(fields(room: "team", held: session(rev: 5, by: "desk-a")))
+    c.handle(Wake())
+    client.accept()
+    c.handle(Wake())
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 0)
+    settle(c)
+    XCTAssertEqual(client.published.filter { $0.topic.hasSuffix("/session") }.count, 1)
+  }
+
+  func testADeviceBehindTheBestHeardIsToldAgain() {
+    let b = joined()
+    let m = session(rev: 3, by: "desk-b")
+    deliver(b, [sessionMessage(m, left: Int(m.expiry) - 2)])
+    XCTAssertEqual(sessions.count, 1)
+    clock.advance(seconds(10))
+    b.state(fields(room: "team"))
+    XCTAssertEqual(sessions.count, 2, "the device holds none: told again")
+    clock.advance(ms(50))
+    b.handle(Wake())
+    XCTAssertEqual(sessions.last?.ageMs, 12_000)
+    clock.advance(seconds(10))
+    b.state(fields(room: "team", held: m))
+    b.handle(Wake())
+    XCTAssertEqual(sessions.count, 2, "it holds it: not again")
+  }
+}
