@@ -93,7 +93,7 @@ enum CtlCommand {
       if command.isConfig {
         if !json { for row in configTable(items, header: command == .config) { emit(row) } }
       } else {
-        emit(json ? line : ControlProtocol.text(state))
+        emit(json ? ControlProtocol.replyForPeople(line, state) : ControlProtocol.text(state))
       }
     }
     guard command == .watch else { return ExitCode.ok }

@@ -237,6 +237,11 @@ public struct ConfigKey {
         "tick", \.tick, C.choice(Tick.allCases.map { ($0.rawValue, $0) }, "off, on or fade"), .live,
         "a soft tick each second of a focus (fade: its first minute only)"),
       ConfigKey(
+        "room", \.room,
+        C.optional(C.text("1 to 40 of A-Z a-z 0-9 . _ -, like team") { RoomNames.isRoom($0) }), .live,
+        "the room this desk focuses with, over the MQTT bridge's broker (docs/room.md); none: alone",
+        example: "team"),
+      ConfigKey(
         "state_dir", \.stateDirectory,
         C.text("an absolute directory path like /var/lib/pomodoro") { $0.hasPrefix("/") },
         .restart, "where state.json and history.jsonl live"),

@@ -61,6 +61,8 @@ public struct DeviceConfig: Equatable, Sendable {
   public var mqttPort = 1883
   /// nil: the host name.
   public var mqttDeviceId: String?
+  /// The room this desk focuses with over the bridge's broker (docs/room.md); nil: alone.
+  public var room: String?
   public var mqttTopicPrefix = "pomodoro"
   public var mqttDiscoveryPrefix = "homeassistant"
   public var mqttUser: String?

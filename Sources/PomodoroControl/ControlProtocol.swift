@@ -28,6 +28,11 @@ public enum ControlCommand: Equatable, Sendable {
   case label(SessionLabel?)
   /// An interruption of the running focus, marked without stopping it.
   case interrupt(Interruption)
+  /// The MQTT bridge: a room session heard on the room's topic, `age` old (docs/room.md).
+  case roomSession(RoomSession, age: Nanoseconds)
+  /// The MQTT bridge: what it knows of the room (this desk's id, the broker, the clock, the
+  /// other members).
+  case roomStatus(RoomView)
 
   /// One of each command a person or a script uses, in the order help and errors list them
   /// (`pair` is `pomodoro web`'s, and not listed).
@@ -60,7 +65,9 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set, .pair, .config, .configSet, .configReset, .history, .label, .interrupt: return false
+    case .extend, .set, .pair, .config, .configSet, .configReset, .history, .label, .interrupt, .roomSession,
+      .roomStatus:
+      return false
     default: return true
     }
   }
@@ -86,6 +93,8 @@ public enum ControlCommand: Equatable, Sendable {
     case .configReset: return "config_reset"
     case .label: return "label"
     case .interrupt: return "interrupt"
+    case .roomSession: return "room_session"
+    case .roomStatus: return "room_status"
     }
   }
 
@@ -177,6 +186,8 @@ public enum ControlCommand: Equatable, Sendable {
         guard let k = kind.string else { return .failure(.init("\"kind\" must be \"internal\" or \"external\"")) }
         words.append(k)
       }
+    case "room_session", "room_status":
+      return room(cmd, object)
     case "config_reset":
       guard let key = object["key"]?.string else {
         return .failure(.init("config_reset needs \"key\", like {\"cmd\":\"config_reset\",\"key\":\"focus\"}"))
@@ -185,6 +196,47 @@ public enum ControlCommand: Equatable, Sendable {
     default: break
     }
     return parse(words: words)
+  }
+
+  /// The bridge's room requests (docs/room.md), every field checked as a room message's.
+  static func room(_ cmd: String, _ o: [String: JSONValue]) -> Result<ControlCommand, ControlProtocol.Refusal> {
+    func no(_ why: String) -> Result<ControlCommand, ControlProtocol.Refusal> { .failure(.init("\(cmd): \(why)")) }
+    if cmd == "room_session" {
+      guard let age = o["age_ms"]?.int, (0...RoomSessionMessage.maxExpiry * 1000).contains(age) else {
+        return no("\"age_ms\" must be whole milliseconds from 0 to \(RoomSessionMessage.maxExpiry * 1000)")
+      }
+      switch RoomSessionMessage.parse(fields: o) {
+      case .success(let message): return .success(.roomSession(message.session, age: ms(age)))
+      case .failure(let refusal): return no(refusal.message)
+      }
+    }
+    guard let desk = o["desk"]?.string, RoomNames.isDesk(desk) else {
+      return no("\"desk\" must be this desk's id (1-40 of A-Z a-z 0-9 . _ -)")
+    }
+    guard let broker = o["broker"]?.bool, let trusted = o["clock_trusted"]?.bool else {
+      return no("\"broker\" and \"clock_trusted\" must be true or false")
+    }
+    let desks = o["desks"]?.list ?? []
+    let phases = o["phases"]?.list ?? []
+    let modes = o["modes"]?.list ?? []
+    let labels = o["labels"]?.list ?? []
+    let following = o["following"]?.list ?? []
+    guard desks.count <= RoomView.mostOthers,
+      [phases.count, modes.count, labels.count, following.count].allSatisfy({ $0 == desks.count })
+    else {
+      return no(
+        "\"desks\", \"phases\", \"modes\", \"labels\" and \"following\" must be lists of the same length, at most \(RoomView.mostOthers)"
+      )
+    }
+    var others: [RoomView.Member] = []
+    for i in desks.indices {
+      guard let d = desks[i].string, RoomNames.isDesk(d), let p = phases[i].string.flatMap(Phase.init(rawValue:)),
+        let m = modes[i].string.flatMap(Mode.init(rawValue:)), let text = labels[i].string,
+        case .success(let label) = SessionLabel.parse(text), let f = following[i].bool
+      else { return no("member \(i + 1) is not a desk id, a phase, a mode, a label and a flag") }
+      others.append(RoomView.Member(desk: d, phase: p, mode: m, label: label, following: f))
+    }
+    return .success(.roomStatus(RoomView(desk: desk, broker: broker, clockTrusted: trusted, others: others)))
   }
 
   /// `label TEXT`: the label, or a refusal that names the rule.
@@ -336,6 +388,8 @@ public enum ControlProtocol {
     switch (command, phase) {
     case (.status, _), (.watch, _), (.pair, _), (.history, _), (.config, _), (.configSet, _), (.configReset, _):
       return .success([])
+    // The bridge's: the device anchors a session on its clock and keeps the view.
+    case (.roomSession, _), (.roomStatus, _): return .success([])
     // A label is for the session running, if any, and the next ones: any phase takes it.
     case (.label(let label), _): return .success([.setLabel(label)])
     case (.interrupt(let kind), .running) where mode.kind.isFocus: return .success([.interrupt(kind)])
@@ -377,6 +431,18 @@ public enum ControlProtocol {
 
   public static func okReply(_ fields: [(String, JSONValue)]) -> String {
     "{\"ok\":true,\"state\":" + FlatJSON.encode(fields) + "}"
+  }
+
+  /// A reply as `pomodoro ctl --json` prints it: as it came, but in a room with `room` as the
+  /// object `{"name":...,"members":N,"focusing":N}` (the flat `room_*` fields stay as they are).
+  public static func replyForPeople(_ line: String, _ state: [String: JSONValue]) -> String {
+    guard let name = state["room"]?.string else { return line }
+    let room = FlatJSON.encode([
+      ("name", .string(name)), ("members", state["room_members"] ?? .int(1)),
+      ("focusing", state["room_focusing"] ?? .int(0)),
+    ])
+    let flat = FlatJSON.encode(StateFields.ordered(state).filter { $0.0 != "room" })
+    return "{\"ok\":true,\"state\":" + flat.dropLast() + (flat.count > 2 ? "," : "") + "\"room\":" + room + "}}"
   }
 
   public static func errorReply(_ message: String) -> String {
@@ -445,6 +511,17 @@ public enum ControlProtocol {
     }
     if let goal = state["goal"]?.int, goal > 0, let today = state["today"]?.int {
       parts.append("today \(today)/\(goal)" + (today >= goal ? ", goal met" : ""))
+    }
+    if let room = state["room"]?.string {
+      if state["room_bridge"]?.bool == true {
+        let focusing = state["room_focusing"]?.int ?? 0
+        let members = state["room_members"]?.int ?? 1
+        parts.append(
+          "room \(room): \(focusing) in focus of \(members)"
+            + (state["room_clock_trusted"]?.bool == true ? "" : ", clock not trusted"))
+      } else {
+        parts.append("room \(room): no bridge (sudo systemctl enable --now pomodoro-mqtt)")
+      }
     }
     return parts.map { "  · " + $0 }.joined()
   }

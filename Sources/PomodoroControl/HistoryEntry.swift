@@ -20,6 +20,8 @@ public struct HistoryEntry: Equatable, Sendable {
   public var label: SessionLabel?
   /// The interruptions marked during it (none in lines written before they were).
   public var interruptions: Interruptions
+  /// The room whose session it was (docs/room.md); nil: the desk's own.
+  public var room: String?
 
   public init(ended: WallTime, record: SessionRecord) {
     self.ended = ended
@@ -30,11 +32,13 @@ public struct HistoryEntry: Equatable, Sendable {
     extendedMs = wholeMilliseconds(record.extended)
     label = record.label
     interruptions = record.interruptions
+    room = record.room
   }
 
   public init(
     ended: WallTime, mode: Mode, outcome: SessionRecord.Outcome, plannedMs: Int64, actualMs: Int64,
-    extendedMs: Int64 = 0, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions()
+    extendedMs: Int64 = 0, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions(),
+    room: String? = nil
   ) {
     self.ended = ended
     self.mode = mode
@@ -44,6 +48,7 @@ public struct HistoryEntry: Equatable, Sendable {
     self.extendedMs = extendedMs
     self.label = label
     self.interruptions = interruptions
+    self.room = room
   }
 
   /// The fields in the order they are written, for JSON lines and the transcript: `fieldNames`'
@@ -53,21 +58,21 @@ public struct HistoryEntry: Equatable, Sendable {
     let values: [JSONValue] = [
       .string(ended.iso8601), .bool(ended.synced), .string(mode.rawValue), .string(outcome.rawValue), .int(plannedMs),
       .int(actualMs), .int(extendedMs), .int(Int64(interruptions.internal)), .int(Int64(interruptions.external)),
-      label.map { .string($0.text) } ?? .null,
+      label.map { .string($0.text) } ?? .null, room.map { .string($0) } ?? .null,
     ]
     let marked = interruptions.total > 0
     return zip(Self.fieldNames, values).enumerated().filter { i, pair in
-      i < 7 || (i < 9 && marked) || (i == 9 && label != nil)
+      i < 7 || (i < 9 && marked) || (i == 9 && label != nil) || (i == 10 && room != nil)
     }.map(\.1)
   }
 
   /// Every field, each always given (no label: an empty string): CSV's columns.
   public var allFields: [(String, JSONValue)] {
-    var all = fields.filter { $0.0 != "label" }
+    var all = fields.filter { $0.0 != "label" && $0.0 != "room" }
     if interruptions.total == 0 {
       all += [("interruptions_internal", .int(0)), ("interruptions_external", .int(0))]
     }
-    return all + [("label", .string(label?.text ?? ""))]
+    return all + [("label", .string(label?.text ?? "")), ("room", .string(room ?? ""))]
   }
 
   public var jsonLine: String { FlatJSON.encode(fields) }
@@ -75,7 +80,7 @@ public struct HistoryEntry: Equatable, Sendable {
   /// The names of `fields`, in their order.
   public static let fieldNames = [
     "ended", "clock_synced", "mode", "outcome", "planned_ms", "actual_ms", "extended_ms", "interruptions_internal",
-    "interruptions_external", "label",
+    "interruptions_external", "label", "room",
   ]
 
   /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
@@ -119,9 +124,14 @@ public struct HistoryEntry: Equatable, Sendable {
       }
       label = parsed
     }
+    var room: String?
+    if let value = o["room"] {
+      guard let name = value.string, RoomNames.isRoom(name) else { return nil }
+      room = name
+    }
     self.init(
       ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended,
-      label: label, interruptions: Interruptions(internal: Int(inside), external: Int(outside)))
+      label: label, interruptions: Interruptions(internal: Int(inside), external: Int(outside)), room: room)
   }
 }
 

@@ -9,7 +9,17 @@ public enum StateFields {
   /// Every field `full` can give, in its order.
   public static let names =
     coreNames + ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"] + interruptionNames
-    + viewNames
+    + viewNames + roomNames
+
+  /// A desk in a room (docs/room.md): the room's name; its members and how many are in focus
+  /// (this desk included); whether the bridge is there (it spoke in the last minute) and trusts
+  /// this desk's wall clock; whether this desk's timer is the room's; the members, this desk
+  /// first, as parallel lists; and the session the desk holds, as the bridge publishes it.
+  public static let roomNames = [
+    "room", "room_members", "room_focusing", "room_bridge", "room_clock_trusted", "room_following", "room_desks",
+    "room_desk_phases", "room_desk_modes", "room_desk_labels", "room_rev", "room_by", "room_modes", "room_lengths",
+    "room_plan_rev", "room_phase", "room_state", "room_elapsed_ms",
+  ]
 
   /// A focus's interruptions (while it has a timer): both kinds together, then each.
   public static let interruptionNames = ["interruptions", "interruptions_internal", "interruptions_external"]
@@ -75,7 +85,36 @@ public enum StateFields {
       fields.append(("interruptions_internal", .int(Int64(marks.internal))))
       fields.append(("interruptions_external", .int(Int64(marks.external))))
     }
-    return fields + view(state, at: now)
+    return fields + view(state, at: now) + room(state, at: now)
+  }
+
+  /// `roomNames`' fields for `state` at `now` (none outside a room).
+  public static func room(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
+    guard let room = state.room else { return [] }
+    let own = RoomView.Member(
+      desk: room.desk, phase: state.phase, mode: state.mode, label: state.label, following: room.following)
+    let members = room.members(self: own)
+    let bridged = room.bridged(at: now)
+    var fields: [(String, JSONValue)] = [
+      ("room", .string(room.name)), ("room_members", .int(Int64(members.count))),
+      ("room_focusing", .int(Int64(members.filter(\.focusing).count))), ("room_bridge", .bool(bridged)),
+      ("room_clock_trusted", .bool(bridged && room.view?.clockTrusted == true)),
+      ("room_following", .bool(room.following)), ("room_desks", .list(members.map { .string($0.desk) })),
+      ("room_desk_phases", .list(members.map { .string($0.phase.rawValue) })),
+      ("room_desk_modes", .list(members.map { .string($0.mode.rawValue) })),
+      ("room_desk_labels", .list(members.map { .string($0.label?.text ?? "") })),
+    ]
+    if let held = room.held {
+      let s = held.said(at: now)
+      fields += [
+        ("room_rev", .int(s.revision)), ("room_by", .string(s.origin)),
+        ("room_modes", .list(s.plan.map { .string($0.mode.rawValue) })),
+        ("room_lengths", .list(s.plan.map { .int(wholeSeconds($0.length)) })), ("room_plan_rev", .int(s.planRevision)),
+        ("room_phase", .int(Int64(s.phase))), ("room_state", .string(s.state.rawValue)),
+        ("room_elapsed_ms", .int(wholeMilliseconds(s.elapsed))),
+      ]
+    }
+    return fields
   }
 
   /// `viewNames`' fields for `state` at `now`.

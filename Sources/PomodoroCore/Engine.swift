@@ -67,6 +67,11 @@ public enum Engine {
       setRoom(&s, identity)
     case .roomSession(let session, let anchor):
       hear(&s, session, anchor: anchor)
+    case .roomView(let view):
+      if s.room != nil {
+        s.room?.view = view
+        s.room?.viewAt = now
+      }
     }
     if s.room != nil { roomAfter(event, before: state, &s, now: now, effects: &effects) }
     return (s, effects)

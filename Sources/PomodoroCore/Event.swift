@@ -38,6 +38,8 @@ public enum Event: Equatable, Sendable {
   /// A room session heard (through the bridge), anchored on this desk's monotonic clock: the
   /// instant its `elapsed` held. An older revision than the one held changes nothing.
   case roomSession(RoomSession, anchor: Instant)
+  /// What the bridge says of the room now (its members, the broker, the clock).
+  case roomView(RoomView)
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.

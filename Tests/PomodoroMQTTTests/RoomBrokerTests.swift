@@ -2,6 +2,7 @@ import Foundation
 import PomodoroCore
 import XCTest
 
+@testable import PomodoroControl
 @testable import PomodoroMQTT
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures

@@ -16,7 +16,17 @@ final class StateFieldsTests: XCTestCase {
   }
 
   func testFullGivesEveryNamedFieldInOrderWhileRunningWithASyncedClock() {
-    let (state, now) = running()
+    // In a room, with the bridge heard and a session held: the room's fields too.
+    let t0 = Instant(nanoseconds: seconds(100))
+    let label = try? SessionLabel.parse("Report").get()
+    var state = EngineState(now: t0)
+    for event: Event in [
+      .setLabel(label), .setRoom(RoomIdentity(name: "team", desk: "desk-a")),
+      .roomView(RoomView(desk: "desk-a", broker: true, clockTrusted: true, others: [])), .press(.start),
+    ] {
+      state = Engine.step(state, event, now: t0).0
+    }
+    let now = t0 + seconds(90)
     let full = StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: true))
     let flowOnly = ["elapsed_ms", "earned_break_ms", "earned_break_next_ms"]
     let idleOnly = ["picker", "picker_names", "picker_presets_ms", "dial_min_ms", "dial_max_ms"]

@@ -21,7 +21,7 @@ extension Engine {
       return
     }
     if var room = s.room, room.name == identity.name {
-      room.desk = identity.desk
+      if room.desk != identity.desk, !identity.desk.isEmpty { room.desk = identity.desk }
       s.room = room
     } else {
       s.room = RoomStanding(name: identity.name, desk: identity.desk)
@@ -47,7 +47,7 @@ extension Engine {
     case .press, .longPress, .skip, .extend, .turn:
       act(event, before: before, &s, &room, now: now, effects: &effects)
     case .tick, .setCompletedToday, .select, .setDuration, .configure, .setLabel, .interrupt, .setRecentLabels,
-      .setRoom, .roomSession:
+      .setRoom, .roomSession, .roomView:
       break
     }
     s.room = room
@@ -65,7 +65,7 @@ extension Engine {
     let live = room.held.map { $0.phase(at: now) != nil } ?? false
     // A new timer of a mode the room shares, on this desk (its start, or an auto-start).
     if s.phase == .running, !hadTimer, room.followed == nil, s.session?.completed == false,
-      RoomSession.shares(s.mode)
+      RoomSession.shares(s.mode), !room.desk.isEmpty
     {
       if live {
         // Something runs in the room: a start joins it.

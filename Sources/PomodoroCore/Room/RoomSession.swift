@@ -147,16 +147,71 @@ public struct RoomStanding: Equatable, Sendable {
   /// index): it follows again from the next phase, or at its next start.
   var left: PhaseKey?
 
+  /// What the bridge last said of the room (its members, the broker, the clock), and when.
+  public internal(set) var view: RoomView?
+  public internal(set) var viewAt: Instant?
+
   public init(name: String, desk: String) {
     self.name = name
     self.desk = desk
     held = nil
     followed = nil
     left = nil
+    view = nil
+    viewAt = nil
+  }
+
+  /// A bridge said something in the last `bridgeSilence`: the desk is in the room through it.
+  public func bridged(at now: Instant) -> Bool {
+    guard let at = viewAt else { return false }
+    return now - at < RoomView.bridgeSilence
+  }
+
+  /// The desks of the room, this one first (as the bridge last said; only this one without it).
+  public func members(self own: RoomView.Member) -> [RoomView.Member] {
+    [own] + (view?.others ?? [])
   }
 
   struct PhaseKey: Equatable, Sendable {
     var planRevision: Int64
     var index: Int
+  }
+}
+
+/// The bridge's view of the room (`room_status`, docs/room.md): this desk's id, whether the
+/// broker is there, whether this desk's wall clock is trusted, and the other members.
+public struct RoomView: Equatable, Sendable {
+  /// The bridge says `room_status` at least every 20 s: after this long without, it is gone.
+  public static let bridgeSilence: Nanoseconds = seconds(60)
+  /// The most other members a view holds.
+  public static let mostOthers = 63
+
+  public struct Member: Equatable, Sendable {
+    public var desk: String
+    public var phase: Phase
+    public var mode: Mode
+    public var label: SessionLabel?
+    public var following: Bool
+    public init(desk: String, phase: Phase, mode: Mode, label: SessionLabel?, following: Bool) {
+      self.desk = desk
+      self.phase = phase
+      self.mode = mode
+      self.label = label
+      self.following = following
+    }
+    /// In focus: a timer of a focus kind running.
+    public var focusing: Bool { phase == .running && mode.kind.isFocus }
+  }
+
+  public var desk: String
+  public var broker: Bool
+  public var clockTrusted: Bool
+  public var others: [Member]
+
+  public init(desk: String, broker: Bool, clockTrusted: Bool, others: [Member]) {
+    self.desk = desk
+    self.broker = broker
+    self.clockTrusted = clockTrusted
+    self.others = Array(others.prefix(Self.mostOthers))
   }
 }

@@ -93,6 +93,12 @@ public final class ControlServer: LoopSource, DeviceObserver {
       return listed(device.historyItems(days: days))
     case .config, .configSet, .configReset:
       return listed(device.settingsAnswer(command))
+    case .roomSession(let session, let age):
+      device.hearRoom(session, age: age)
+      return Answer(reply: ok())
+    case .roomStatus(let view):
+      device.roomSaid(view)
+      return Answer(reply: ok())
     case .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend, .set, .label, .interrupt:
       switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
       case .failure(let refusal): return refused(refusal)

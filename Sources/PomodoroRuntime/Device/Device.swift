@@ -38,7 +38,7 @@ public final class Device {
   /// What else the state's fields show and may change alone (the interruptions, today's count,
   /// the goal, the recent labels): a change is said to the control socket's watchers (the page,
   /// the bridge), not in the journal nor the transcript (`DeviceObserver.stateShown`).
-  var lastShown: (Interruptions?, Int, Int, [SessionLabel])?
+  var lastShown: (Interruptions?, Int, Int, [SessionLabel], RoomStanding?)?
   /// When the local day was last looked at (each minute: a new day is counted afresh).
   var dayCheckedAt: Instant
   /// Buttons whose press already acted at its settled press-down (or woke the panel): the rest
@@ -144,6 +144,7 @@ public final class Device {
       }
       recountToday(at: now)
     }
+    joinRoom()
     try? player.silence(parts.buzzer)
     if let tone = parts.tone { try? melody.silence(tone) }
     display.bringUp(at: now)
@@ -255,6 +256,7 @@ public final class Device {
     care = DisplayCare(config)
     quietCheckedAt = nil
     feed(.configure(config.engine), at: clock.now)
+    joinRoom()
   }
 
   /// The wall clock was set (a script's `clock` line): quiet hours are looked at again at the
@@ -312,7 +314,7 @@ public final class Device {
     let (next, effects) = Engine.step(state, event, now: at)
     state = next
     let observed = (state.phase, state.mode, state.duration, state.label)
-    let shown = (state.interruptions, state.completedToday, state.settings.dailyGoal, state.recentLabels)
+    let shown = (state.interruptions, state.completedToday, state.settings.dailyGoal, state.recentLabels, state.room)
     if lastObserved.map({ $0 != observed }) ?? true {
       lastObserved = observed
       lastShown = shown

@@ -26,7 +26,7 @@ public struct RoomSessionMessage: Equatable, Sendable {
   static let states = ["running", "paused", "ended"]
   /// The longest expiry a session is published with (RoomWire's), and the latest `sent_ms`
   /// taken (the year 2200).
-  static let maxExpiry: Int64 = 86_400
+  public static let maxExpiry: Int64 = 86_400
   static let latestSent: Int64 = 7_258_118_400_000
 
   /// Its place in the precedence: higher `rev` wins, then the greater `by` byte-wise.
@@ -48,6 +48,12 @@ public struct RoomSessionMessage: Equatable, Sendable {
   public static func parse(_ text: String) -> Result<RoomSessionMessage, RoomWireRefusal> {
     guard text.utf8.count <= limit else { return .failure(.init("over \(limit) bytes")) }
     guard let o = FlatJSON.decode(text) else { return .failure(.init("not a flat JSON object")) }
+    return parse(fields: o)
+  }
+
+  /// The message in decoded fields (a topic's payload, or the device's `room_session` request
+  /// line, whose `cmd` and `age_ms` are not the message's).
+  public static func parse(fields o: [String: JSONValue]) -> Result<RoomSessionMessage, RoomWireRefusal> {
     guard o["v"]?.int == 1 else { return .failure(.init("v must be 1")) }
     guard let rev = o["rev"]?.int, (1...maxRev).contains(rev) else {
       return .failure(.init("rev must be an integer 1..\(maxRev)"))
@@ -92,6 +98,41 @@ public struct RoomSessionMessage: Equatable, Sendable {
       RoomSessionMessage(
         rev: rev, by: by, modes: modes, lengths: lengths, planRev: planRev, phase: Int(phase), state: state,
         elapsedMs: elapsed, expiry: expiry, sentMs: sent, synced: synced))
+  }
+
+  public init(
+    rev: Int64, by: String, modes: [String], lengths: [Int64], planRev: Int64, phase: Int, state: String,
+    elapsedMs: Int64, expiry: Int64, sentMs: Int64, synced: Bool
+  ) {
+    self.rev = rev
+    self.by = by
+    self.modes = modes
+    self.lengths = lengths
+    self.planRev = planRev
+    self.phase = phase
+    self.state = state
+    self.elapsedMs = elapsedMs
+    self.expiry = expiry
+    self.sentMs = sentMs
+    self.synced = synced
+  }
+
+  /// The session as the engine holds it (the modes and lengths typed).
+  public var session: RoomSession {
+    RoomSession(
+      revision: rev, origin: by,
+      plan: zip(modes, lengths).map { RoomSession.Phase(mode: Mode(rawValue: $0) ?? .focus, length: seconds($1)) },
+      planRevision: planRev, phase: phase, state: RoomSession.State(rawValue: state) ?? .ended,
+      elapsed: elapsedMs * 1_000_000)
+  }
+
+  /// The message of `session` as a desk holds it, with the sender's moment.
+  public init(_ session: RoomSession, expiry: Int64, sentMs: Int64, synced: Bool) {
+    self.init(
+      rev: session.revision, by: session.origin, modes: session.plan.map(\.mode.rawValue),
+      lengths: session.plan.map { wholeSeconds($0.length) }, planRev: session.planRevision, phase: session.phase,
+      state: session.state.rawValue, elapsedMs: session.elapsed / 1_000_000, expiry: expiry, sentMs: sentMs,
+      synced: synced)
   }
 
   /// The session as the device holds it (its `room_*` state fields), nil when it holds none or a
@@ -158,6 +199,14 @@ public struct RoomMember: Equatable, Sendable {
 
   /// The largest member payload taken.
   public static let limit = 512
+
+  public init(desk: String, phase: String, mode: String, label: String, following: Bool) {
+    self.desk = desk
+    self.phase = phase
+    self.mode = mode
+    self.label = label
+    self.following = following
+  }
   static let phases = ["idle", "running", "paused", "ringing"]
 
   public var json: String {
@@ -204,21 +253,4 @@ public struct RoomWireRefusal: Error, Equatable, Sendable, CustomStringConvertib
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
-}
-
-/// Room and desk names as topic levels.
-public enum RoomNames {
-  /// A room: 1-40 of A-Z a-z 0-9 . _ -.
-  public static func isRoom(_ s: String) -> Bool { isLevel(s, max: 40) }
-  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound).
-  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) }
-
-  static func isLevel(_ s: String, max: Int) -> Bool {
-    let u = s.utf8
-    return (1...max).contains(u.count)
-      && u.allSatisfy {
-        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E
-          || $0 == 0x5F || $0 == 0x2D
-      }
-  }
 }

@@ -1,0 +1,16 @@
+/// Room and desk names as topic levels.
+public enum RoomNames {
+  /// A room: 1-40 of A-Z a-z 0-9 . _ -.
+  public static func isRoom(_ s: String) -> Bool { isLevel(s, max: 40) }
+  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound).
+  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) }
+
+  static func isLevel(_ s: String, max: Int) -> Bool {
+    let u = s.utf8
+    return (1...max).contains(u.count)
+      && u.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E
+          || $0 == 0x5F || $0 == 0x2D
+      }
+  }
+}

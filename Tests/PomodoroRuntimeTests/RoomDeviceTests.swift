@@ -1,0 +1,97 @@
+import PomodoroCore
+import XCTest
+
+@testable import PomodoroConfig
+@testable import PomodoroControl
+@testable import PomodoroRuntime
+@testable import PomodoroSystem
+@testable import PomodoroTestFixtures
+
+/// A desk in a room through its control socket, as the bridge speaks to it (docs/room.md):
+/// `room_status` says its id and the members, `room_session` a session heard with its age.
+final class RoomDeviceTests: XCTestCase {
+  func roomDesk(_ room: String? = "team", storing: Bool = false) throws -> (ControlFixture, Int32) {
+    var config = DeviceConfig()
+    config.room = room
+    let f = try ControlFixture(config: config, storing: storing)
+    return (f, try f.connect())
+  }
+
+  let status =
+    #"{"cmd":"room_status","desk":"desk-a","broker":true,"clock_trusted":true,"desks":["desk-b","desk-c"],"phases":["running","idle"],"modes":["focus","focus"],"labels":["Write",""],"following":[true,false]}"#
+
+  func testWithoutABridgeTheDeskSaysSoAndMakesNoRevision() throws {
+    let (f, fd) = try roomDesk()
+    let r = f.reply(fd, #"{"cmd":"start"}"#)
+    XCTAssertEqual(r.fields["room"], .string("team"))
+    XCTAssertEqual(r.fields["room_bridge"], .bool(false))
+    XCTAssertNil(r.fields["room_rev"], "alone: no revision to publish")
+    XCTAssertTrue(ControlProtocol.text(r.fields).contains("room team: no bridge"), ControlProtocol.text(r.fields))
+  }
+
+  func testTheBridgesStatusCountsTheRoomAndAStartBecomesARevision() throws {
+    let (f, fd) = try roomDesk()
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let r = f.reply(fd, #"{"cmd":"start"}"#)
+    XCTAssertEqual(r.fields["room_members"], .int(3))
+    XCTAssertEqual(r.fields["room_focusing"], .int(2))
+    XCTAssertEqual(r.fields["room_bridge"], .bool(true))
+    XCTAssertEqual(r.fields["room_rev"], .int(1))
+    XCTAssertEqual(r.fields["room_by"], .string("desk-a"))
+    XCTAssertEqual(r.fields["room_modes"], .list([.string("focus"), .string("short")]))
+    XCTAssertEqual(r.fields["room_following"], .bool(true))
+    XCTAssertEqual(r.fields["room_desks"], .list([.string("desk-a"), .string("desk-b"), .string("desk-c")]))
+    let text = ControlProtocol.text(r.fields)
+    XCTAssertTrue(text.contains("room team: 2 in focus of 3"), text)
+    // ctl --json: `room` as an object.
+    let line = f.request(fd, #"{"cmd":"status"}"#)!
+    let shown = ControlProtocol.replyForPeople(line, r.fields)
+    XCTAssertTrue(shown.contains(#""room":{"name":"team","members":3,"focusing":2}}}"#), shown)
+  }
+
+  func testASessionHeardRunsOnTheDeskFromItsAge() throws {
+    let (f, fd) = try roomDesk()
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let heard =
+      #"{"cmd":"room_session","v":1,"rev":4,"by":"desk-b","modes":["focus","short"],"lengths":[1500,300],"plan_rev":4,"phase":0,"state":"running","elapsed_ms":60000,"expiry":1860,"sent_ms":1796040000000,"synced":true,"age_ms":30000}"#
+    let r = f.reply(fd, heard)
+    XCTAssertTrue(r.ok, r.error ?? "")
+    XCTAssertEqual(f.h.device.state.phase, .running)
+    XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(23) + seconds(30))
+    XCTAssertEqual(r.fields["room_following"], .bool(true))
+    // An older revision changes nothing; a malformed one is refused by name.
+    let older = heard.replacingOccurrences(of: #""rev":4"#, with: #""rev":3"#).replacingOccurrences(
+      of: #""plan_rev":4"#, with: #""plan_rev":3"#)
+    XCTAssertTrue(f.reply(fd, older.replacingOccurrences(of: #""state":"running""#, with: #""state":"paused""#)).ok)
+    XCTAssertEqual(f.h.device.state.phase, .running)
+    let bad = f.reply(fd, heard.replacingOccurrences(of: #""elapsed_ms":60000"#, with: #""elapsed_ms":9999999999"#))
+    XCTAssertFalse(bad.ok)
+    XCTAssertTrue(bad.error?.contains("room_session: elapsed_ms") == true, bad.error ?? "")
+  }
+
+  func testADeskInNoRoomIgnoresTheBridge() throws {
+    let (f, fd) = try roomDesk(nil)
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let r = f.reply(fd, #"{"cmd":"start"}"#)
+    XCTAssertNil(r.fields["room"])
+    XCTAssertNil(f.h.device.state.room)
+  }
+
+  func testTheRoomsSessionIsRecordedWithTheRoomAndTheDesksOwnWithout() throws {
+    let (f, fd) = try roomDesk(storing: true)
+    XCTAssertTrue(f.reply(fd, status).ok)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+    f.h.run(for: minutes(1))
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"cancel"}"#).ok)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"set","mode":"soft"}"#).ok)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"start"}"#).ok)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"cancel"}"#).ok)
+    f.h.run(for: seconds(1))
+    let items = f.exchange(fd, #"{"cmd":"history","days":1}"#).dropLast()
+    let records = items.compactMap { ControlProtocol.decodeItem($0).flatMap { HistoryEntry(fields: $0.fields) } }
+    XCTAssertEqual(records.map(\.mode), [.focus, .soft])
+    XCTAssertEqual(records.map(\.room), ["team", nil])
+    XCTAssertEqual(records.first?.allFields.last?.0, "room")
+    XCTAssertEqual(HistoryEntry(jsonLine: records[0].jsonLine), records[0], "read back as written")
+  }
+}
