@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Tests/room/run.sh: a room of desks (docs/room.md) on a real mosquitto. Four interactive
+# simulators (under tmux) with their control sockets and their bridges (`pomodoro mqtt`), on a
+# broker on 127.0.0.1 on a free port; desk c (its simulator and its bridge) under libfaketime
+# 90 s ahead with the monotonic clock left alone. Checks:
+#   - every desk counts the room (3 members) through its bridge
+#   - a start on a runs the focus on b and c; the time left on the three within 1 s
+#   - pause on b pauses all three, resume on c (the desk 90 s off) runs all three again
+#   - cancel on b: b idle, a and c run on; skip on a: every desk in the short break, b too
+#   - a late desk d joins the running break at the right second (the retained session's age)
+#   - d killed (its bridge SIGKILLed): the others count 3 again (its will)
+#   - the broker restarted: the desks run on and count the room again
+# Prints PASS/FAIL lines and `N passed, M failed`.
+#
+# Usage: bash Tests/room/run.sh [--binary FILE] [--work DIR] [--keep]
+set -uo pipefail
+
+PROG=room/run.sh
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=Tests/lib/host.sh
+source "$here/../lib/host.sh"
+repo=$REPO
+binary="" work=""
+parse_args --binary=binary --work=work -- "$@"
+
+for tool in tmux python3 mosquitto faketime; do
+  command -v "$tool" >/dev/null || die "$tool is missing: apt-get install tmux python3 mosquitto faketime"
+done
+if [[ -z "$binary" ]]; then
+  binary="$repo/.build/debug/pomodoro"
+  [[ -x "$binary" ]] || (cd "$repo" && swift build --product pomodoro) >&2 || die "swift build failed"
+fi
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+if [[ -z "$work" ]]; then
+  scratch_folder room
+else
+  mkdir -p "$work" && work="$(cd "$work" && pwd)"
+  keep=1
+fi
+
+tmux_sock="pomodoro-room-$$"
+pids=()
+when_finished stop_processes
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" >"$work/mosquitto.conf"
+broker_start() {
+  mosquitto -c "$work/mosquitto.conf" >>"$work/mosquitto.log" 2>&1 &
+  broker=$!
+  pids+=("$broker")
+  for _ in $(seq 100); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  die "mosquitto did not listen on 127.0.0.1:$port: $(tail -n 3 "$work/mosquitto.log")"
+}
+broker_start
+
+# desk NAME [faketime]: its config, its simulator (tmux window) and its bridge.
+desk() {
+  local d=$1 pre=""
+  [[ "${2:-}" == faketime ]] && pre="env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f +90s"
+  mkdir -p "$work/$d/state"
+  printf '%s\n' "control_socket = $work/$d/control.sock" "state_dir = $work/$d/state" "room = team" \
+    "mqtt_host = 127.0.0.1" "mqtt_port = $port" "mqtt_device_id = desk-$d" >"$work/$d/pomodoro.conf"
+  local cmd="exec $pre '$binary' simulate --no-bell --config '$work/$d/pomodoro.conf' --control '$work/$d/control.sock' 2>>'$work/$d/simulator.log'"
+  if tmux -L "$tmux_sock" has-session 2>/dev/null; then
+    tmux -L "$tmux_sock" new-window -d "$cmd"
+  else
+    tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 "$cmd"
+  fi
+  for _ in $(seq 100); do ctl "$d" status >/dev/null 2>&1 && break; sleep 0.1; done
+  # shellcheck disable=SC2086 # pre: words
+  $pre "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
+  bridge[$d]=$!
+  pids+=("${bridge[$d]}")
+}
+ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
+# field DESK NAME: one field of the desk's state (ctl status --json).
+field() {
+  ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
+}
+# is DESK NAME VALUE: waits up to 10 s for the field to read VALUE.
+is() {
+  local v
+  for _ in $(seq 100); do
+    v=$(field "$1" "$2")
+    [[ "$v" == "$3" ]] && return 0
+    sleep 0.1
+  done
+  echo "desk $1: $2 is '$v', not '$3'"
+  return 1
+}
+# together DESKS...: their time left, read one after another and each moved back to the first
+# reading's instant, within 1000 ms of each other.
+together() {
+  python3 - "$binary" "$work" "$@" <<'PY'
+import json, subprocess, sys, time
+binary, work, desks = sys.argv[1], sys.argv[2], sys.argv[3:]
+t0, seen = None, {}
+for d in desks:
+    out = subprocess.run([binary, "ctl", "--socket", f"{work}/{d}/control.sock", "status", "--json"],
+                         capture_output=True, text=True).stdout
+    now = time.monotonic()
+    t0 = now if t0 is None else t0
+    s = json.loads(out)["state"]
+    running = s["phase"] == "running"
+    seen[d] = s["remaining_ms"] + (int((now - t0) * 1000) if running else 0)
+spread = max(seen.values()) - min(seen.values())
+print(f"time left {seen}, spread {spread} ms")
+sys.exit(0 if spread <= 1000 else 1)
+PY
+}
+
+declare -A bridge
+for d in a b; do desk "$d"; done
+desk c faketime
+say "three desks (c 90 s ahead), their bridges, mosquitto on 127.0.0.1:$port"
+for d in a b c; do
+  check "desk $d counts the room through its bridge" "$(tail -n 3 "$work/$d/bridge.log")" is "$d" room_members 3
+done
+
+ctl a start >/dev/null
+for d in b c; do check "a start on a runs the focus on $d" "" is "$d" phase running; done
+expect "the time left on a, b and c within 1 s" together a b c
+check "c says its clock is not trusted (no timesync flag here)" "" is c room_clock_trusted False
+
+ctl b pause >/dev/null
+for d in a c; do check "pause on b pauses $d" "" is "$d" phase paused; done
+expect "paused: the time left on a, b and c within 1 s" together a b c
+ctl c resume >/dev/null
+for d in a b; do check "resume on c (90 s off) runs $d" "" is "$d" phase running; done
+expect "resumed: the time left on a, b and c within 1 s" together a b c
+
+ctl b cancel >/dev/null
+check "cancel on b: b idle" "" is b phase idle
+sleep 1
+check "cancel on b: a runs on" "" is a phase running
+check "cancel on b: c runs on" "" is c phase running
+ctl a skip >/dev/null
+for d in a b c; do check "skip on a: $d in the short break" "" is "$d" mode short; done
+for d in b c; do check "skip on a: $d runs it" "" is "$d" phase running; done
+expect "the break's time left on a, b and c within 1 s" together a b c
+
+sleep 3
+desk d
+check "a late desk d joins the running break" "" is d phase running
+check "d is in the short break" "" is d mode short
+expect "d's time left within 1 s of a's (the retained session's age)" together a d
+check "a counts 4 members" "" is a room_members 4
+
+kill -9 "${bridge[d]}"
+wait "${bridge[d]}" 2>/dev/null
+check "d's bridge killed: a counts 3 again (its will)" "" is a room_members 3
+
+kill "$broker"
+wait "$broker" 2>/dev/null
+sleep 1
+check "the broker gone: a runs on" "" is a phase running
+broker_start
+for d in a b c; do
+  check "the broker back: $d counts the room again" "$(tail -n 3 "$work/$d/bridge.log")" is "$d" room_members 3
+done
+expect "after the broker's restart: the time left on a, b and c within 1 s" together a b c
+
+REPORTED=1
+test_done
