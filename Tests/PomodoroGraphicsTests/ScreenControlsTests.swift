@@ -275,4 +275,25 @@ final class ScreenControlsTests: XCTestCase {
     XCTAssertNotEqual(
       renderScreen(state: state, now: at, shift: PixelShift.orbit(step: 1)), renderScreen(state: state, now: at))
   }
+
+  /// In a room whose bridge spoke: "N in focus" in the footer in the picker and while following
+  /// the room, "~" in front when the clock is not trusted; nothing without a bridge's word.
+  func testInARoomTheFooterCountsTheDesksInFocus() {
+    let t0 = Instant(nanoseconds: seconds(100))
+    var s = EngineState(now: t0)
+    let others = [
+      RoomView.Member(desk: "b", phase: .running, mode: .focus, label: nil, following: true),
+      RoomView.Member(desk: "c", phase: .idle, mode: .focus, label: nil, following: false),
+    ]
+    s = Engine.step(s, .setRoom(RoomIdentity(name: "team", desk: "a")), now: t0).0
+    XCTAssertNil(ScreenModel(state: s, now: t0).roomText, "no bridge yet")
+    s = Engine.step(s, .roomView(RoomView(desk: "a", broker: true, clockTrusted: false, others: others)), now: t0).0
+    XCTAssertEqual(ScreenModel(state: s, now: t0).roomText, "~1 in focus")
+    s = Engine.step(s, .roomView(RoomView(desk: "a", broker: true, clockTrusted: true, others: others)), now: t0).0
+    s = Engine.step(s, .press(.start), now: t0).0
+    let model = ScreenModel(state: s, now: t0 + seconds(1))
+    XCTAssertEqual(model.roomText, "2 in focus")
+    XCTAssertTrue(texts(model, height: 64).map(\.text).contains("2 in focus"))
+    XCTAssertNil(ScreenModel(state: s, now: t0 + minutes(2)).roomText, "the bridge silent for a minute")
+  }
 }

@@ -124,7 +124,7 @@ enum CompactLayout {
       texts: &texts)
     if let bell = ScreenParts.iconBitmap(m.icon) { fb.blit(bell, x: 8, y: 14) }
     var x = 30 + ScreenParts.pill(m.startLabel, x: 30, y: 16, into: &fb, texts: &texts)
-    if let hint = m.knobHint, x + 4 + Font.small.width(hint) <= width {
+    if let hint = m.roomText ?? m.knobHint, x + 4 + Font.small.width(hint) <= width {
       x += 4 + ScreenParts.text(hint, x: x + 4, y: 18, into: &fb, texts: &texts)
     }
   }

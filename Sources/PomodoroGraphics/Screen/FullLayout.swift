@@ -125,7 +125,7 @@ enum FullLayout {
     if m.canCancel {
       x += 3 + ScreenParts.pill(m.cancelLabel, x: x + 3, y: footerY, filled: false, into: &fb, texts: &texts)
     }
-    let note = m.restored ? "RESTORED" : m.earnedText ?? m.knobHint ?? m.interruptionsText
+    let note = m.restored ? "RESTORED" : m.earnedText ?? m.roomText ?? m.knobHint ?? m.interruptionsText
     if let note, x + 4 + Font.small.width(note) <= width {
       x += 4 + ScreenParts.text(note, x: x + 4, y: footerY + 2, into: &fb, texts: &texts)
     }

@@ -66,6 +66,10 @@ public struct ScreenModel: Equatable, Sendable {
   public var interruptionsText: String?
   /// The knob's label chooser, open: its entries (nil: no label) and the one chosen.
   public var chooser: Chooser?
+  /// In a room whose bridge spoke (docs/room.md), while the desk follows the room or is idle:
+  /// how many of its desks are in focus, "3 in focus", with "~" in front when this desk's wall
+  /// clock is not trusted (it counts from the broker's message ages).
+  public var roomText: String?
 
   /// Today's count toward the daily goal.
   public struct Goal: Equatable, Sendable {
@@ -225,6 +229,18 @@ extension ScreenModel {
       chooser = Chooser(entries: state.labelChoices.map { $0?.text }, selected: choice)
       knobHint = ScreenModel.chooserHint
     }
+    roomText = ScreenModel.roomText(state, at: now)
+  }
+
+  /// `roomText` for `state` at `now`.
+  public static func roomText(_ state: EngineState, at now: Instant) -> String? {
+    guard let room = state.room, room.bridged(at: now), let view = room.view,
+      room.following || state.phase == .idle, state.labelChoice == nil
+    else { return nil }
+    let own = RoomView.Member(
+      desk: room.desk, phase: state.phase, mode: state.mode, label: state.label, following: room.following)
+    let focusing = room.members(self: own).filter(\.focusing).count
+    return (view.clockTrusted ? "" : "~") + "\(focusing) in focus"
   }
 
   /// What the knob does in `phase`: it dials the duration and its push steps the mode while
