@@ -327,7 +327,7 @@ let package = Package(
       name: "PomodoroMQTTTests",
       dependencies: [
         "PomodoroCore", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroMQTT",
-        "PomodoroTestFixtures",
+        "PomodoroMock", "PomodoroTestFixtures",
       ]
     ),
   ]

@@ -142,6 +142,11 @@ public enum HomeAssistant {
         "today's completed focus sessions; attributes `goal` (`daily_goal`, 0: none) and `goal_met`",
         "{{ value_json.today | default('None') }}",
         [.init("json_attributes_template", .text(goalTemplate)), .init("icon", .text("mdi:bullseye-arrow"))]),
+      sensor(
+        "room_focusing", "Room in focus", "sensor",
+        "desks of the room (`room`, docs/room.md) in focus, this one included; 0 outside a room",
+        "{{ value_json.room_focusing | default(0) }}",
+        [.init("icon", .text("mdi:account-group"))]),
       binary(
         "focusing", "Focusing", "on while a \(focusModes.map(\.rawValue).joined(separator: " or ")) runs",
         "value_json.phase == 'running' and value_json.mode in [\(focusing)]",

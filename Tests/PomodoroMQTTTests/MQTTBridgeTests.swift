@@ -281,7 +281,8 @@ extension MQTTBridgeTests {
       ids,
       [
         "sensor.pomodoro_desk_1_phase", "sensor.pomodoro_desk_1_mode", "sensor.pomodoro_desk_1_remaining",
-        "sensor.pomodoro_desk_1_ends_at", "sensor.pomodoro_desk_1_today", "binary_sensor.pomodoro_desk_1_focusing",
+        "sensor.pomodoro_desk_1_ends_at", "sensor.pomodoro_desk_1_today", "sensor.pomodoro_desk_1_room_focusing",
+        "binary_sensor.pomodoro_desk_1_focusing",
         "binary_sensor.pomodoro_desk_1_ringing", "select.pomodoro_desk_1_mode", "number.pomodoro_desk_1_duration",
         "text.pomodoro_desk_1_label", "button.pomodoro_desk_1_start", "button.pomodoro_desk_1_pause",
         "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_skip",

@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroMock
 import PomodoroSystem
 import XCTest
 
@@ -10,19 +11,8 @@ import XCTest
 /// the roster, never trap, and are said a few times a minute; the valid ones among them do reach
 /// the device.
 extension RoomBridgeTests {
-  /// SplitMix64: the same messages on every run.
-  struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-  }
+  /// SplitMix64 (PomodoroMock's): the same messages on every run.
+  typealias Random = SplitMix64
 
   /// A valid session's fields, one of them replaced by a value it may not have (or removed).
   func badSession(_ r: inout Random, rev: Int64) -> String {
@@ -90,7 +80,7 @@ extension RoomBridgeTests {
 
   func testTwelveThousandHostileRoomMessagesReachNeitherTheDeviceNorTheRoster() {
     let b = joined()
-    var r = Random(state: 36)
+    var r = Random(seed: 36)
     var validRevs: [Int64] = []
     var rev: Int64 = 10
     var hostile = 0
@@ -141,4 +131,9 @@ extension RoomBridgeTests {
     XCTAssertTrue(lines.contains { $0.contains("ignored a session message on pomodoro/room/team/session") })
     XCTAssertTrue(lines.contains { $0.contains("ignored a member message on pomodoro/room/team/members/") })
   }
+}
+
+extension SplitMix64 {
+  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }

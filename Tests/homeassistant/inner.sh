@@ -295,6 +295,19 @@ for want in "$((today + 2)) ($((today + 2)), False)" "$today ($today, True)" "0 
 done
 ctl config reset daily_goal >/dev/null
 ctl set focus 25m >/dev/null
+# A room (docs/room.md): the desk joins one at run time; its bridge joins it on the broker and
+# counts the desks in focus, this one alone.
+expect "sensor room_focusing: 0 outside a room" ha wait "sensor.${E}_room_focusing=0" --timeout 15
+ctl config set room ha-room >/dev/null
+end=$(($(ms_now) + 20000))
+while (($(ms_now) < end)); do [[ $(ctl_field room_bridge) == True ]] && break; sleep 0.2; done
+check "the desk in a room: its bridge says so (room_bridge)" "room_bridge is $(ctl_field room_bridge)" \
+  test "$(ctl_field room_bridge)" == True
+ctl start >/dev/null
+expect "sensor room_focusing: 1 with this desk's focus running in the room" \
+  ha wait "sensor.${E}_room_focusing=1" --timeout 20
+ctl cancel >/dev/null
+ctl config reset room >/dev/null
 if ((${#latencies[@]})); then
   echo "figure: press-to-state latency (Home Assistant's service call to its state changed, through the broker, bridge and device): $(printf '%s\n' "${latencies[@]}" | sort -n | awk '{a[NR] = $1} END {printf "median %s ms, max %s ms over %d", a[int((NR + 1) / 2)], a[NR], NR}')"
 fi

@@ -147,48 +147,32 @@ extension Engine {
     let roomNow = held.at(now)
     if let key = room.followed, s.phase == .running || s.phase == .paused {
       let samePlan = key.planRevision == held.session.planRevision
-      switch roomNow {
-      case .running(let index, let deadline)
-      where held.session.plan[index].mode == s.mode && (!samePlan || index == key.index):
-        align(
-          &s, .running(index: index, deadline: deadline), held.session.plan[index].length, now: now, effects: &effects)
+      if let index = roomNow.index, held.session.plan[index].mode == s.mode, !samePlan || index == key.index {
+        align(&s, roomNow, held.session.plan[index].length, now: now, effects: &effects)
         room.followed = RoomStanding.PhaseKey(planRevision: held.session.planRevision, index: index)
         s.room = room
         return
-      case .paused(let index, let remaining)
-      where held.session.plan[index].mode == s.mode && (!samePlan || index == key.index):
-        align(
-          &s, .paused(index: index, remaining: remaining), held.session.plan[index].length, now: now, effects: &effects)
-        room.followed = RoomStanding.PhaseKey(planRevision: held.session.planRevision, index: index)
-        s.room = room
-        return
-      case .running, .paused, .ended:
-        // The room went past this desk's phase. Ran out (the revision is at or before it and
-        // still running): complete at its end; else a desk skipped or a new plan came: end it
-        // as a skip would.
-        if samePlan, held.session.state == .running, held.session.phase <= key.index,
-          case .running(let session, _, _, _) = s.phaseState
-        {
-          let end = phaseEnd(held, index: key.index)
-          if end <= now {
-            complete(&s, session, at: end, effects: &effects)
-            s.room = room
-            return
-          }
-        }
-        skip(&s, now: now, effects: &effects)
-        room.followed = nil
       }
+      // The room went past this desk's phase. Ran out (the revision is at or before it and
+      // still running): complete at its end; else a desk skipped or a new plan came: end it
+      // as a skip would.
+      if samePlan, held.session.state == .running, held.session.phase <= key.index,
+        case .running(let session, _, _, _) = s.phaseState
+      {
+        let end = phaseEnd(held, index: key.index)
+        if end <= now {
+          complete(&s, session, at: end, effects: &effects)
+          s.room = room
+          return
+        }
+      }
+      skip(&s, now: now, effects: &effects)
+      room.followed = nil
     } else if room.followed != nil, s.phase == .idle {
       room.followed = nil
     }
     s.room = room
-    guard s.phase == .idle else { return }
-    let index: Int
-    switch roomNow {
-    case .running(let i, _), .paused(let i, _): index = i
-    case .ended: return
-    }
+    guard s.phase == .idle, let index = roomNow.index else { return }
     let key = RoomStanding.PhaseKey(planRevision: held.session.planRevision, index: index)
     guard key != room.left else { return }
     let phase = held.session.plan[index]

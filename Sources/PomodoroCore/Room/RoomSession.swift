@@ -85,6 +85,14 @@ public struct RoomHeld: Equatable, Sendable {
     case paused(index: Int, remaining: Nanoseconds)
     /// Nothing runs: ended by a desk, or past the plan's last phase.
     case ended
+
+    /// The phase running or paused, nil when ended.
+    public var index: Int? {
+      switch self {
+      case .running(let index, _), .paused(let index, _): return index
+      case .ended: return nil
+      }
+    }
   }
 
   public func at(_ now: Instant) -> Now {
@@ -105,12 +113,7 @@ public struct RoomHeld: Equatable, Sendable {
   }
 
   /// The phase of the plan that runs or is paused at `now`, nil when the room is ended.
-  public func phase(at now: Instant) -> RoomSession.Phase? {
-    switch at(now) {
-    case .running(let index, _), .paused(let index, _): return session.plan[index]
-    case .ended: return nil
-    }
-  }
+  public func phase(at now: Instant) -> RoomSession.Phase? { at(now).index.map { session.plan[$0] } }
 
   /// The session as this desk would say it at `now` (a state line, a revision of its own):
   /// the phase it has come to and the time counted in it.
