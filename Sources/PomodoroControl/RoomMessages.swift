@@ -167,14 +167,11 @@ public struct RoomSessionMessage: Equatable, Sendable {
   /// when its plan is over by then.
   public func advanced(by span: Nanoseconds) -> RoomSessionMessage? {
     guard state == "running" else { return self }
-    var m = self
-    m.elapsedMs += max(0, span) / 1_000_000
-    while m.elapsedMs >= m.lengths[m.phase] * 1000 {
-      guard m.phase + 1 < m.lengths.count else { return nil }
-      m.elapsedMs -= m.lengths[m.phase] * 1000
-      m.phase += 1
-    }
-    return m
+    // The engine's one reading of a running plan: anchored at zero, read `span` later.
+    let held = RoomHeld(session: session, anchor: .zero)
+    let later = Instant.zero + max(0, span)
+    if case .ended = held.at(later) { return nil }
+    return RoomSessionMessage(held.said(at: later), expiry: expiry, sentMs: sentMs, synced: synced)
   }
 }
 
@@ -185,7 +182,7 @@ public struct RoomRevision: Equatable, Sendable, Comparable {
   public var by: String
 
   public static func < (a: RoomRevision, b: RoomRevision) -> Bool {
-    a.rev != b.rev ? a.rev < b.rev : a.by.utf8.lexicographicallyPrecedes(b.by.utf8)
+    RoomSession.orders(a.rev, a.by, before: b.rev, b.by)
   }
 }
 

@@ -90,10 +90,7 @@ public enum StateFields {
 
   /// `roomNames`' fields for `state` at `now` (none outside a room).
   public static func room(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
-    guard let room = state.room else { return [] }
-    let own = RoomView.Member(
-      desk: room.desk, phase: state.phase, mode: state.mode, label: state.label, following: room.following)
-    let members = room.members(self: own)
+    guard let room = state.room, let members = state.roomMembers else { return [] }
     let bridged = room.bridged(at: now)
     var fields: [(String, JSONValue)] = [
       ("room", .string(room.name)), ("room_members", .int(Int64(members.count))),

@@ -121,9 +121,10 @@ final class BridgeRoomWiringTests: XCTestCase {
   var room: [(id: String, will: (topic: String, payload: String), client: ScriptedMQTTClient)] = []
   let topics = BridgeTopics(topicPrefix: "pomodoro", discoveryPrefix: "homeassistant", deviceId: "desk1")
 
-  func testTheDevicesRoomIsJoinedOverASecondClient() throws {
+  /// A bridge on the scripted client whose room clients are recorded in `room`.
+  func bridge(socketPath: String) -> MQTTBridge {
     let b = MQTTBridge(
-      topics: topics, socketPath: "/nonexistent/control.sock", host: "broker", port: 1883, client: client,
+      topics: topics, socketPath: socketPath, host: "broker", port: 1883, client: client,
       clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
       roomClient: { id, will in
         let c = ScriptedMQTTClient()
@@ -131,6 +132,34 @@ final class BridgeRoomWiringTests: XCTestCase {
         return c
       })
     b.announced.file = nil
+    return b
+  }
+
+  /// The lines the bridge writes are the commands the device reads: each taken apart by the
+  /// device's parser gives what the bridge meant.
+  func testTheRoomsLinesAreTheDevicesCommands() throws {
+    let m = RoomSessionMessage(
+      rev: 4, by: "desk-b", modes: ["focus", "short"], lengths: [1500, 300], planRev: 3, phase: 1,
+      state: "paused", elapsedMs: 60_000, expiry: 86_400, sentMs: 1_796_040_000_000, synced: true)
+    XCTAssertEqual(
+      ControlCommand.parse(json: RoomToDevice.session(m, ageMs: 2500).line),
+      .success(.roomSession(m.session, age: ms(2500))))
+    XCTAssertEqual(m.session.plan.map(\.mode), [.focus, .shortBreak])
+    let status = RoomStatus(
+      desk: "desk1", broker: true, clockTrusted: false,
+      members: [RoomMember(desk: "desk-b", phase: "running", mode: "focus", label: "Write", following: true)])
+    let label = try XCTUnwrap(SessionLabel.parse("Write").get())
+    XCTAssertEqual(
+      ControlCommand.parse(json: RoomToDevice.status(status).line),
+      .success(
+        .roomStatus(
+          RoomView(
+            desk: "desk1", broker: true, clockTrusted: false,
+            others: [RoomView.Member(desk: "desk-b", phase: .running, mode: .focus, label: label, following: true)]))))
+  }
+
+  func testTheDevicesRoomIsJoinedOverASecondClient() throws {
+    let b = bridge(socketPath: "/nonexistent/control.sock")
     b.state(["phase": .string("idle"), "mode": .string("focus")])
     XCTAssertTrue(room.isEmpty, "no room named: no second client")
     b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
@@ -158,15 +187,7 @@ extension BridgeRoomWiringTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let (listener, _) = try UnixSocket.listen(dir + "/control.sock", group: nil)
     defer { close(listener) }
-    let b = MQTTBridge(
-      topics: topics, socketPath: dir + "/control.sock", host: "broker", port: 1883, client: client,
-      clientId: "pomodoro-desk1", clock: clock, log: Log(sink: { _, _ in }),
-      roomClient: { id, will in
-        let c = ScriptedMQTTClient()
-        self.room.append((id, will, c))
-        return c
-      })
-    b.announced.file = nil
+    let b = bridge(socketPath: dir + "/control.sock")
     b.link.handle(Wake())
     var device: Int32 = -1
     for _ in 0..<100 where device < 0 {

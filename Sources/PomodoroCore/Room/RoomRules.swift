@@ -97,18 +97,13 @@ extension Engine {
       room.held = RoomHeld(session: next, anchor: now)
     }
     switch (before.phase, s.phase) {
-    case (.running, .paused) where s.duration == before.duration:
+    case (.running, .paused) where s.duration == before.duration,
+      (.paused, .running) where s.duration == before.duration:
+      // A pause or a resume: the same phase, as this desk holds it now.
       let left = s.remaining(at: now) ?? 0
       revise {
         $0.phase = key.index
-        $0.state = .paused
-        $0.elapsed = max(0, phase.length - left)
-      }
-    case (.paused, .running) where s.duration == before.duration:
-      let left = s.remaining(at: now) ?? 0
-      revise {
-        $0.phase = key.index
-        $0.state = .running
+        $0.state = s.phase == .paused ? .paused : .running
         $0.elapsed = max(0, phase.length - left)
       }
     case (.running, .idle), (.paused, .idle):

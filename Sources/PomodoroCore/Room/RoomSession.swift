@@ -61,8 +61,13 @@ public struct RoomSession: Equatable, Sendable {
   /// desks that started in the same second), the one whose origin sorts last byte by byte. The
   /// same revision from the same desk is the same session: neither wins.
   public func supersedes(_ other: RoomSession) -> Bool {
-    if revision != other.revision { return revision > other.revision }
-    return other.origin.utf8.lexicographicallyPrecedes(origin.utf8)
+    Self.orders(other.revision, other.origin, before: revision, origin)
+  }
+
+  /// The precedence, written once (the bridge's `RoomRevision` orders by it too): revision
+  /// `a` from `aBy` comes before revision `b` from `bBy`.
+  public static func orders(_ a: Int64, _ aBy: String, before b: Int64, _ bBy: String) -> Bool {
+    a != b ? a < b : aBy.utf8.lexicographicallyPrecedes(bBy.utf8)
   }
 }
 
@@ -216,5 +221,15 @@ public struct RoomView: Equatable, Sendable {
     self.broker = broker
     self.clockTrusted = clockTrusted
     self.others = Array(others.prefix(Self.mostOthers))
+  }
+}
+
+extension EngineState {
+  /// The room's desks, this one first as its state says it, then the others as the bridge last
+  /// said them; nil outside a room. What the state fields list and the panel counts.
+  public var roomMembers: [RoomView.Member]? {
+    guard let room else { return nil }
+    return room.members(
+      self: RoomView.Member(desk: room.desk, phase: phase, mode: mode, label: label, following: room.following))
   }
 }

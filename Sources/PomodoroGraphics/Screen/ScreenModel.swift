@@ -237,9 +237,7 @@ extension ScreenModel {
     guard let room = state.room, room.bridged(at: now), let view = room.view,
       room.following || state.phase == .idle, state.labelChoice == nil
     else { return nil }
-    let own = RoomView.Member(
-      desk: room.desk, phase: state.phase, mode: state.mode, label: state.label, following: room.following)
-    let focusing = room.members(self: own).filter(\.focusing).count
+    let focusing = (state.roomMembers ?? []).filter(\.focusing).count
     return (view.clockTrusted ? "" : "~") + "\(focusing) in focus"
   }
 
