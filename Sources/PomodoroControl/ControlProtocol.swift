@@ -512,17 +512,7 @@ public enum ControlProtocol {
     if let goal = state["goal"]?.int, goal > 0, let today = state["today"]?.int {
       parts.append("today \(today)/\(goal)" + (today >= goal ? ", goal met" : ""))
     }
-    if let room = state["room"]?.string {
-      if state["room_bridge"]?.bool == true {
-        let focusing = state["room_focusing"]?.int ?? 0
-        let members = state["room_members"]?.int ?? 1
-        parts.append(
-          "room \(room): \(focusing) in focus of \(members)"
-            + (state["room_clock_trusted"]?.bool == true ? "" : ", clock not trusted"))
-      } else {
-        parts.append("room \(room): no bridge (sudo systemctl enable --now pomodoro-mqtt)")
-      }
-    }
+    if let room = state["room_text"]?.string { parts.append("room " + room) }
     return parts.map { "  · " + $0 }.joined()
   }
 }

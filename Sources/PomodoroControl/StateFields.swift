@@ -14,10 +14,12 @@ public enum StateFields {
   /// A desk in a room (docs/room.md): the room's name; its members and how many are in focus
   /// (this desk included); whether the bridge is there (it spoke in the last minute) and trusts
   /// this desk's wall clock; whether this desk's timer is the room's; the members, this desk
-  /// first, as parallel lists; and the session the desk holds, as the bridge publishes it.
+  /// first, as parallel lists (with what each does in words and whether it is in focus); the
+  /// room in a line (`room_text`); and the session the desk holds, as the bridge publishes it.
   public static let roomNames = [
     "room", "room_members", "room_focusing", "room_bridge", "room_clock_trusted", "room_following", "room_desks",
-    "room_desk_phases", "room_desk_modes", "room_desk_labels", "room_rev", "room_by", "room_modes", "room_lengths",
+    "room_desk_phases", "room_desk_modes", "room_desk_labels", "room_desk_texts", "room_desk_focusing",
+    "room_text", "room_rev", "room_by", "room_modes", "room_lengths",
     "room_plan_rev", "room_phase", "room_state", "room_elapsed_ms",
   ]
 
@@ -100,6 +102,9 @@ public enum StateFields {
       ("room_desk_phases", .list(members.map { .string($0.phase.rawValue) })),
       ("room_desk_modes", .list(members.map { .string($0.mode.rawValue) })),
       ("room_desk_labels", .list(members.map { .string($0.label?.text ?? "") })),
+      ("room_desk_texts", .list(members.map { .string($0.doing) })),
+      ("room_desk_focusing", .list(members.map { .bool($0.focusing) })),
+      ("room_text", .string(roomText(room.name, members: members, bridged: bridged, trusted: room.view?.clockTrusted))),
     ]
     if let held = room.held {
       let s = held.said(at: now)
@@ -112,6 +117,14 @@ public enum StateFields {
       ]
     }
     return fields
+  }
+
+  /// The room in a line, as `ctl status` and the page say it: `team: 2 in focus of 3` (`, clock
+  /// not trusted` after it), or `team: no bridge (...)` with what starts the bridge.
+  static func roomText(_ name: String, members: [RoomView.Member], bridged: Bool, trusted: Bool?) -> String {
+    guard bridged else { return "\(name): no bridge (sudo systemctl enable --now pomodoro-mqtt)" }
+    return "\(name): \(members.filter(\.focusing).count) in focus of \(members.count)"
+      + (trusted == true ? "" : ", clock not trusted")
   }
 
   /// `viewNames`' fields for `state` at `now`.

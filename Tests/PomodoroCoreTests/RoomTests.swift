@@ -207,4 +207,16 @@ final class RoomTests: XCTestCase {
     XCTAssertEqual(room.desks["a"]!.state.phase, .running)
     XCTAssertNil(room.desks["a"]!.state.room)
   }
+
+  func testWhatAMemberDoesInWords() {
+    func doing(_ phase: Phase, _ mode: Mode, following: Bool = true) -> String {
+      RoomView.Member(desk: "d", phase: phase, mode: mode, label: nil, following: following).doing
+    }
+    XCTAssertEqual(doing(.idle, .focus), "idle")
+    XCTAssertEqual(doing(.running, .focus), "Focus")
+    XCTAssertEqual(doing(.paused, .shortBreak), "Short break, paused")
+    XCTAssertEqual(doing(.ringing, .longBreak), "Long break done")
+    XCTAssertEqual(doing(.running, .soft, following: false), "Soft, own timer")
+    XCTAssertEqual(doing(.paused, .flow, following: false), "Flow, paused, own timer")
+  }
 }

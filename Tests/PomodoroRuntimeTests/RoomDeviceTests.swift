@@ -41,6 +41,10 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertEqual(r.fields["room_modes"], .list([.string("focus"), .string("short")]))
     XCTAssertEqual(r.fields["room_following"], .bool(true))
     XCTAssertEqual(r.fields["room_desks"], .list([.string("desk-a"), .string("desk-b"), .string("desk-c")]))
+    // What the page lists: each desk in words, whether in focus, and the room in a line.
+    XCTAssertEqual(r.fields["room_desk_texts"], .list([.string("Focus"), .string("Focus"), .string("idle")]))
+    XCTAssertEqual(r.fields["room_desk_focusing"], .list([.bool(true), .bool(true), .bool(false)]))
+    XCTAssertEqual(r.fields["room_text"], .string("team: 2 in focus of 3"))
     let text = ControlProtocol.text(r.fields)
     XCTAssertTrue(text.contains("room team: 2 in focus of 3"), text)
     // ctl --json: `room` as an object.

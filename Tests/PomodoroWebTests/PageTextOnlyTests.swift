@@ -13,6 +13,9 @@ final class PageTextOnlyTests: XCTestCase {
     ] {
       XCTAssertFalse(script.contains(call), "app.js uses \(call): a label would be read as markup")
     }
-    XCTAssertTrue(script.contains("td.textContent = "), "the week by label's cells are text")
+    // Every element the script makes with text (the week by label's cells, the room's desks and
+    // labels) gets it through `el`, which sets `textContent`.
+    XCTAssertTrue(script.contains("e.textContent = text"), "el's text is text")
+    XCTAssertTrue(script.contains("el('td', "), "the week by label's cells are made by el")
   }
 }

@@ -209,6 +209,17 @@ public struct RoomView: Equatable, Sendable {
     }
     /// In focus: a timer of a focus kind running.
     public var focusing: Bool { phase == .running && mode.kind.isFocus }
+    /// What the desk does, as the page lists it: `idle`, `Focus`, `Short break, paused`,
+    /// `Focus done` (ringing); a timer of its own, not the room's, says so (`Soft, own timer`).
+    public var doing: String {
+      let own = following ? "" : ", own timer"
+      switch phase {
+      case .idle: return "idle"
+      case .running: return mode.displayName + own
+      case .paused: return mode.displayName + ", paused" + own
+      case .ringing: return mode.displayName + " done"
+      }
+    }
   }
 
   public var desk: String

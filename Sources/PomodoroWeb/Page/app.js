@@ -146,6 +146,7 @@ function render() {
   }
   renderToday();
   renderLabelGoalMarks(s, canAct);
+  renderRoom(s);
   tick();
 }
 
@@ -158,14 +159,9 @@ function renderPicker(s) {
   box.dataset.key = key;
   box.replaceChildren();
   modes.forEach((mode, i) => {
-    const b = document.createElement('button');
+    const b = el('button', '', names[i] || mode);
     b.dataset.mode = mode;
-    b.append(names[i] || mode);
-    if (presets[i] !== null && presets[i] !== undefined) {
-      const small = document.createElement('small');
-      small.textContent = lengthText(Math.round(presets[i] / 1000));
-      b.append(small);
-    }
+    if (presets[i] !== null && presets[i] !== undefined) b.append(el('small', '', lengthText(Math.round(presets[i] / 1000))));
     b.onclick = () => {
       dialed = null;
       command({ cmd: 'set', mode });
@@ -186,9 +182,7 @@ function renderToday() {
   box.replaceChildren();
   if (n === null) return;
   for (let i = 0; i < Math.min(n, 12); i++) box.append(symbol('tomato'));
-  const label = document.createElement('span');
-  label.textContent = n > 12 ? `+${n - 12} today` : n ? 'today' : 'No tomatoes yet today';
-  box.append(label);
+  box.append(el('span', '', n > 12 ? `+${n - 12} today` : n ? 'today' : 'No tomatoes yet today'));
 }
 
 // The label under the title (always as text), the goal's progress, the interruptions: each as
@@ -217,7 +211,7 @@ function renderLabelGoalMarks(s, canAct) {
   const list = $('label-recent'), key = JSON.stringify(recent);
   if (list.dataset.key !== key) {
     list.dataset.key = key;
-    list.replaceChildren(...recent.map((t) => Object.assign(document.createElement('option'), { value: t })));
+    list.replaceChildren(...recent.map((t) => Object.assign(el('option'), { value: t })));
   }
   $('label-card').hidden = !session.paired;
   const field = $('label-text');
@@ -225,6 +219,33 @@ function renderLabelGoalMarks(s, canAct) {
   for (const id of ['interrupt-internal', 'interrupt-external', 'label-text', 'label-set', 'label-clear']) {
     $(id).disabled = !canAct;
   }
+}
+
+// An element with its class and text (text, never markup).
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// The room (docs/room.md): its line, and its desks with what each does and its label, as the
+// desk says them; a desk in focus marked.
+function renderRoom(s) {
+  const room = online && s && s.room !== undefined;
+  $('room').hidden = !room;
+  if (!room) return;
+  $('room-text').textContent = `Room ${s.room_text}`;
+  const desks = s.room_desks || [], texts = s.room_desk_texts || [], labels = s.room_desk_labels || [];
+  const list = $('room-desks'), key = JSON.stringify([desks, texts, labels]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(...desks.map((desk, i) => {
+    const li = el('li', 'head');
+    const focus = (s.room_desk_focusing || [])[i];
+    li.append(el('b', '', desk), el('span', focus ? 'chip focus' : '', [texts[i], labels[i]].filter(Boolean).join(' · ')));
+    return li;
+  }));
 }
 
 function symbol(name) {
@@ -450,11 +471,11 @@ async function loadWeek() {
   list.replaceChildren();
   if (!r.ok) {
     history = null;
-    list.append(item('muted', r.json.error));
+    list.append(el('li', 'muted', r.json.error));
   } else {
     history = r.json.days || [];
     for (const day of history.slice().reverse()) list.append(dayItem(day));
-    if (!history.length) list.append(item('muted', 'No sessions in the last 7 days'));
+    if (!history.length) list.append(el('li', 'muted', 'No sessions in the last 7 days'));
   }
   renderLabels(r.ok ? r.json.week_by_label || [] : null);
   renderToday();
@@ -478,46 +499,27 @@ function renderLabels(rows) {
   const body = $('labels-rows');
   body.replaceChildren();
   for (const row of rows || []) {
-    const tr = document.createElement('tr');
-    if (row.label === undefined) tr.className = 'muted';
-    for (const value of [row.name, row.sessions, row.minutes]) {
-      const td = document.createElement('td');
-      td.textContent = String(value ?? '');
-      tr.append(td);
-    }
+    const tr = el('tr', row.label === undefined ? 'muted' : '');
+    for (const value of [row.name, row.sessions, row.minutes]) tr.append(el('td', '', String(value ?? '')));
     body.append(tr);
   }
   $('labels').hidden = !body.children.length;
   $('labels-empty').hidden = !rows || body.children.length > 0;
 }
 
-function item(cls, text) {
-  const li = document.createElement('li');
-  li.className = cls;
-  li.textContent = text;
-  return li;
-}
-
 function dayItem(day) {
-  const li = document.createElement('li');
-  const head = document.createElement('div');
-  head.className = 'head';
-  const name = document.createElement('b');
+  const li = el('li'), head = el('div', 'head'), name = el('b');
   const date = new Date(`${day.day}T12:00:00`);
   const d = new Date();
   const today = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}` === day.day;
   name.textContent = today ? 'Today'
     : date.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
-  const sum = document.createElement('span');
-  sum.textContent = `${day.focus || 0} focus · ${shortClock(Math.round((day.focus_ms || 0) / 1000))}`;
-  head.append(name, sum);
-  const chips = document.createElement('div');
-  chips.className = 'chips';
+  head.append(name, el('span', '', `${day.focus || 0} focus · ${shortClock(Math.round((day.focus_ms || 0) / 1000))}`));
+  const chips = el('div', 'chips');
   for (const s of day.sessions || []) {
-    const chip = document.createElement('span');
-    chip.className = `chip ${s.kind || ''} ${s.outcome || ''}`;
     const ended = String(s.ended || '').slice(11, 16);
-    chip.textContent = `${ended} ${s.name || s.mode} ${shortClock(Math.round((s.actual_ms || 0) / 1000))}`;
+    const chip = el('span', `chip ${s.kind || ''} ${s.outcome || ''}`,
+      `${ended} ${s.name || s.mode} ${shortClock(Math.round((s.actual_ms || 0) / 1000))}`);
     chip.title = `${s.mode}, ${s.outcome}, ended ${s.ended}`;
     chips.append(chip);
   }
@@ -529,32 +531,20 @@ async function loadSettings() {
   const r = await api('/api/settings');
   const box = $('settings');
   box.replaceChildren();
-  if (!r.ok) {
-    const p = document.createElement('p');
-    p.className = 'muted';
-    p.textContent = r.json.error;
-    return box.append(p);
-  }
+  if (!r.ok) return box.append(el('p', 'muted', r.json.error));
   for (const row of r.json.settings || []) box.append(settingRow(row));
 }
 
 function settingRow(row) {
-  const div = document.createElement('div');
-  div.className = 'setting';
-  const label = document.createElement('label');
-  label.textContent = row.key;
+  const div = el('div', 'setting'), label = el('label', '', row.key);
   label.htmlFor = `set-${row.key}`;
-  const input = document.createElement('input');
+  const input = el('input');
   input.id = `set-${row.key}`;
   input.value = row.value;
   input.disabled = !session.paired;
-  const save = document.createElement('button');
-  save.textContent = 'Save';
-  const reset = document.createElement('button');
-  reset.textContent = 'Reset';
+  const save = el('button', '', 'Save'), reset = el('button', '', 'Reset');
   save.hidden = reset.hidden = !session.paired;
-  const note = document.createElement('small');
-  note.textContent = [row.about, row.accepts && `accepts ${row.accepts}`, row.from && `from ${row.from}`].filter(Boolean).join(' · ');
+  const note = el('small', '', [row.about, row.accepts && `accepts ${row.accepts}`, row.from && `from ${row.from}`].filter(Boolean).join(' · '));
   const send = async (body) => {
     const r = await api('/api/settings', body);
     if (!r.ok) return say(r.json.error);
