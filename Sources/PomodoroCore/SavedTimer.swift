@@ -19,11 +19,26 @@ public struct SavedTimer: Equatable, Sendable {
   public var recentLabels: [SessionLabel]
   /// The timer's interruptions so far (none while idle).
   public var interruptions: Interruptions
+  /// The room phase the timer followed (nil: the timer, if any, was the desk's own): after a
+  /// restart it follows the room again once the bridge says the session (docs/room.md).
+  public var room: Followed?
+
+  /// A room's phase by name: the room, its plan's first revision and the phase's index.
+  public struct Followed: Equatable, Sendable {
+    public var room: String
+    public var planRevision: Int64
+    public var index: Int
+    public init(room: String, planRevision: Int64, index: Int) {
+      self.room = room
+      self.planRevision = planRevision
+      self.index = index
+    }
+  }
 
   public init(
     phase: Phase, mode: Mode, count: Count, focusDoneInCycle: Int, extended: Nanoseconds = 0,
     origin: DurationOrigin? = nil, label: SessionLabel? = nil, recentLabels: [SessionLabel] = [],
-    interruptions: Interruptions = Interruptions()
+    interruptions: Interruptions = Interruptions(), room: Followed? = nil
   ) {
     self.phase = phase
     self.mode = mode
@@ -34,6 +49,7 @@ public struct SavedTimer: Equatable, Sendable {
     self.label = label
     self.recentLabels = recentLabels
     self.interruptions = interruptions
+    self.room = room
   }
 
   /// A countdown's total; nil for a flow's count.
@@ -74,8 +90,11 @@ extension EngineState {
     }
     return SavedTimer(
       phase: phase, mode: mode, count: count, focusDoneInCycle: focusDoneInCycle, extended: session?.extended ?? 0,
-      origin: origin, label: label, recentLabels: recentLabels, interruptions: session?.interruptions ?? Interruptions()
-    )
+      origin: origin, label: label, recentLabels: recentLabels,
+      interruptions: session?.interruptions ?? Interruptions(),
+      room: room.flatMap { r in
+        r.followed.map { SavedTimer.Followed(room: r.name, planRevision: $0.planRevision, index: $0.index) }
+      })
   }
 
   /// The state after a restart, without the record `Engine.restore` also gives for a timer that
@@ -135,6 +154,13 @@ extension Engine {
       let session = Session(extended: extended, completed: extended > 0, interruptions: saved.interruptions)
       s.phaseState = .paused(session, held, lastDetentAt: nil)
       s.restored = true
+      // A timer that followed a room: the desk is in that room again (joining it by the config
+      // keeps this), and the timer follows the room's session as soon as it is heard.
+      if let followed = saved.room, RoomNames.isRoom(followed.room), followed.planRevision > 0, followed.index >= 0 {
+        var room = RoomStanding(name: followed.room, desk: "")
+        room.followed = RoomStanding.PhaseKey(planRevision: followed.planRevision, index: followed.index)
+        s.room = room
+      }
     case .ringing:
       s.phaseState = .ringing(Session(extended: extended, completed: true, interruptions: saved.interruptions))
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: false)

@@ -43,6 +43,24 @@ final class PersistenceTests: XCTestCase {
     XCTAssertFalse(Files.exists(store.path + ".tmp"), "no temporary left behind")
   }
 
+  /// The room phase a timer followed is saved and read back; a file naming it out of range
+  /// (a crafted or hand-edited one) keeps the timer as the desk's own.
+  func testTheRoomPhaseATimerFollowedRoundTrips() throws {
+    var saved = SavedTimer(
+      phase: .running, mode: .focus, duration: minutes(25), remaining: minutes(20), focusDoneInCycle: 0)
+    saved.room = SavedTimer.Followed(room: "team", planRevision: 7, index: 1)
+    let text = String(decoding: StateStore.bytes(saved), as: UTF8.self)
+    XCTAssertTrue(text.contains(#""room":"team","room_plan_rev":7,"room_phase":1"#), text)
+    XCTAssertEqual(try StateStore.decode(text, path: "state.json"), saved)
+    for bad in [#""room":"a b""#, #""room_plan_rev":0"#, #""room_phase":8"#, #""room_phase":-1"#] {
+      let key = String(bad.prefix { $0 != ":" })
+      let damaged = text.replacingOccurrences(
+        of: #"\#(key):[^,}]*"#, with: bad, options: .regularExpression)
+      XCTAssertNotEqual(damaged, text)
+      XCTAssertNil(try StateStore.decode(damaged, path: "state.json").room, damaged)
+    }
+  }
+
   func testARunningFlowIsSavedAndComesBackPausedWithItsCount() throws {
     let store = StateStore(directory: directory)
     var state = Engine.step(EngineState(now: .zero), .select(.flow), now: .zero).0

@@ -98,4 +98,51 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertEqual(records.first?.allFields.last?.0, "room")
     XCTAssertEqual(HistoryEntry(jsonLine: records[0].jsonLine), records[0], "read back as written")
   }
+
+  /// A timer that followed the room comes back after a restart paused, as any, and in the room:
+  /// once the bridge says the session again it runs at the room's second, and a pause from
+  /// another desk then pauses it. With the room gone from the config it is the desk's own.
+  func testAFollowingTimerFollowsTheRoomAgainAfterARestart() throws {
+    let directory = try DeviceHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var config = DeviceConfig()
+    config.room = "team"
+    let plan = [RoomSession.Phase(mode: .focus, length: minutes(25)), .init(mode: .shortBreak, length: minutes(5))]
+    let session = RoomSession(revision: 4, origin: "desk-b", plan: plan, phase: 0, state: .running, elapsed: 0)
+    let view = RoomView(desk: "desk-a", broker: true, clockTrusted: true, others: [])
+    do {
+      let h = try DeviceHarness(directory: directory, config: config)
+      h.device.start()
+      h.device.roomSaid(view)
+      h.device.hearRoom(session, age: 0)
+      XCTAssertEqual(h.device.state.room?.following, true)
+      h.run(for: minutes(2))
+      h.device.shutdown()
+    }
+    // Restarted a minute later (the session is 3 minutes old when the bridge says it again).
+    let h = try DeviceHarness(directory: directory, config: config)
+    h.device.start()
+    XCTAssertEqual(h.device.state.phase, .paused, "restored paused, as any timer")
+    XCTAssertEqual(h.device.state.room?.following, true, "still the room's")
+    h.device.roomSaid(view)
+    h.device.hearRoom(session, age: minutes(3))
+    XCTAssertEqual(h.device.state.phase, .running)
+    XCTAssertEqual(h.device.state.remaining(at: h.clock.now), minutes(22), "at the room's second")
+    var paused = session
+    paused.revision = 5
+    paused.origin = "desk-c"
+    paused.state = .paused
+    paused.elapsed = minutes(4)
+    h.device.hearRoom(paused, age: 0)
+    XCTAssertEqual(h.device.state.phase, .paused, "the room's pause")
+    XCTAssertEqual(h.device.state.remaining(at: h.clock.now), minutes(21))
+    h.device.shutdown()
+
+    // The config names no room now: the timer is the desk's own and stays paused.
+    config.room = nil
+    let alone = try DeviceHarness(directory: directory, config: config)
+    alone.device.start()
+    XCTAssertEqual(alone.device.state.phase, .paused)
+    XCTAssertNil(alone.device.state.room)
+  }
 }

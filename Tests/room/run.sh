@@ -10,6 +10,8 @@
 #   - a late desk d joins the running break at the right second (the retained session's age)
 #   - d killed (its bridge SIGKILLed): the others count 3 again (its will)
 #   - the broker restarted: the desks run on and count the room again
+#   - two starts in the same second (a and b, in a room where nothing runs): one session on every
+#     desk, the same on each (b's: the greater desk id), and on the broker
 # Prints PASS/FAIL lines and `N passed, M failed`.
 #
 # Usage: bash Tests/room/run.sh [--binary FILE] [--work DIR] [--keep]
@@ -162,6 +164,33 @@ for d in a b c; do
   check "the broker back: $d counts the room again" "$(tail -n 3 "$work/$d/bridge.log")" is "$d" room_members 3
 done
 expect "after the broker's restart: the time left on a, b and c within 1 s" together a b c
+
+# Two starts in the same second, in a room of its own where nothing runs yet: a and b each make
+# revision 1; every desk ends with one of them, the same on each (the greater desk id: b's).
+for d in a b c; do
+  ctl "$d" config set room pair >/dev/null
+  [[ "$(field "$d" phase)" == idle ]] || ctl "$d" cancel >/dev/null
+done
+for d in a b c; do check "desk $d counts the room 'pair'" "" is "$d" room_members 3; done
+# The two starts made before either hears of the other: a's and b's bridges stopped meanwhile
+# (SIGSTOP), so each desk makes its own revision 1; then both bridges publish theirs.
+timeout 8 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -v >"$work/pair-sessions" 2>&1 &
+sub=$!
+sleep 0.5
+kill -STOP "${bridge[a]}" "${bridge[b]}"
+made_a=$(ctl a start --json)
+made_b=$(ctl b start --json)
+kill -CONT "${bridge[a]}" "${bridge[b]}"
+check "two starts at once: a made its own revision 1" "$made_a" grep -qF '"room_rev":1,"room_by":"desk-a"' <<<"$made_a"
+check "two starts at once: b made its own revision 1" "$made_b" grep -qF '"room_rev":1,"room_by":"desk-b"' <<<"$made_b"
+for d in a b c; do check "two starts at once: $d runs the room's session" "" is "$d" phase running; done
+for d in a b c; do check "two starts at once: $d holds b's session (revision 1 by desk-b)" "" is "$d" room_by desk-b; done
+expect "two starts at once: the time left on a, b and c within 1 s" together a b c
+retained=$(timeout 5 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -C 1 -W 4 2>/dev/null)
+check "two starts at once: the broker keeps one session, b's" "$retained" grep -qF '"by":"desk-b"' <<<"$retained"
+wait "$sub"
+check "two starts at once: both revisions 1 were published (a's and b's)" "$(cat "$work/pair-sessions")" \
+  grep -q '"rev":1,"by":"desk-a".*' "$work/pair-sessions"
 
 REPORTED=1
 test_done

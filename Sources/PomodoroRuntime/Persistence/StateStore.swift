@@ -53,6 +53,11 @@ public struct StateStore {
     if saved.interruptions.external > 0 {
       pairs.append(("interruptions_external", .int(Int64(saved.interruptions.external))))
     }
+    if let followed = saved.room {
+      pairs.append(("room", .string(followed.room)))
+      pairs.append(("room_plan_rev", .int(followed.planRevision)))
+      pairs.append(("room_phase", .int(Int64(followed.index))))
+    }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
     return Array((FlatJSON.encode(pairs) + "\n").utf8)
   }
@@ -141,11 +146,20 @@ public struct StateStore {
     func marks(_ key: String) -> Int {
       Int(min(max(0, o[key]?.int ?? 0), Int64(Interruptions.most)))
     }
+    // The room phase the timer followed (since 0.3.0), optional: a file that names none, or
+    // names it out of range, restores the timer as the desk's own.
+    var followed: SavedTimer.Followed?
+    if let room = o["room"]?.string, RoomNames.isRoom(room), let plan = o["room_plan_rev"]?.int, plan > 0,
+      let index = o["room_phase"]?.int, (0..<8).contains(index)
+    {
+      followed = SavedTimer.Followed(room: room, planRevision: plan, index: Int(index))
+    }
     return SavedTimer(
       phase: phase, mode: mode, count: count, focusDoneInCycle: Int(cycle), extended: extended, origin: origin,
       label: label(o["label"]), recentLabels: (o["recent_labels"]?.list ?? []).compactMap(label),
-      interruptions: Interruptions(internal: marks("interruptions_internal"), external: marks("interruptions_external"))
-    )
+      interruptions: Interruptions(
+        internal: marks("interruptions_internal"), external: marks("interruptions_external")),
+      room: followed)
   }
 
   /// 0.2.0's version.
