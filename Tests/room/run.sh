@@ -12,6 +12,8 @@
 #   - the broker restarted: the desks run on and count the room again
 #   - two starts in the same second (a and b, in a room where nothing runs): one session on every
 #     desk, the same on each (b's: the greater desk id), and on the broker
+#   - 26,000 hostile room messages (Tests/room/hostile.py) while a desk's button is pressed: the
+#     press reaches every desk, nothing else changes, the refusals are said rate-limited
 # Prints PASS/FAIL lines and `N passed, M failed`.
 #
 # Usage: bash Tests/room/run.sh [--binary FILE] [--work DIR] [--keep]
@@ -72,8 +74,9 @@ desk() {
     tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 "$cmd"
   fi
   for _ in $(seq 100); do ctl "$d" status >/dev/null 2>&1 && break; sleep 0.1; done
+  # The bridge below the device on the CPU, as its unit runs it (Nice=10).
   # shellcheck disable=SC2086 # pre: words
-  $pre "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
+  $pre nice -n 10 "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
   bridge[$d]=$!
   pids+=("${bridge[$d]}")
 }
@@ -82,10 +85,10 @@ ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
 field() {
   ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
 }
-# is DESK NAME VALUE: waits up to 10 s for the field to read VALUE.
+# is DESK NAME VALUE [SECONDS]: waits up to SECONDS (10) for the field to read VALUE.
 is() {
   local v
-  for _ in $(seq 100); do
+  for _ in $(seq "$((${4:-10} * 10))"); do
     v=$(field "$1" "$2")
     [[ "$v" == "$3" ]] && return 0
     sleep 0.1
@@ -93,24 +96,35 @@ is() {
   echo "desk $1: $2 is '$v', not '$3'"
   return 1
 }
-# together DESKS...: their time left, read one after another and each moved back to the first
-# reading's instant, within 1000 ms of each other.
+# together DESKS...: their time left within 1000 ms of each other. Each desk is read by ctl, its
+# time left taken at the middle of the call and moved to the first reading's instant; a reading
+# is uncertain by half its call's length. Apart only when certainly apart (the spread less the
+# uncertainty over 1000 ms); a reading too uncertain to say (a loaded machine) is made again, up
+# to 20 times.
 together() {
   python3 - "$binary" "$work" "$@" <<'PY'
 import json, subprocess, sys, time
 binary, work, desks = sys.argv[1], sys.argv[2], sys.argv[3:]
-t0, seen = None, {}
-for d in desks:
-    out = subprocess.run([binary, "ctl", "--socket", f"{work}/{d}/control.sock", "status", "--json"],
-                         capture_output=True, text=True).stdout
-    now = time.monotonic()
-    t0 = now if t0 is None else t0
-    s = json.loads(out)["state"]
-    running = s["phase"] == "running"
-    seen[d] = s["remaining_ms"] + (int((now - t0) * 1000) if running else 0)
-spread = max(seen.values()) - min(seen.values())
-print(f"time left {seen}, spread {spread} ms")
-sys.exit(0 if spread <= 1000 else 1)
+def reading():
+    t0, seen, unsure = None, {}, 0
+    for d in desks:
+        before = time.monotonic()
+        out = subprocess.run([binary, "ctl", "--socket", f"{work}/{d}/control.sock", "status", "--json"],
+                             capture_output=True, text=True).stdout
+        after = time.monotonic()
+        mid = (before + after) / 2
+        t0 = mid if t0 is None else t0
+        s = json.loads(out)["state"]
+        running = s["phase"] == "running"
+        seen[d] = s["remaining_ms"] + (int((mid - t0) * 1000) if running else 0)
+        unsure += int((after - before) * 500) if running else 0
+    return seen, max(seen.values()) - min(seen.values()), unsure
+for attempt in range(20):
+    seen, spread, unsure = reading()
+    if spread + unsure <= 1000 or spread - unsure > 1000:
+        break
+print(f"time left {seen}, spread {spread} ms (give or take {unsure} ms; reading {attempt + 1})")
+sys.exit(0 if spread - unsure <= 1000 else 1)
 PY
 }
 
@@ -191,6 +205,51 @@ check "two starts at once: the broker keeps one session, b's" "$retained" grep -
 wait "$sub"
 check "two starts at once: both revisions 1 were published (a's and b's)" "$(cat "$work/pair-sessions")" \
   grep -q '"rev":1,"by":"desk-a".*' "$work/pair-sessions"
+
+# Hostile room messages, 10,000 sessions and 3,000 member messages (Tests/room/hostile.py: each one
+# refused by construction, or a replay of an older revision), published twice over while a
+# desk's own button is pressed: the press reaches every desk, nothing else changes, nobody traps.
+ctl a pause >/dev/null
+for d in a b c; do check "before the flood: $d paused by a's pause" "" is "$d" phase paused; done
+ctl b resume >/dev/null
+for d in a c; do check "before the flood: $d runs again (b's resume)" "" is "$d" phase running; done
+rev=$(field a room_rev)
+python3 -B "$here/hostile.py" --count 10000 --rev "$rev" >"$work/hostile-session"
+python3 -B "$here/hostile.py" --count 2000 --rev "$rev" --member ghost >"$work/hostile-ghost"
+python3 -B "$here/hostile.py" --count 1000 --rev "$rev" --member desk-c >"$work/hostile-c"
+declare -A logged
+for d in a b c; do logged[$d]=$(wc -l <"$work/$d/bridge.log"); done
+(
+  for _ in 1 2; do
+    mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -l <"$work/hostile-session"
+    mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/members/ghost" -l <"$work/hostile-ghost"
+    mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/members/desk-c" -l <"$work/hostile-c"
+  done
+) &
+flood=$!
+sleep 0.5
+# Desk a's start/pause button (its simulator's Space; tmux's first window), during the flood.
+tmux -L "$tmux_sock" send-keys -t 0:0 Space
+pressed=$(date +%s%N)
+check "the flood: a's button pauses a" "" is a phase paused
+own=$((($(date +%s%N) - pressed) / 1000000))
+kill -0 "$flood" 2>/dev/null && flooding=yes || flooding=no
+# The others hear of it behind the flood's messages in their bridges' queues (each bridge reads
+# and refuses all 26,000): checked once the flood is over, with 60 s for the queues to drain on
+# a loaded machine (the figure below says how long it took).
+wait "$flood"
+ended=$((($(date +%s%N) - pressed) / 1000000))
+for d in b c; do check "the flood: a's button pauses $d" "" is "$d" phase paused 60; done
+say "figure: during the flood, a's button to a paused in $own ms (flood still on: $flooding); the flood ended $ended ms after the press, b and c paused $((($(date +%s%N) - pressed) / 1000000)) ms after it (ctl's checks every 100 ms)"
+for d in a b c; do
+  check "after the flood: $d holds a's pause, revision $((rev + 1)), nothing else" "" is "$d" room_rev $((rev + 1))
+  check "after the flood: $d counts 3 members (no ghost, desk-c's not taken over)" "" is "$d" room_members 3
+  check "after the flood: $d's bridge runs" "$(tail -n 3 "$work/$d/bridge.log")" kill -0 "${bridge[$d]}"
+  said=$(tail -n +"$((logged[$d] + 1))" "$work/$d/bridge.log" | grep -c 'ignored a ')
+  check "after the flood: $d's bridge said the refusals, rate-limited ($said lines for 26,000 messages)" \
+    "$(tail -n 5 "$work/$d/bridge.log")" test "$said" -ge 1 -a "$said" -le 20
+done
+expect "after the flood: the time left on a, b and c within 1 s" together a b c
 
 REPORTED=1
 test_done

@@ -43,6 +43,8 @@ check_unit() {
     required=(
       "ExecStart=/usr/bin/pomodoro mqtt --config /etc/pomodoro/pomodoro.conf"
       "Restart=on-failure"
+      # Below the device on the CPU (a flood slows the bridge, not the buttons).
+      "Nice=10$"
       "User=pomodoro-mqtt"
       "SupplementaryGroups=pomodoro"
       "PrivateDevices=yes"
@@ -59,6 +61,8 @@ check_unit() {
     required=(
       "ExecStart=/usr/bin/pomodoro web --config /etc/pomodoro/pomodoro.conf"
       "Restart=on-failure"
+      # Below the device on the CPU (a flood slows the server, not the buttons).
+      "Nice=10$"
       # 69 (a port held by another program, an address not there yet) restarts, a few times.
       "RestartPreventExitStatus=64 78$"
       "RestartSec=5s"
