@@ -22,10 +22,10 @@ final class RoomBridgeTests: XCTestCase {
   var statuses: [RoomStatus] { told.compactMap { if case .status(let s) = $0 { return s } else { return nil } } }
   var client: ScriptedMQTTClient { made.last!.client }
 
-  func bridge() -> RoomBridge {
+  func bridge(desk: String = "desk-a") -> RoomBridge {
     let log = Log(sink: { self.lines.append($1) })
     let b = RoomBridge(
-      topicPrefix: "pomodoro", desk: "desk-a", host: "broker", port: 1883, clock: clock, log: log,
+      topicPrefix: "pomodoro", desk: desk, host: "broker", port: 1883, clock: clock, log: log,
       limiter: LogLimiter(log: log), wallMs: { self.wall }, flagExists: { self.flag },
       makeClient: { id, will in
         let c = ScriptedMQTTClient()
@@ -170,6 +170,18 @@ final class RoomBridgeTests: XCTestCase {
     b.state(fields(room: "a/b"))
     XCTAssertTrue(made.isEmpty)
     XCTAssertEqual(lines.filter { $0.contains("cannot join the room 'a/b'") }.count, 1, lines.joined(separator: "\n"))
+  }
+
+  /// `mqtt_device_id` takes any letters (a topic level, Home Assistant's name), a room's desk id
+  /// only ASCII: a desk named `küche` says why it stays out of the room, and which keys to set.
+  func testADeskIdOutsideTheRoomsLettersIsSaidOnceAndNotJoined() {
+    let b = bridge(desk: "küche")
+    b.state(fields(room: "team"))
+    b.state(fields(room: "team"))
+    XCTAssertTrue(made.isEmpty)
+    let said = lines.filter { $0.contains("cannot join the room 'team' as 'küche'") }
+    XCTAssertEqual(said.count, 1, lines.joined(separator: "\n"))
+    XCTAssertTrue(said.first?.contains("set room and mqtt_device_id") == true, said.first ?? "")
   }
 
   // MARK: The member message
