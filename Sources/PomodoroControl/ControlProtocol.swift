@@ -356,8 +356,11 @@ public enum ControlCommand: Equatable, Sendable {
 
 public enum ControlProtocol {
   /// The longest request line, in bytes, the device reads (longer ones are refused whole): the
-  /// socket's limit, and the bridge's for a command payload.
-  public static let maxLine = 4096
+  /// socket's limit, and the bridge's for a command payload. The longest line the bridge says is
+  /// `room_status` with the most other members a room keeps (63), each id 40 bytes and each label
+  /// 40 characters of 4 bytes: about 14.7 KB (BridgeRoomWiringTests builds it). 4096 was too
+  /// little for 37 desks with long ids and labels (`pomodoro-bench room 45 --long`).
+  public static let maxLine = 16 * 1024
 
   /// A refused request, with the reason for the reply.
   public struct Refusal: Error, Equatable, CustomStringConvertible {

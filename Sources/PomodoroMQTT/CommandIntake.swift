@@ -8,8 +8,9 @@ import PomodoroSystem
 /// `rate` commands a second (a burst of `burst` allowed) are not passed on. What is dropped is
 /// said a few times a minute, then counted (`LogLimiter`).
 struct CommandIntake {
-  /// The longest payload taken: what the control socket takes as one request line.
-  static let limit = ControlProtocol.maxLine
+  /// The longest payload taken: 4 KiB, room for any command (the control socket takes longer
+  /// lines, for the room's status the bridge says).
+  static let limit = 4096
   static let rate = 10
   static let burst = 20
 

@@ -180,6 +180,27 @@ final class BridgeRoomWiringTests: XCTestCase {
 }
 
 extension BridgeRoomWiringTests {
+  /// The longest `room_status` the bridge can say (63 other members, ids of 40 bytes, labels of 40
+  /// four-byte characters) is one request line the device takes, and reads back whole.
+  func testTheLongestRoomStatusIsALineTheDeviceTakes() throws {
+    let label = String(repeating: "\u{1F345}", count: SessionLabel.maxCharacters)
+    let members = (0..<RoomBridge.maxMembers).map { i in
+      RoomMember(
+        desk: String(format: "%02d", i) + String(repeating: "d", count: 38), phase: "running", mode: "medium",
+        label: label, following: false)
+    }
+    let status = RoomStatus(
+      desk: String(repeating: "a", count: 40), broker: true, clockTrusted: false, members: members)
+    let line = RoomToDevice.status(status).line
+    XCTAssertGreaterThan(line.utf8.count, 14_000)
+    XCTAssertLessThanOrEqual(line.utf8.count, ControlProtocol.maxLine)
+    guard case .success(.roomStatus(let view)) = ControlCommand.parse(json: line) else {
+      return XCTFail("the device refused it: \(ControlCommand.parse(json: line))")
+    }
+    XCTAssertEqual(view.others.count, RoomBridge.maxMembers)
+    XCTAssertEqual(view.others.last?.label?.text, label)
+  }
+
   /// What the room tells the device goes down the control socket as the spec's request lines.
   func testTheRoomsLinesGoToTheDevicesSocket() throws {
     let dir = NSTemporaryDirectory() + "pomodoro-room-\(getpid())-\(Int.random(in: 0..<1_000_000))"

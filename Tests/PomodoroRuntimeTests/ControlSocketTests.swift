@@ -202,8 +202,8 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertEqual(f.reply(fd, #"{"cmd":"dance"}"#).error?.hasPrefix("unknown command 'dance'"), true)
     XCTAssertEqual(f.reply(fd, #"{"verb":"status"}"#).error?.hasPrefix("missing \"cmd\""), true)
     XCTAssertEqual(f.reply(fd, #"{"cmd":"extend","by":"soon"}"#).error?.hasPrefix("extend takes one duration"), true)
-    let long = "{\"cmd\":\"status\",\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"
-    XCTAssertEqual(f.reply(fd, long).error, "request line longer than 4096 bytes; ignored")
+    let long = "{\"cmd\":\"status\",\"pad\":\"" + String(repeating: "x", count: ControlProtocol.maxLine) + "\"}"
+    XCTAssertEqual(f.reply(fd, long).error, "request line longer than 16384 bytes; ignored")
     // A request split over two writes is one request.
     XCTAssertTrue(UnixSocket.writeAll(fd, Array(#"{"cmd":"st"#.utf8)))
     f.server.turn()

@@ -36,9 +36,15 @@ scratch_folder() {
 stop_processes() {
   local p
   [[ -z "${tmux_sock:-}" ]] || tmux -L "$tmux_sock" kill-server 2>/dev/null
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  # A wrapper that forks (faketime waits for its command) leaves its child when it goes: the
+  # children first.
+  for p in "${pids[@]}"; do
+    pkill -P "$p" 2>/dev/null
+    kill "$p" 2>/dev/null
+  done
   for p in "${pids[@]}"; do
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    pkill -9 -P "$p" 2>/dev/null
     kill -9 "$p" 2>/dev/null
   done
   return 0
