@@ -233,7 +233,7 @@ final class RoomRun {
     var perAction: [String: [Int]] = [:]
     var deliveredPerStart: [Int] = []
     var statePerStart: [Int] = []
-    var ends: [(spread: Double, error: Double)] = []
+    var ends: [(spread: Double, others: Double, originEarly: Double, error: Double)] = []
     figure("\(name).load_average_before", loadAverage(), "")
     _ = quiet()
     let roundsBefore = messages
@@ -249,7 +249,7 @@ final class RoomRun {
       else { return false }
       toLast.append(Double(times.max()! - sent) / 1e6)
       for (i, t) in times.enumerated() where i != origin { perDesk.append(Double(t - sent) / 1e6) }
-      guard let end = endSpread() else { return false }
+      guard let end = endSpread(origin: origin) else { return false }
       ends.append(end)
       _ = quiet()
       let states = messages["state", default: 0] - before["state", default: 0]
@@ -305,6 +305,9 @@ final class RoomRun {
       figure("\(name).end_spread_after_start.max", worst.spread, "ms")
       figure("\(name).end_spread_after_start.median", ends.map(\.spread).sorted()[ends.count / 2], "ms")
       figure("\(name).end_spread_reading_error.max", ends.map(\.error).max()!, "ms")
+      figure("\(name).end_spread_without_the_starting_desk.max", ends.map(\.others).max()!, "ms")
+      figure(
+        "\(name).starting_desk_ends_before_the_others.median", ends.map(\.originEarly).sorted()[ends.count / 2], "ms")
     }
 
     var spreads: [Double] = []
@@ -314,7 +317,7 @@ final class RoomRun {
       let rev = views.map(\.rev).max() ?? 0
       guard request(origin, "set", extra: ",\"mode\":\"focus\",\"duration\":\"5s\""), request(origin, "start"),
         waitAll("running the 5 s focus", { $0.phase == "running" && $0.rev > rev }) != nil,
-        let end = endSpread(), let rang = waitAll("ringing", { $0.phase == "ringing" })
+        let end = endSpread(origin: origin), let rang = waitAll("ringing", { $0.phase == "ringing" })
       else { return false }
       spreads.append(Double(rang.max()! - rang.min()!) / 1e6)
       alarmEnds.append(end.spread)
@@ -397,8 +400,10 @@ final class RoomRun {
 
   /// Where each desk's running timer ends, on this machine's monotonic clock (every process here
   /// shares it): its time left (`status`) added to the middle of the request's round trip.
-  /// The spread of the ends, and the largest half round trip (what each end may be off by).
-  func endSpread() -> (spread: Double, error: Double)? {
+  /// The spread of the ends, the same without the desk `origin` (the one that started it), how
+  /// much earlier that desk ends than the median of the others, and the largest half round trip
+  /// (what each end may be off by).
+  func endSpread(origin: Int) -> (spread: Double, others: Double, originEarly: Double, error: Double)? {
     var ends: [Int64] = []
     var error: Int64 = 0
     for i in 0..<count {
@@ -408,7 +413,13 @@ final class RoomRun {
       ends.append(sent + (back - sent) / 2 + ms(left))
       error = max(error, (back - sent) / 2)
     }
-    return (Double(ends.max()! - ends.min()!) / 1e6, Double(error) / 1e6)
+    var others = ends
+    others.remove(at: origin)
+    let median = others.sorted()[others.count / 2]
+    return (
+      Double(ends.max()! - ends.min()!) / 1e6, Double(others.max()! - others.min()!) / 1e6,
+      Double(median - ends[origin]) / 1e6, Double(error) / 1e6
+    )
   }
 
   /// Waits (at most `limit`) until every desk's view meets `done`: the time each first did (the
