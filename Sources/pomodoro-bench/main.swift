@@ -12,7 +12,9 @@
 // `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34);
 // `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's);
 // `pomodoro-bench labels` stats --by-label and history --ics --days 7 at a million lines (issue 35);
-// `pomodoro-bench memory [BINARY]` the peak memory of the device, the page's server and the bridge (issue 33).
+// `pomodoro-bench memory [BINARY]` the peak memory of the device, the page's server and the bridge (issue 33);
+// `pomodoro-bench room [DESKS] [--rounds K] [--alarms A] [--work DIR]` a room of 50 desks on one broker (issue 36;
+// `room-desk CONFIG` is one of its desks).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "history" {
   historyBench()
@@ -38,6 +40,10 @@ if arguments.first == "history" {
   labelBench()
 } else if arguments.first == "memory" {
   memoryBench(binary: arguments.dropFirst().first)
+} else if arguments.first == "room" {
+  roomBench(Array(arguments.dropFirst()))
+} else if arguments.first == "room-desk", arguments.count == 2 {
+  roomDesk(config: arguments[1])
 } else if arguments.first == "web-heavy" {
   webHeavyBench()
 } else if arguments.first == "soak" {
