@@ -3,6 +3,7 @@ import PomodoroCore
 import PomodoroDrivers
 import PomodoroGraphics
 import PomodoroLinux
+import PomodoroMQTT
 import PomodoroRuntime
 import PomodoroSystem
 import PomodoroWeb
@@ -11,6 +12,24 @@ import PomodoroWeb
 enum ProbeCommand {
   /// pomodoro-web's unit: there, the package is installed.
   static let webUnit = "/usr/lib/systemd/system/pomodoro-web.service"
+  /// pomodoro-mqtt's unit: there, the bridge a room goes through is installed.
+  static let mqttUnit = "/usr/lib/systemd/system/pomodoro-mqtt.service"
+
+  /// What the probe says of the desk's room (docs/room.md): through which bridge, broker and desk
+  /// id it goes, or what keeps it out (no bridge installed, a desk id a room cannot take).
+  static func roomLine(_ room: String, config: DeviceConfig, bridgeInstalled: Bool, hostName: String) -> String {
+    let desk = config.mqttDeviceId ?? BridgeTopics.topicLevel(hostName)
+    guard bridgeInstalled else {
+      return "room \(room): no bridge: a room goes through pomodoro-mqtt (sudo apt install pomodoro-mqtt, then "
+        + "sudo systemctl enable --now pomodoro-mqtt)"
+    }
+    guard RoomNames.isDesk(desk) else {
+      return "room \(room): cannot join as '\(desk)': a desk id in a room is 1-40 of A-Z a-z 0-9 . _ - "
+        + "(set mqtt_device_id)"
+    }
+    return "room \(room): through pomodoro-mqtt and the broker \(config.mqttHost):\(config.mqttPort) as \(desk) "
+      + "(systemctl status pomodoro-mqtt says whether it runs)"
+  }
 
   static func run(_ words: ArraySlice<String>) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: [])
@@ -27,6 +46,11 @@ enum ProbeCommand {
         hostName: AllowedHosts.thisHostName(), interfaces: PageAddress.interfaces(), bind: config.webBind,
         port: config.webPort)
       print("the page (pomodoro-web): \(pages.joined(separator: "  "))")
+    }
+    if let room = config.room {
+      print(
+        roomLine(
+          room, config: config, bridgeInstalled: access(mqttUnit, F_OK) == 0, hostName: AllowedHosts.thisHostName()))
     }
 
     // 1. The chip and every line, free or held.

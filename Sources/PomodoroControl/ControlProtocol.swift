@@ -29,7 +29,7 @@ public enum ControlCommand: Equatable, Sendable {
   /// An interruption of the running focus, marked without stopping it.
   case interrupt(Interruption)
   /// The MQTT bridge: a room session heard on the room's topic, `age` old (docs/room.md).
-  case roomSession(RoomSession, age: Nanoseconds)
+  case roomSession(RoomSession, age: Nanoseconds, at: Instant?)
   /// The MQTT bridge: what it knows of the room (this desk's id, the broker, the clock, the
   /// other members).
   case roomStatus(RoomView)
@@ -205,8 +205,17 @@ public enum ControlCommand: Equatable, Sendable {
       guard let age = o["age_ms"]?.int, (0...RoomSessionMessage.maxExpiry * 1000).contains(age) else {
         return no("\"age_ms\" must be whole milliseconds from 0 to \(RoomSessionMessage.maxExpiry * 1000)")
       }
+      // The bridge's monotonic instant of that age (optional: a bridge of 0.3.0's first days said
+      // none).
+      var at: Instant?
+      if let value = o["at_ms"] {
+        guard let atMs = value.int, atMs >= 0, atMs <= Int64.max / 1_000_000 else {
+          return no("\"at_ms\" must be whole milliseconds of the monotonic clock")
+        }
+        at = Instant(nanoseconds: atMs * 1_000_000)
+      }
       switch RoomSessionMessage.parse(fields: o) {
-      case .success(let message): return .success(.roomSession(message.session, age: ms(age)))
+      case .success(let message): return .success(.roomSession(message.session, age: ms(age), at: at))
       case .failure(let refusal): return no(refusal.message)
       }
     }

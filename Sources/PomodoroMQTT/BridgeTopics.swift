@@ -104,7 +104,7 @@ extension BridgeTopics {
   }
 
   /// A host name as one topic level (no dots, slashes, wildcards).
-  static func topicLevel(_ name: String) -> String {
+  public static func topicLevel(_ name: String) -> String {
     let first = name.split(separator: ".").first.map(String.init) ?? "pomodoro"
     let cleaned = String(first.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
     return cleaned.isEmpty ? "pomodoro" : cleaned

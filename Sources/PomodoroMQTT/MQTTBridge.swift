@@ -96,7 +96,7 @@ public final class MQTTBridge: LoopSource {
     room.toDevice = { [unowned self] line in
       let label: String
       switch line {
-      case .session(let m, _): label = "room_session rev \(m.rev) by \(m.by)"
+      case .session(let m, _, _): label = "room_session rev \(m.rev) by \(m.by)"
       case .status: label = "room_status"
       }
       if case .sent = link.send(requestLine: line.line, label: label) { return true }

@@ -1,4 +1,5 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
 import PomodoroMQTT
 import PomodoroWeb
@@ -13,6 +14,23 @@ import XCTest
 
 /// The command line's exit codes and messages (stdout/stderr go to the test log).
 final class CommandLineTests: XCTestCase {
+  /// `probe` says how the desk's room goes: through the bridge, or what keeps it out.
+  func testProbeSaysWhatTheRoomGoesThrough() {
+    var config = DeviceConfig()
+    config.mqttHost = "192.168.1.10"
+    XCTAssertEqual(
+      ProbeCommand.roomLine("team", config: config, bridgeInstalled: true, hostName: "desk-1.local"),
+      "room team: through pomodoro-mqtt and the broker 192.168.1.10:1883 as desk-1 "
+        + "(systemctl status pomodoro-mqtt says whether it runs)")
+    XCTAssertTrue(
+      ProbeCommand.roomLine("team", config: config, bridgeInstalled: false, hostName: "desk-1")
+        .hasPrefix("room team: no bridge: a room goes through pomodoro-mqtt (sudo apt install pomodoro-mqtt"))
+    config.mqttDeviceId = "küche"
+    XCTAssertEqual(
+      ProbeCommand.roomLine("team", config: config, bridgeInstalled: true, hostName: "desk-1"),
+      "room team: cannot join as 'küche': a desk id in a room is 1-40 of A-Z a-z 0-9 . _ - (set mqtt_device_id)")
+  }
+
   var directory = ""
   override func setUpWithError() throws { directory = try DeviceHarness.temporaryDirectory() }
   override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }

@@ -142,8 +142,8 @@ final class BridgeRoomWiringTests: XCTestCase {
       rev: 4, by: "desk-b", modes: ["focus", "short"], lengths: [1500, 300], planRev: 3, phase: 1,
       state: "paused", elapsedMs: 60_000, expiry: 86_400, sentMs: 1_796_040_000_000, synced: true)
     XCTAssertEqual(
-      ControlCommand.parse(json: RoomToDevice.session(m, ageMs: 2500).line),
-      .success(.roomSession(m.session, age: ms(2500))))
+      ControlCommand.parse(json: RoomToDevice.session(m, ageMs: 2500, atMs: 90_000).line),
+      .success(.roomSession(m.session, age: ms(2500), at: Instant(nanoseconds: 90_000 * 1_000_000))))
     XCTAssertEqual(m.session.plan.map(\.mode), [.focus, .shortBreak])
     let status = RoomStatus(
       desk: "desk1", broker: true, clockTrusted: false,
@@ -238,6 +238,8 @@ extension BridgeRoomWiringTests {
     }
     let lines = text.split(separator: "\n").map(String.init)
     XCTAssertTrue(lines.contains { $0.hasPrefix("{\"cmd\":\"room_status\",\"desk\":\"desk1\",\"broker\":true") }, text)
-    XCTAssertTrue(lines.contains(RoomToDevice.session(session, ageMs: 2000).line), text)
+    XCTAssertTrue(
+      lines.contains(RoomToDevice.session(session, ageMs: 2000, atMs: b.room.clock.now.nanoseconds / 1_000_000).line),
+      text)
   }
 }

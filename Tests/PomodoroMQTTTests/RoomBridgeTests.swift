@@ -17,7 +17,7 @@ final class RoomBridgeTests: XCTestCase {
   var flag = true
 
   var sessions: [(message: RoomSessionMessage, ageMs: Int64)] {
-    told.compactMap { if case .session(let m, let age) = $0 { return (m, age) } else { return nil } }
+    told.compactMap { if case .session(let m, let age, _) = $0 { return (m, age) } else { return nil } }
   }
   var statuses: [RoomStatus] { told.compactMap { if case .status(let s) = $0 { return s } else { return nil } } }
   var client: ScriptedMQTTClient { made.last!.client }
@@ -259,8 +259,8 @@ final class RoomBridgeTests: XCTestCase {
   func testTheLinesToTheDevice() {
     let m = session(rev: 7, by: "desk-b")
     XCTAssertEqual(
-      RoomToDevice.session(m, ageMs: 1234).line,
-      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"plan_rev\":7,\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234}"
+      RoomToDevice.session(m, ageMs: 1234, atMs: 5678).line,
+      "{\"cmd\":\"room_session\",\"v\":1,\"rev\":7,\"by\":\"desk-b\",\"modes\":[\"focus\",\"short\"],\"lengths\":[1500,300],\"plan_rev\":7,\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1920,\"sent_ms\":1796000000000,\"synced\":true,\"age_ms\":1234,\"at_ms\":5678}"
     )
     let status = RoomStatus(
       desk: "desk-a", broker: true, clockTrusted: false,

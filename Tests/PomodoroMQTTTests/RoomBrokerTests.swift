@@ -158,7 +158,7 @@ final class RoomBrokerTests: XCTestCase {
     let (b, told) = desk("desk-b")
     b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])
     try turn([a, b]) { told().contains { if case .session = $0 { true } else { false } } && b.members["desk-a"] != nil }
-    let heard = told().compactMap { if case .session(let m, let age) = $0 { (m, age) } else { nil } }
+    let heard = told().compactMap { if case .session(let m, let age, _) = $0 { (m, age) } else { nil } }
     XCTAssertEqual(heard.first?.0.rev, 1)
     XCTAssertEqual(heard.first?.0.by, "desk-a")
     XCTAssertEqual(
@@ -192,7 +192,7 @@ final class RoomBrokerTests: XCTestCase {
         try Mosquitto(id: id, will: will, user: nil, password: nil, cafile: nil, keep: 1025, maxPacket: 4096)
       })
     b.toDevice = {
-      if case .session(let m, let age) = $0 { told.append((m, age)) }
+      if case .session(let m, let age, _) = $0 { told.append((m, age)) }
       return true
     }
     b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])

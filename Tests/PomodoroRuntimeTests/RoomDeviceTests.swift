@@ -73,6 +73,27 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertTrue(bad.error?.contains("room_session: elapsed_ms") == true, bad.error ?? "")
   }
 
+  /// The bridge says when (its monotonic instant, the machine's clock) the age held: the time
+  /// the line waited for the desk's loop counts. An instant in the future, or over a minute back,
+  /// is not this clock's and is not believed.
+  func testTheBridgesInstantTakesTheLinesWaitIntoAccount() throws {
+    let (f, fd) = try roomDesk()
+    f.h.run(for: minutes(2))
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let now = f.h.device.clock.now.nanoseconds / 1_000_000
+    func heard(rev: Int, atMs: Int64) -> String {
+      #"{"cmd":"room_session","v":1,"rev":\#(rev),"by":"desk-b","modes":["focus"],"lengths":[1500],"plan_rev":\#(rev),"phase":0,"state":"running","elapsed_ms":0,"expiry":1560,"sent_ms":1796040000000,"synced":false,"age_ms":1000,"at_ms":\#(atMs)}"#
+    }
+    XCTAssertTrue(f.reply(fd, heard(rev: 5, atMs: now - 3000)).ok)
+    XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(25) - seconds(4), "1 s old 3 s ago")
+    XCTAssertTrue(f.reply(fd, heard(rev: 6, atMs: now + 5000)).ok)
+    XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(25) - seconds(1), "a future instant")
+    XCTAssertTrue(f.reply(fd, heard(rev: 7, atMs: now - 61_000)).ok)
+    XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(25) - seconds(1), "over a minute back")
+    let bad = f.reply(fd, heard(rev: 8, atMs: -1))
+    XCTAssertTrue(bad.error?.contains("\"at_ms\" must be") == true, bad.error ?? "")
+  }
+
   func testADeskInNoRoomIgnoresTheBridge() throws {
     let (f, fd) = try roomDesk(nil)
     XCTAssertTrue(f.reply(fd, status).ok)

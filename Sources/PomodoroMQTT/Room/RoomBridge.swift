@@ -5,15 +5,19 @@ import PomodoroSystem
 /// What the room bridge tells the device (docs/room.md): a session heard on the room's topic with
 /// its age, and the bridge's view of the room.
 public enum RoomToDevice: Equatable, Sendable {
-  case session(RoomSessionMessage, ageMs: Int64)
+  /// A session with its age when the bridge wrote it, and that instant on the bridge's monotonic
+  /// clock in ms (the machine's one clock, the desk's too: the time the line waits for the
+  /// desk's loop is then not lost).
+  case session(RoomSessionMessage, ageMs: Int64, atMs: Int64)
   case status(RoomStatus)
 
-  /// The request line (docs/room.md): `{"cmd":"room_session", <the session's fields>, "age_ms":N}`
-  /// or `{"cmd":"room_status",...}` with the members as parallel lists.
+  /// The request line (docs/room.md): `{"cmd":"room_session", <the session's fields>, "age_ms":N,
+  /// "at_ms":N}` or `{"cmd":"room_status",...}` with the members as parallel lists.
   public var line: String {
     switch self {
-    case .session(let m, let age):
-      return FlatJSON.encode([("cmd", .string("room_session"))] + m.fields + [("age_ms", .int(age))])
+    case .session(let m, let age, let at):
+      return FlatJSON.encode(
+        [("cmd", .string("room_session"))] + m.fields + [("age_ms", .int(age)), ("at_ms", .int(at))])
     case .status(let s):
       return FlatJSON.encode([
         ("cmd", .string("room_status")), ("desk", .string(s.desk)), ("broker", .bool(s.broker)),
@@ -368,7 +372,7 @@ public final class RoomBridge: LoopSource {
     guard let w = waiting, now >= nextPass else { return }
     waiting = nil
     nextPass = now + seconds(1) / Self.passRate
-    _ = toDevice(.session(w.message, ageMs: w.ageMs + (now - w.at) / 1_000_000))
+    _ = toDevice(.session(w.message, ageMs: w.ageMs + (now - w.at) / 1_000_000, atMs: now.nanoseconds / 1_000_000))
   }
 
   func statusChanged(_ now: Instant) {
