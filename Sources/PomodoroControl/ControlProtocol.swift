@@ -239,11 +239,12 @@ public enum ControlCommand: Equatable, Sendable {
     }
     var others: [RoomView.Member] = []
     for i in desks.indices {
-      guard let d = desks[i].string, RoomNames.isDesk(d), let p = phases[i].string.flatMap(Phase.init(rawValue:)),
-        let m = modes[i].string.flatMap(Mode.init(rawValue:)), let text = labels[i].string,
-        case .success(let label) = SessionLabel.parse(text), let f = following[i].bool
-      else { return no("member \(i + 1) is not a desk id, a phase, a mode, a label and a flag") }
-      others.append(RoomView.Member(desk: d, phase: p, mode: m, label: label, following: f))
+      switch RoomMember.checked(
+        desk: desks[i].string ?? "", phase: phases[i], mode: modes[i], label: labels[i], following: following[i])
+      {
+      case .success(let member): others.append(member)
+      case .failure(let why): return no("member \(i + 1): \(why.message)")
+      }
     }
     return .success(.roomStatus(RoomView(desk: desk, broker: broker, clockTrusted: trusted, others: others)))
   }

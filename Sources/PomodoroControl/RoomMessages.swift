@@ -186,62 +186,64 @@ public struct RoomRevision: Equatable, Sendable, Comparable {
   }
 }
 
-/// A member message: a desk of the room and what it is doing.
-public struct RoomMember: Equatable, Sendable {
-  public var desk: String
-  public var phase: String
-  public var mode: String
-  public var label: String
-  public var following: Bool
+/// A member message: a desk of the room and what it is doing: the engine's own `RoomView.Member`,
+/// read and written here for the broker and the control socket alike.
+public typealias RoomMember = RoomView.Member
 
+extension RoomView.Member {
   /// The largest member payload taken.
   public static let limit = 512
 
-  public init(desk: String, phase: String, mode: String, label: String, following: Bool) {
-    self.desk = desk
-    self.phase = phase
-    self.mode = mode
-    self.label = label
-    self.following = following
-  }
-  static let phases = ["idle", "running", "paused", "ringing"]
-
+  /// The member message (docs/room.md): no `label` when there is none.
   public var json: String {
     FlatJSON.encode(
-      [("v", .int(1)), ("desk", .string(desk)), ("phase", .string(phase)), ("mode", .string(mode))]
-        + (label.isEmpty ? [] : [("label", .string(label))]) + [("following", .bool(following))])
+      [("v", .int(1)), ("desk", .string(desk)), ("phase", .string(phase.rawValue)), ("mode", .string(mode.rawValue))]
+        + (label.map { [("label", .string($0.text))] } ?? []) + [("following", .bool(following))])
   }
 
   /// The member in `text`, published on the member topic of `desk`, or why not.
-  public static func parse(_ text: String, desk: String) -> Result<RoomMember, RoomWireRefusal> {
+  public static func parse(_ text: String, desk: String) -> Result<RoomView.Member, RoomWireRefusal> {
     guard text.utf8.count <= limit else { return .failure(.init("over \(limit) bytes")) }
     guard let o = FlatJSON.decode(text) else { return .failure(.init("not a flat JSON object")) }
     guard o["v"]?.int == 1 else { return .failure(.init("v must be 1")) }
     guard o["desk"]?.string == desk else { return .failure(.init("desk must be the topic's last level, \(desk)")) }
-    guard let phase = o["phase"]?.string, phases.contains(phase) else {
-      return .failure(.init("phase must be idle, running, paused or ringing"))
+    return checked(desk: desk, phase: o["phase"], mode: o["mode"], label: o["label"], following: o["following"])
+  }
+
+  /// A member's fields checked as every reader checks them (a member message on the broker, each
+  /// member of the bridge's `room_status` at the desk): the member, or the field at fault. No
+  /// label, or an empty one: none.
+  public static func checked(
+    desk: String, phase: JSONValue?, mode: JSONValue?, label: JSONValue?, following: JSONValue?
+  ) -> Result<RoomView.Member, RoomWireRefusal> {
+    guard RoomNames.isDesk(desk) else { return .failure(.init("desk must be a desk id (1-40 of A-Z a-z 0-9 . _ -)")) }
+    guard let p = phase?.string.flatMap(Phase.init(rawValue:)) else {
+      return .failure(.init("phase must be \(Phase.allCases.map(\.rawValue).joined(separator: ", "))"))
     }
-    guard let mode = o["mode"]?.string, Mode(rawValue: mode) != nil else {
+    guard let m = mode?.string.flatMap(Mode.init(rawValue:)) else {
       return .failure(.init("mode must be one of \(Mode.allCases.map(\.rawValue).joined(separator: ", "))"))
     }
-    var label = ""
-    if let value = o["label"] {
-      guard let text = value.string, case .success(let parsed) = SessionLabel.parse(text), parsed?.text == text else {
+    var l: SessionLabel?
+    if let value = label {
+      guard let text = value.string, case .success(let parsed) = SessionLabel.parse(text), (parsed?.text ?? "") == text
+      else {
         return .failure(.init("label must be a session label (at most \(SessionLabel.maxCharacters) characters)"))
       }
-      label = text
+      l = parsed
     }
-    guard let following = o["following"]?.bool else { return .failure(.init("following must be true or false")) }
-    return .success(RoomMember(desk: desk, phase: phase, mode: mode, label: label, following: following))
+    guard let f = following?.bool else { return .failure(.init("following must be true or false")) }
+    return .success(RoomView.Member(desk: desk, phase: p, mode: m, label: l, following: f))
   }
 
   /// This desk's member message from the device's state fields; nil while they lack its phase
   /// or mode.
-  public static func own(_ f: [String: JSONValue], desk: String) -> RoomMember? {
-    guard let phase = f["phase"]?.string, let mode = f["mode"]?.string else { return nil }
-    return RoomMember(
-      desk: desk, phase: phase, mode: mode, label: f["label"]?.string ?? "",
-      following: f["room_following"]?.bool ?? false)
+  public static func own(_ f: [String: JSONValue], desk: String) -> RoomView.Member? {
+    guard
+      case .success(let m) = checked(
+        desk: desk, phase: f["phase"], mode: f["mode"], label: f["label"],
+        following: f["room_following"] ?? .bool(false))
+    else { return nil }
+    return m
   }
 }
 

@@ -147,7 +147,10 @@ final class BridgeRoomWiringTests: XCTestCase {
     XCTAssertEqual(m.session.plan.map(\.mode), [.focus, .shortBreak])
     let status = RoomStatus(
       desk: "desk1", broker: true, clockTrusted: false,
-      members: [RoomMember(desk: "desk-b", phase: "running", mode: "focus", label: "Write", following: true)])
+      members: [
+        RoomMember(
+          desk: "desk-b", phase: .running, mode: .focus, label: try? SessionLabel.parse("Write").get(), following: true)
+      ])
     let label = try XCTUnwrap(SessionLabel.parse("Write").get())
     XCTAssertEqual(
       ControlCommand.parse(json: RoomToDevice.status(status).line),
@@ -180,14 +183,50 @@ final class BridgeRoomWiringTests: XCTestCase {
 }
 
 extension BridgeRoomWiringTests {
+  /// A member is judged the same on the broker (its member message, at the bridge) and at the desk
+  /// (in the bridge's `room_status`): one check, `RoomMember.checked`. 3,000 random members.
+  func testAMemberIsJudgedAlikeOnTheBrokerAndAtTheDesk() {
+    var rng = SystemRandomNumberGenerator()
+    let s = { (texts: [String]) in texts.map { JSONValue.string($0) } }
+    let phases = s(["idle", "running", "paused", "ringing", "asleep", ""]) + [.int(1), .null]
+    let modes = s(["focus", "short", "long", "soft", "medium", "hard", "flow", "egg"]) + [.bool(true)]
+    let labels = s(["", "Write", " Write", String(repeating: "x", count: 41), "a\u{7}b"]) + [.int(3)]
+    let flags: [JSONValue] = [.bool(true), .bool(false), .string("true")]
+    var taken = 0
+    for _ in 0..<3_000 {
+      let fields: [(String, JSONValue)] = [
+        ("phase", phases.randomElement(using: &rng)!), ("mode", modes.randomElement(using: &rng)!),
+        ("label", labels.randomElement(using: &rng)!), ("following", flags.randomElement(using: &rng)!),
+      ]
+      let message = FlatJSON.encode([("v", .int(1)), ("desk", .string("desk-b"))] + fields)
+      let broker = RoomMember.parse(message, desk: "desk-b")
+      let line = FlatJSON.encode(
+        [
+          ("cmd", .string("room_status")), ("desk", .string("desk-a")), ("broker", .bool(true)),
+          ("clock_trusted", .bool(true)), ("desks", .list([.string("desk-b")])),
+        ]
+          + [("phases", 0), ("modes", 1), ("labels", 2), ("following", 3)].map { ($0.0, .list([fields[$0.1].1])) })
+      let desk = ControlCommand.parse(json: line)
+      switch (broker, desk) {
+      case (.success(let m), .success(.roomStatus(let view))):
+        XCTAssertEqual(view.others, [m], message)
+        taken += 1
+      case (.failure(let why), .failure(let refusal)):
+        XCTAssertTrue(refusal.message.hasSuffix(why.message), "\(message): \(why) / \(refusal)")
+      default: XCTFail("judged apart: \(message): \(broker) / \(desk)")
+      }
+    }
+    XCTAssertGreaterThan(taken, 100)
+  }
+
   /// The longest `room_status` the bridge can say (63 other members, ids of 40 bytes, labels of 40
   /// four-byte characters) is one request line the device takes, and reads back whole.
   func testTheLongestRoomStatusIsALineTheDeviceTakes() throws {
     let label = String(repeating: "\u{1F345}", count: SessionLabel.maxCharacters)
     let members = (0..<RoomBridge.maxMembers).map { i in
       RoomMember(
-        desk: String(format: "%02d", i) + String(repeating: "d", count: 38), phase: "running", mode: "medium",
-        label: label, following: false)
+        desk: String(format: "%02d", i) + String(repeating: "d", count: 38), phase: .running, mode: .medium,
+        label: try? SessionLabel.parse(label).get(), following: false)
     }
     let status = RoomStatus(
       desk: String(repeating: "a", count: 40), broker: true, clockTrusted: false, members: members)

@@ -264,7 +264,10 @@ final class RoomBridgeTests: XCTestCase {
     )
     let status = RoomStatus(
       desk: "desk-a", broker: true, clockTrusted: false,
-      members: [RoomMember(desk: "desk-b", phase: "running", mode: "focus", label: "Write", following: true)])
+      members: [
+        RoomMember(
+          desk: "desk-b", phase: .running, mode: .focus, label: try? SessionLabel.parse("Write").get(), following: true)
+      ])
     XCTAssertEqual(
       RoomToDevice.status(status).line,
       "{\"cmd\":\"room_status\",\"desk\":\"desk-a\",\"broker\":true,\"clock_trusted\":false,\"desks\":[\"desk-b\"],\"phases\":[\"running\"],\"modes\":[\"focus\"],\"labels\":[\"Write\"],\"following\":[true]}"
@@ -318,7 +321,7 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(statuses.count, 3, "two members: one line")
     XCTAssertEqual(statuses.last?.broker, true)
     XCTAssertEqual(statuses.last?.members.map(\.desk), ["amy", "zed"])
-    XCTAssertEqual(statuses.last?.members.first?.label, "Mail")
+    XCTAssertEqual(statuses.last?.members.first?.label?.text, "Mail")
     // Nothing changes: a heartbeat every 20 s, no more.
     for _ in 0..<600 {
       clock.advance(ms(100))

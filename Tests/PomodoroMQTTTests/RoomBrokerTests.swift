@@ -168,7 +168,7 @@ final class RoomBrokerTests: XCTestCase {
     // The broker's whole seconds: within a second of the wait, never more than it and one.
     XCTAssertGreaterThanOrEqual(age, 1000, "counted by the broker's expiry (waited \(waited) ms)")
     XCTAssertLessThanOrEqual(age, waited + 1000)
-    XCTAssertEqual(b.members["desk-a"]?.phase, "running")
+    XCTAssertEqual(b.members["desk-a"]?.phase, .running)
 
     // desk-a's bridge dies: its will empties its member message, desk-b's roster loses it.
     shutdown(a.session!.client.socket, Int32(SHUT_RDWR))

@@ -22,8 +22,9 @@ public enum RoomToDevice: Equatable, Sendable {
       return FlatJSON.encode([
         ("cmd", .string("room_status")), ("desk", .string(s.desk)), ("broker", .bool(s.broker)),
         ("clock_trusted", .bool(s.clockTrusted)), ("desks", .list(s.members.map { .string($0.desk) })),
-        ("phases", .list(s.members.map { .string($0.phase) })), ("modes", .list(s.members.map { .string($0.mode) })),
-        ("labels", .list(s.members.map { .string($0.label) })),
+        ("phases", .list(s.members.map { .string($0.phase.rawValue) })),
+        ("modes", .list(s.members.map { .string($0.mode.rawValue) })),
+        ("labels", .list(s.members.map { .string($0.label?.text ?? "") })),
         ("following", .list(s.members.map { .bool($0.following) })),
       ])
     }
