@@ -4,7 +4,7 @@
 # broker on 127.0.0.1 on a free port; desk c (its simulator and its bridge) under libfaketime
 # 90 s ahead with the monotonic clock left alone. Checks:
 #   - every desk counts the room (3 members) through its bridge
-#   - a start on a runs the focus on b and c; the time left on the three within 1 s
+#   - a start on a's button runs the focus on b and c; the time left on the three within 1 s
 #   - pause on b pauses all three, resume on c (the desk 90 s off) runs all three again
 #   - cancel on b: b idle, a and c run on; skip on a: every desk in the short break, b too
 #   - a late desk d joins the running break at the right second (the retained session's age)
@@ -14,6 +14,7 @@
 #     desk, the same on each (b's: the greater desk id), and on the broker
 #   - 26,000 hostile room messages (Tests/room/hostile.py) while a desk's button is pressed: the
 #     press reaches every desk, nothing else changes, the refusals are said rate-limited
+#   - resume on c's command topic (Home Assistant's way, through its bridge), pause on b's button
 # Prints PASS/FAIL lines and `N passed, M failed`.
 #
 # Usage: bash Tests/room/run.sh [--binary FILE] [--work DIR] [--keep]
@@ -136,8 +137,9 @@ for d in a b c; do
   check "desk $d counts the room through its bridge" "$(tail -n 3 "$work/$d/bridge.log")" is "$d" room_members 3
 done
 
-ctl a start >/dev/null
-for d in b c; do check "a start on a runs the focus on $d" "" is "$d" phase running; done
+# The first start from a desk's own button (its simulator's Space; tmux window N is desk N+1).
+tmux -L "$tmux_sock" send-keys -t 0:0 Space
+for d in b c; do check "a start on a's button runs the focus on $d" "" is "$d" phase running; done
 expect "the time left on a, b and c within 1 s" together a b c
 check "c says its clock is not trusted (no timesync flag here)" "" is c room_clock_trusted False
 
@@ -250,6 +252,14 @@ for d in a b c; do
     "$(tail -n 5 "$work/$d/bridge.log")" test "$said" -ge 1 -a "$said" -le 20
 done
 expect "after the flood: the time left on a, b and c within 1 s" together a b c
+
+# Home Assistant's way in: a desk's command topic, through its bridge (c's, 90 s off); then b's own
+# button.
+mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/desk-c/command" -m resume
+for d in a b c; do check "resume on c's command topic (Home Assistant's way) runs $d" "" is "$d" phase running; done
+tmux -L "$tmux_sock" send-keys -t 0:1 Space
+for d in a b c; do check "b's own button pauses $d" "" is "$d" phase paused; done
+expect "paused by b's button: the time left on a, b and c within 1 s" together a b c
 
 REPORTED=1
 test_done
