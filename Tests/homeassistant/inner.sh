@@ -304,9 +304,13 @@ end=$(($(ms_now) + 20000))
 while (($(ms_now) < end)); do [[ $(ctl_field room_bridge) == True ]] && break; sleep 0.2; done
 check "the desk in a room: its bridge says so (room_bridge)" "room_bridge is $(ctl_field room_bridge)" \
   test "$(ctl_field room_bridge)" == True
-ctl start >/dev/null
-expect "sensor room_focusing: 1 with this desk's focus running in the room" \
+# Started from Home Assistant's own button: the start becomes the room's session (revision 1,
+# by this desk), and the sensor counts it.
+ha call button press "button.${E}_start" >/dev/null
+expect "sensor room_focusing: 1 with this desk's focus, started from Home Assistant, running in the room" \
   ha wait "sensor.${E}_room_focusing=1" --timeout 20
+check "Home Assistant's start is the room's session (room_by desk1)" "room_by is $(ctl_field room_by)" \
+  test "$(ctl_field room_by)" == desk1
 ctl cancel >/dev/null
 ctl config reset room >/dev/null
 # The room's session is the room's, not the desk's: left retained until it expires, it is cleared
