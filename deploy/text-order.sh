@@ -98,6 +98,9 @@ curl -s -o /dev/null --max-time 3 "$url/events" || true
 kill -INT "$web"
 wait "$web" || true
 
+# The bridge runs in the copy's own process (no pomodoro-mqtt beside it to exec, which callgrind
+# would not follow): the same functions, by the same names, as pomodoro-mqtt is linked from, and
+# Package.swift links both binaries with this one order.
 if command -v mosquitto >/dev/null; then
   stage "the bridge"
   mport=$((20000 + RANDOM % 20000))
