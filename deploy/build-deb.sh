@@ -217,8 +217,8 @@ done
 rm -f "$out/build-deb-$arch.log"
 # The binaries: pomodoro in pomodoro, and the bridge's own, which `pomodoro mqtt` execs, in pomodoro-mqtt.
 for shipped in pomodoro:usr/bin/pomodoro pomodoro-mqtt:usr/lib/pomodoro/pomodoro-mqtt; do
-  dpkg-deb -c "$out/${shipped%%:*}_${version}_$arch.deb" | grep -q " \./${shipped#*:}\$" ||
-    die "${shipped%%:*}_${version}_$arch.deb does not hold /${shipped#*:}"
+  contents="$(dpkg-deb -c "$out/${shipped%%:*}_${version}_$arch.deb")"
+  grep -q " \./${shipped#*:}\$" <<<"$contents" || die "${shipped%%:*}_${version}_$arch.deb does not hold /${shipped#*:}"
 done
 
 for f in "${debs[@]}"; do
