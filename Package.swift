@@ -111,17 +111,45 @@ if hasCrypt {
   webLinks.append(.linkedLibrary("crypt"))
 }
 
+// In a release build each function gets a section of its own (swiftc puts them all in one
+// `.text` otherwise), so that lld can lay the code out in deploy/pomodoro.order's order (below).
+let sections: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
+]
+
 // The modules every scenario, soak and golden test runs through on each frame (the engine, the
 // renderer, the drivers, the controller emulator) are optimised in debug builds too: `swift test`
 // spends most of its time there. Overflow checks and `precondition` stay (-O, not -Ounchecked);
 // `assert` would not, so where a check must fire these modules use `precondition` (none uses
 // `assert`: .ci/check-imports.py fails on one).
-let hot: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let hot: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))] + sections
+
+// How the shipped binaries are linked. By lld (swift.org's and Debian's toolchains ship it) with
+// packed relative relocations (DT_RELR, glibc 2.36+: bookworm and trixie): the 26,000
+// relocations of a static-stdlib binary take a few KiB instead of 600, which the loader no longer
+// reads at every start (peak resident memory 8.5 -> 8.0 MiB over a scripted 25-minute focus).
+//
+// In a release build: no symbol exported (swiftc's static-stdlib link asks for --export-dynamic:
+// 6,000 names the loader would look through, 0.5 MiB resident at every start); libstdc++ linked
+// in (deploy/link/libstdc++.so says why); and the code the processes run first in the text, in
+// the order deploy/pomodoro.order lists it (deploy/text-order.sh makes it from profiles): each
+// process then touches a few hundred KiB of our code instead of most of it (the kernel maps 64
+// KiB around each page touched). A function the list does not name comes after it.
+let shipped: [LinkerSetting] = [
+  .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+  .unsafeFlags(
+    [
+      "-Xlinker", "--no-export-dynamic", "-L", "\(Context.packageDirectory)/deploy/link",
+      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/pomodoro.order", "-Xlinker",
+      "--no-warn-symbol-ordering",
+    ], .when(platforms: [.linux], configuration: .release)),
+]
 
 let package = Package(
   name: "pomodoro",
   products: [
     .executable(name: "pomodoro", targets: ["pomodoro"]),
+    .executable(name: "pomodoro-mqtt", targets: ["pomodoro-mqtt"]),
     .executable(name: "pomodoro-bench", targets: ["pomodoro-bench"]),
   ],
   targets: [
@@ -140,7 +168,8 @@ let package = Package(
     // System calls Swift's overlay does not export (timerfd, signal self-pipe, adjtimex).
     .target(name: "CPomodoroSystem"),
     // Linux backends of the driver protocols, through the shim.
-    .target(name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"]),
+    .target(
+      name: "PomodoroLinux", dependencies: ["PomodoroCore", "PomodoroDrivers", "CPomodoroHW"], swiftSettings: sections),
     // The platform every process of the device stands on (run, simulate, ctl, mqtt, web): POSIX
     // calls, files, sockets and line buffers, the poll waiter, the loop's sources and back-off,
     // signals, clocks, logs, exit codes, the version, JSON lines and duration text. Nothing of
@@ -173,7 +202,8 @@ let package = Package(
     // `pomodoro stats`: the history's figures, their text and their picture, from the history's
     // records (`HistoryEntry`, PomodoroControl's); the command line reads the file.
     .target(
-      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroControl"]),
+      name: "PomodoroStats", dependencies: ["PomodoroCore", "PomodoroGraphics", "PomodoroSystem", "PomodoroControl"],
+      swiftSettings: sections),
     // The one C shim over libmicrohttpd, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroWeb", cSettings: webDefines, linkerSettings: webLinks),
     // The web page's server (`pomodoro web`, to come): HTTP in the one poll loop, the device
@@ -187,12 +217,14 @@ let package = Package(
       ],
       resources: ["index.html", "app.css", "app.js", "manifest.webmanifest", "icon.svg"].map {
         .embedInCode("Page/\($0)")
-      }
+      },
+      swiftSettings: sections
     ),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT",
-      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroMQTT"]),
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroMQTT"],
+      swiftSettings: sections),
     // The device on mock hardware: the interactive terminal simulator and headless scripts
     // with their transcript.
     .target(
@@ -211,7 +243,8 @@ let package = Package(
         "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
         "PomodoroStats", "PomodoroMQTT", "PomodoroWeb",
-      ]
+      ],
+      swiftSettings: sections
     ),
     // What tests and the bench share and the device never ships: the soak (a virtual month of
     // random use with faults) and the fault-injecting file system.
@@ -224,26 +257,13 @@ let package = Package(
       ],
       swiftSettings: hot
     ),
-    // Linked by lld (swift.org's and Debian's toolchains ship it) with packed relative
-    // relocations (DT_RELR, glibc 2.36+: bookworm and trixie): the 26,000 relocations of a
-    // static-stdlib binary take a few KiB instead of 600, which the loader no longer reads at
-    // every start (peak resident memory 8.5 -> 8.0 MiB over a scripted 25-minute focus).
-    //
-    // In a release build the code the three processes run comes first in the text, in the order
-    // deploy/pomodoro.order lists it (deploy/text-order.sh makes it from profiles): each process
-    // then touches a few hundred KiB of the binary's 6 MB of code instead of most of it (the kernel
-    // maps 64 KiB around each page touched). A function the list does not name comes after it.
+    // The device, its tools and the in-process servers (`shipped`: how it is linked).
     .executableTarget(
-      name: "pomodoro", dependencies: ["PomodoroCommandLine"],
-      linkerSettings: [
-        .unsafeFlags(
-          ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
-        .unsafeFlags(
-          [
-            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/deploy/pomodoro.order", "-Xlinker",
-            "--no-warn-symbol-ordering",
-          ], .when(platforms: [.linux], configuration: .release)),
-      ]),
+      name: "pomodoro", dependencies: ["PomodoroCommandLine"], swiftSettings: sections, linkerSettings: shipped),
+    // The MQTT bridge's process (`pomodoro mqtt` execs it, from /usr/lib/pomodoro in the package):
+    // only the bridge's modules, so it maps and relocates none of the device's code and data.
+    .executableTarget(
+      name: "pomodoro-mqtt", dependencies: ["PomodoroMQTT"], swiftSettings: sections, linkerSettings: shipped),
     .executableTarget(
       name: "pomodoro-bench",
       dependencies: [

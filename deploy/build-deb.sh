@@ -215,11 +215,17 @@ for package in pomodoro pomodoro-mqtt pomodoro-web; do
     die "dpkg-buildpackage finished but ${package}_${version}_$arch.deb is missing"
 done
 rm -f "$out/build-deb-$arch.log"
+# The binaries: pomodoro in pomodoro, and the bridge's own, which `pomodoro mqtt` execs, in pomodoro-mqtt.
+for shipped in pomodoro:usr/bin/pomodoro pomodoro-mqtt:usr/lib/pomodoro/pomodoro-mqtt; do
+  contents="$(dpkg-deb -c "$out/${shipped%%:*}_${version}_$arch.deb")"
+  grep -q " \./${shipped#*:}\$" <<<"$contents" || die "${shipped%%:*}_${version}_$arch.deb does not hold /${shipped#*:}"
+done
 
 for f in "${debs[@]}"; do
   say "  ${f##*/}: $(du -k "$f" | cut -f1) KiB, installed $(dpkg-deb -f "$f" Installed-Size) KiB"
 done
 say "  pomodoro Depends: $(dpkg-deb -f "$out/pomodoro_${version}_$arch.deb" Depends)"
+say "  pomodoro-mqtt Depends: $(dpkg-deb -f "$out/pomodoro-mqtt_${version}_$arch.deb" Depends)"
 say "  pomodoro-web Depends: $(dpkg-deb -f "$out/pomodoro-web_${version}_$arch.deb" Depends)"
 stage_times
 say "OK: pomodoro $version for $arch in $out in $((SECONDS - T0)) s"

@@ -98,6 +98,9 @@ curl -s -o /dev/null --max-time 3 "$url/events" || true
 kill -INT "$web"
 wait "$web" || true
 
+# The bridge runs in the copy's own process (no pomodoro-mqtt beside it to exec, which callgrind
+# would not follow): the same functions, by the same names, as pomodoro-mqtt is linked from, and
+# Package.swift links both binaries with this one order.
 if command -v mosquitto >/dev/null; then
   stage "the bridge"
   mport=$((20000 + RANDOM % 20000))
@@ -125,17 +128,38 @@ for _ in $(seq 100); do
 done
 
 stage "the order"
-# The functions of the binary each profile ran (the `fn=` lines under the binary's `ob=`), the
-# device's first, then what each later process adds.
-order="$work/order"
-: >"$order"
-for profile_file in "$work"/device-*.cg "$work/web.cg" "$work/mqtt.cg"; do
-  [ -f "$profile_file" ] || continue
+# The functions of the binary each process ran (the `fn=` lines under the binary's `ob=`), laid
+# out so that each server's code is one stretch: the standard library's and the runtime's first
+# (their big objects without function sections come along whole, whoever calls them), then ours
+# grouped by which processes run them, device only, device and page, page only, page and bridge,
+# all three, device and bridge, bridge only (the page's functions are then one stretch, and so
+# are the bridge's; the device's are two).
+ran() { # ran PROFILE...: the names those profiles saw run in the binary
   awk -v bin="$work/pomodoro" '
     /^ob=/ { ob = substr($0, 4) }
     /^fn=/ && ob == bin { print substr($0, 4) }
-  ' "$profile_file" | sort -u | grep -vxF -f "$order" >"$work/new" || true
-  cat "$work/new" >>"$order"
+  ' "$@" | sort -u
+}
+ran "$work"/device-*.cg >"$work/d"
+ran "$work/web.cg" >"$work/w"
+if [ -f "$work/mqtt.cg" ]; then ran "$work/mqtt.cg" >"$work/m"; else : >"$work/m"; fi
+sort -u "$work/d" "$work/w" "$work/m" >"$work/all"
+# Ours: the Pomodoro modules' Swift names and the C shims' pomo_ functions.
+# shellcheck disable=SC2016 # a $ of a Swift name, not of the shell
+ours_re='^(\$s[0-9]+Pomodoro|pomo_)'
+ours() { grep -E "$ours_re" "$@" || true; }
+order="$work/order"
+grep -vE "$ours_re" "$work/all" >"$order" || true
+# group D W M: ours that the device (D), the page (W) and the bridge (M) ran or not (1/0).
+group() {
+  ours "$work/all" | awk -v want="$1$2$3" -v d="$work/d" -v w="$work/w" -v m="$work/m" '
+    BEGIN { while ((getline n < d) > 0) D[n] = 1; while ((getline n < w) > 0) W[n] = 1
+            while ((getline n < m) > 0) M[n] = 1 }
+    { if (((n = $0) in D ? "1" : "0") ((n in W) ? "1" : "0") ((n in M) ? "1" : "0") == want) print }'
+}
+for g in "1 0 0" "1 1 0" "0 1 0" "0 1 1" "1 1 1" "1 0 1" "0 0 1"; do
+  # shellcheck disable=SC2086 # the three flags, split on purpose
+  group $g >>"$order"
 done
 # Only names the binary defines as functions (callgrind names a stretch without one by its address).
 nm --defined-only "$binary" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$work/defined"

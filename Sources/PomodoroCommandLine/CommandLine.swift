@@ -43,21 +43,22 @@ public enum PomodoroCLI {
       default:
         throw UsageError("unknown command '\(first)'; commands: \(commandList)")
       }
-    } catch let e as UsageError {
-      fail("pomodoro: \(e)\nTry 'pomodoro --help'.")
-      return ExitCode.usage
-    } catch let e as ConfigError {
-      fail("pomodoro: config error: \(e)")
-      return ExitCode.config
-    } catch let e as ScriptError {
-      fail("pomodoro: script error: \(e)")
-      return ExitCode.badScript
-    } catch let e as HardwareError {
-      fail("pomodoro: \(e)")
-      return ExitCode.hardware
     } catch {
-      fail("pomodoro: \(error)")
-      return ExitCode.failure
+      if let failure = ConfigFile.failure(error) {
+        fail(failure.message)
+        return failure.code
+      }
+      switch error {
+      case let e as ScriptError:
+        fail("pomodoro: script error: \(e)")
+        return ExitCode.badScript
+      case let e as HardwareError:
+        fail("pomodoro: \(e)")
+        return ExitCode.hardware
+      default:
+        fail("pomodoro: \(error)")
+        return ExitCode.failure
+      }
     }
   }
 
@@ -85,20 +86,6 @@ public enum PomodoroCLI {
   static func loadConfigFile(_ path: String?, defaultPath: String?, log: Log?, pins: PinSet? = nil) throws -> (
     config: DeviceConfig, lines: [String: Int]
   ) {
-    guard let file = path ?? defaultPath else { return (DeviceConfig(), [:]) }
-    let text: String?
-    do {
-      text = try Files.readText(file)
-    } catch {
-      throw ConfigError(file: file, line: 0, message: "cannot read it: \(error)")
-    }
-    guard let text else {
-      if path != nil && log == nil {
-        throw ConfigError(file: file, line: 0, message: "no such file; pass an existing config or leave --config out")
-      }
-      log?.notice("no config at \(file); using the defaults")
-      return (DeviceConfig(), [:])
-    }
-    return (try ConfigParser.parse(text, file: file, pins: pins), ConfigParser.lines(in: text))
+    try ConfigFile.load(path, defaultPath: defaultPath, log: log, pins: pins)
   }
 }

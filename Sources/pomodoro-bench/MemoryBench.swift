@@ -4,7 +4,8 @@ import Glibc
 /// `pomodoro-bench memory [BINARY]`: the peak resident memory (VmHWM) of the three processes of a
 /// `pomodoro` binary, as docs/proof.md's "Memory of the three processes" table gives it: measure
 /// the release build as packaged (`swift build -c release --static-swift-stdlib --product
-/// pomodoro`, stripped). The device: `simulate --script Tests/scenarios/full-focus.pomo` (the
+/// pomodoro` and `--product pomodoro-mqtt`, both stripped into one folder: `pomodoro mqtt` execs
+/// the `pomodoro-mqtt` beside it, as the package's does /usr/lib/pomodoro's). The device: `simulate --script Tests/scenarios/full-focus.pomo` (the
 /// device's loop over a whole 25-minute focus, its transcript to /dev/null), and idle in a
 /// terminal of its own (`simulate --control`, 5 s); the page's server (`web`, beside that idle
 /// simulator, after a browser's requests); the bridge (`mqtt`, connected to a mosquitto on

@@ -61,6 +61,38 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(out, PomodoroCLI.versionText + "\n")
   }
 
+  /// `pomodoro mqtt` becomes the bridge's own binary, `pomodoro-mqtt` beside it (the package's
+  /// /usr/lib/pomodoro), which maps none of the device's code: the same process (its PID), now
+  /// that file (docs/proof.md, "Memory of the three processes").
+  func testMqttExecsTheBridgesOwnBinary() throws {
+    let pomodoro = try ChildProcess.pomodoroPath()
+    let own = URL(fileURLWithPath: pomodoro).deletingLastPathComponent().appendingPathComponent("pomodoro-mqtt").path
+    guard FileManager.default.isExecutableFile(atPath: own) else {
+      throw XCTSkip("no pomodoro-mqtt beside \(pomodoro); `swift build` builds it")
+    }
+    let directory = NSTemporaryDirectory() + "pomodoro-exec-\(getpid())"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // Neither a device nor a broker: the bridge waits for both, retrying.
+    let conf = directory + "/bridge.conf"
+    try "control_socket = \(directory)/none.sock\nmqtt_host = 127.0.0.1\nmqtt_port = 1\n"
+      .write(toFile: conf, atomically: true, encoding: .utf8)
+    let null = open("/dev/null", O_RDWR)
+    defer { close(null) }
+    let child = try ChildProcess(["mqtt", "--config", conf], stdin: null, stdout: null, stderr: null)
+    defer {
+      child.signal(SIGKILL)
+      _ = try? child.waitForExit(timeout: 10)
+    }
+    var exe = ""
+    for _ in 0..<200 {
+      exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/exe")) ?? ""
+      if exe.hasSuffix("/pomodoro-mqtt") { break }
+      usleep(50_000)
+    }
+    XCTAssertEqual(exe, URL(fileURLWithPath: own).resolvingSymlinksInPath().path)
+  }
+
   func testUsageErrorsExit64() {
     XCTAssertEqual(PomodoroCLI.main(["frobnicate"]), ExitCode.usage)
     XCTAssertEqual(PomodoroCLI.main(["run", "--colour"]), ExitCode.usage)

@@ -233,6 +233,8 @@ check "install: pomodoro --version is $version" "$(in_root pomodoro --version 2>
 groups="$(in_groups pomodoro)"
 check "install: the system user pomodoro is in gpio and i2c" "id -nG pomodoro: $groups" \
   [ "$groups" = "gpio i2c pomodoro" ]
+check "install: pomodoro-mqtt's binary, which pomodoro mqtt execs" "$(ls -l "$root/usr/lib/pomodoro" 2>&1)" \
+  [ -x "$root/usr/lib/pomodoro/pomodoro-mqtt" ]
 groups="$(in_groups pomodoro-mqtt)"
 check "install: the system user pomodoro-mqtt is in pomodoro, nothing else" "id -nG pomodoro-mqtt: $groups" \
   [ "$groups" = "pomodoro pomodoro-mqtt" ]
@@ -350,6 +352,8 @@ apt_step remove.log remove pomodoro pomodoro-mqtt pomodoro-web
 check "remove: the three removed, their config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
   [ "$(statuses)" = "rcrcrc" ]
 check "remove: /usr/bin/pomodoro gone" "$(ls -l "$root/usr/bin/pomodoro" 2>&1)" [ ! -e "$root/usr/bin/pomodoro" ]
+check "remove: /usr/lib/pomodoro/pomodoro-mqtt gone" "$(ls -l "$root/usr/lib/pomodoro" 2>&1)" \
+  [ ! -e "$root/usr/lib/pomodoro/pomodoro-mqtt" ]
 check "remove: $CONF kept as edited" "$(ls -la "$root/etc/pomodoro" 2>&1)" cmp -s "$work/edited.conf" "$root$CONF"
 check "remove: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"

@@ -34,6 +34,13 @@ for unit in pomodoro pomodoro-mqtt pomodoro-web; do
       grep -qx "m $user $group" "$debian/$unit.sysusers"
   done
 done
+# The bridge's own binary: built and installed by debian/rules, shipped by pomodoro-mqtt where
+# `pomodoro mqtt` looks for it (../lib/pomodoro from the binary's folder).
+helper=/$(awk '$1 == "debian/build/pomodoro-mqtt" { print $2 }' "$debian/pomodoro-mqtt.install")/pomodoro-mqtt
+check "pomodoro-mqtt ships its binary where pomodoro mqtt execs it" "pomodoro-mqtt.install puts it at $helper" \
+  [ "$helper" = "$(dirname "$(dirname "$binary")")/lib/pomodoro/pomodoro-mqtt" ]
+check "debian/rules builds and installs pomodoro-mqtt" "$(grep -n 'pomodoro-mqtt' "$debian/rules")" \
+  grep -q 'install -m 0755 .*/pomodoro-mqtt" debian/build/pomodoro-mqtt$' "$debian/rules"
 for group in gpio i2c; do
   check "the udev rule gives devices to the group $group, which pomodoro.sysusers makes" "$(cat "$debian/pomodoro.udev")" \
     bash -c "grep -q 'GROUP=\"$group\"' '$debian/pomodoro.udev' && grep -qx 'g $group - -' '$debian/pomodoro.sysusers'"

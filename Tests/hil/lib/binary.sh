@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # variables set here are read by run.sh
 # Builds the device binary for the guest (sourced by run.sh): release mode, against this
-# machine's libgpiod (v1) and libi2c, with the Swift runtime linked in statically so only
-# libc, libstdc++, libgpiod and libi2c remain to copy (ldd). Sets BINARY.
+# machine's libgpiod (v1) and libi2c, with the Swift runtime and libstdc++ linked in statically
+# so only libc, libgpiod and libi2c remain to copy (ldd). Sets BINARY.
 
 build_binary() {
   local root=$1 bin

@@ -1,16 +1,15 @@
-import PomodoroRuntime
-
 /// A command line taken apart: flags with values, switches, and positional words. Strict:
-/// an unknown option is a usage error naming it.
-struct Arguments {
-  var values: [String: String] = [:]
-  var switches: Set<String> = []
-  var positional: [String] = []
+/// an unknown option is a usage error naming it. (Here, below the commands, so that a server's
+/// own binary, `pomodoro-mqtt`, reads its words as `pomodoro` does.)
+public struct Arguments {
+  public var values: [String: String] = [:]
+  public var switches: Set<String> = []
+  public var positional: [String] = []
 
   /// - Parameters:
   ///   - valued: options that take a value (`--config FILE` or `--config=FILE`).
   ///   - switches: options that stand alone.
-  init(_ words: ArraySlice<String>, valued: Set<String>, switches allowed: Set<String>) throws {
+  public init(_ words: ArraySlice<String>, valued: Set<String>, switches allowed: Set<String>) throws {
     var rest = words
     while let word = rest.popFirst() {
       if word == "--" {
@@ -42,5 +41,5 @@ struct Arguments {
 /// A mistake on the command line; exits 64.
 public struct UsageError: Error, CustomStringConvertible {
   public var description: String
-  init(_ message: String) { description = message }
+  public init(_ message: String) { description = message }
 }
