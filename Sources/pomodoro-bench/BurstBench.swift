@@ -118,12 +118,15 @@ final class Counter: @unchecked Sendable {
 /// A device on the mocks and the real clock for the benches, started, with its control socket at
 /// `socket` and a `StateTimes` watching it; its state and history in `storage`'s directory on
 /// its file system (written by a thread unless `background` is false), or nowhere.
-func benchDevice(socket: String, storage: (directory: String, fs: FileSystem, background: Bool)? = nil) -> (
+func benchDevice(
+  socket: String, storage: (directory: String, fs: FileSystem, background: Bool)? = nil, room: String? = nil
+) -> (
   Device, MockHardware, ControlServer, StateTimes
 ) {
   let clock = SystemClock()
   var config = DeviceConfig()
   config.controlSocket = socket
+  config.room = room
   if let storage { config.stateDirectory = storage.directory }
   let hardware = try! MockHardware(config: config, clock: clock)
   let seen = StateTimes(clock: clock)

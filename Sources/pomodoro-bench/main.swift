@@ -9,6 +9,7 @@
 // `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` 3,000 and 20,000 toggles through a broker and the bridge;
 // `pomodoro-bench settings-burst [--inline] [FSYNC_MS...]` 8 clients x 400 `config set`s (issue 34);
 // `pomodoro-bench web` only the web page's server beside a device (issue 28);
+// `pomodoro-bench room-flood` a desk's buttons while its room's topics are flooded (issue 36);
 // `pomodoro-bench web-attack` the attacks on its connections and streams (issue 34);
 // `pomodoro-bench web-heavy` its heavy readers and cookies (issue 34, $POMODORO_BINARY for another build's);
 // `pomodoro-bench labels` stats --by-label and history --ics --days 7 at a million lines (issue 35);
@@ -42,6 +43,8 @@ if arguments.first == "history" {
   memoryBench(binary: arguments.dropFirst().first)
 } else if arguments.first == "room" {
   roomBench(Array(arguments.dropFirst()))
+} else if arguments.first == "room-flood" {
+  roomFloodBench()
 } else if arguments.first == "room-desk", arguments.count == 2 {
   roomDesk(config: arguments[1])
 } else if arguments.first == "web-heavy" {
