@@ -139,3 +139,24 @@ func benchDevice(
   device.start()
   return (device, hardware, server, seen)
 }
+
+/// 40 presses every 250 ms from 200 ms after `from`, start then cancel (every press changes the
+/// state), scheduled on the mock chip: their instants.
+func scheduleStartCancelPresses(_ hardware: MockHardware, _ config: DeviceConfig, from: Instant) -> [Instant] {
+  let pressedAt = (0..<40).map { from + ms(200) + Int64($0) * ms(250) }
+  for (i, at) in pressedAt.enumerated() {
+    hardware.chip.schedulePress(i % 2 == 0 ? config.buttonStart : config.buttonCancel, at: at, holding: ms(40))
+  }
+  return pressedAt
+}
+
+/// Press-to-state in ms of each press in `pressedAt`: the first of the device's phase changes
+/// `seen` at or after it and before the next press (a second for the last); none where none came.
+func pressToState(_ pressedAt: [Instant], seen: [Instant]) -> [Double] {
+  var samples: [Double] = []
+  for (i, at) in pressedAt.enumerated() {
+    let next = i + 1 < pressedAt.count ? pressedAt[i + 1] : at + seconds(1)
+    if let t = seen.first(where: { $0 >= at }), t < next { samples.append(Double(t - at) / 1e6) }
+  }
+  return samples
+}

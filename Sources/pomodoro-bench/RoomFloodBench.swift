@@ -72,23 +72,13 @@ func roomFloodBench() {
   writeText(directory + "/hostile", lines.joined(separator: "\n") + "\n")
 
   /// 40 presses (start, cancel, ...) every 250 ms from now + 200 ms; press-to-state of each.
-  func presses(_ name: String) -> [Double] {
-    let pressedAt = (0..<40).map { clock.now + ms(200) + Int64($0) * ms(250) }
-    for (i, at) in pressedAt.enumerated() {
-      hardware.chip.schedulePress(i % 2 == 0 ? config.buttonStart : config.buttonCancel, at: at, holding: ms(40))
-    }
+  func presses(_ name: String) {
+    let pressedAt = scheduleStartCancelPresses(hardware, config, from: clock.now)
     let before = changes.phases.count
     serve(until: pressedAt.last! + seconds(1))
-    let seen = changes.phases.dropFirst(before).map(\.0)
-    var samples: [Double] = []
-    for (i, at) in pressedAt.enumerated() {
-      let next = i + 1 < pressedAt.count ? pressedAt[i + 1] : at + seconds(1)
-      if let t = seen.first(where: { $0 >= at }), t < next { samples.append(Double(t - at) / 1e6) }
-    }
-    report(name, samples)
-    return samples
+    report(name, pressToState(pressedAt, seen: changes.phases.dropFirst(before).map(\.0)))
   }
-  _ = presses("room.quiet_press_to_state")
+  presses("room.quiet_press_to_state")
   // The flood: the hostile lines on the session's and a ghost member's topic, again and again for
   // as long as the presses take (11 s), each pass counted.
   let topics = ["pomodoro/room/flood/session", "pomodoro/room/flood/members/ghost"]
@@ -98,7 +88,7 @@ func roomFloodBench() {
     + "echo $n > \(directory)/passes; done"
   guard let flood = launch("/bin/sh", ["-c", script]) else { return }
   let floodStart = clock.now
-  _ = presses("room.flood_press_to_state")
+  presses("room.flood_press_to_state")
   let pressesEnded = clock.now
   let outlasted = flood.isRunning
   flood.waitUntilExit()

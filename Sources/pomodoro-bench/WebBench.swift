@@ -51,21 +51,11 @@ func webBench() {
 
   // 64 streams and 1,000 connections at once, while the buttons are pressed.
   let flood = Flood(port: port, connections: 1000, streams: 64)
-  let pressedAt = (0..<40).map { clock.now + ms(200) + Int64($0) * ms(250) }
-  for (i, at) in pressedAt.enumerated() {
-    // Start, then cancel: every press changes the state.
-    hardware.chip.schedulePress(i % 2 == 0 ? config.buttonStart : config.buttonCancel, at: at, holding: ms(40))
-  }
+  let pressedAt = scheduleStartCancelPresses(hardware, config, from: clock.now)
   let before = changes.phases.count
   flood.start()
   serve(seconds(11))
-  let during = changes.phases.dropFirst(before).map(\.0)
-  var pressToState: [Double] = []
-  for (i, at) in pressedAt.enumerated() {
-    let next = i + 1 < pressedAt.count ? pressedAt[i + 1] : at + seconds(1)
-    if let t = during.first(where: { $0 >= at }), t < next { pressToState.append(Double(t - at) / 1e6) }
-  }
-  report("web.flood_press_to_state", pressToState)
+  report("web.flood_press_to_state", pressToState(pressedAt, seen: changes.phases.dropFirst(before).map(\.0)))
   figure("web.flood_streams_kept", Double(flood.streamsOpen), "streams")
   figure("web.flood_connections_made", Double(flood.connected), "connections")
   figure("web.peak_rss_after_flood", Double(peakResidentKiB(web.processIdentifier)) / 1024, "MiB")
