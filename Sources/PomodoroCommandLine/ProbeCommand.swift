@@ -24,7 +24,7 @@ enum ProbeCommand {
         + "sudo systemctl enable --now pomodoro-mqtt)"
     }
     guard RoomNames.isDesk(desk) else {
-      return "room \(room): cannot join as '\(desk)': a desk id in a room is 1-40 of A-Z a-z 0-9 . _ - "
+      return "room \(room): cannot join as '\(desk)': a desk id in a room is \(RoomNames.rule) "
         + "(set mqtt_device_id)"
     }
     return "room \(room): through pomodoro-mqtt and the broker \(config.mqttHost):\(config.mqttPort) as \(desk) "

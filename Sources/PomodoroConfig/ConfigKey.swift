@@ -440,10 +440,11 @@ enum ConfigCodecs {
     }
   }
 
-  /// One topic level.
+  /// One topic level: a desk's id, never one the rooms' topics take (`room`: its own topics would
+  /// be every room's).
   static var topicLevel: ConfigCodec<String> {
-    text("letters, digits, - and _ (a topic level), like desk-1") {
-      $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    text("letters, digits, - and _ (a topic level), like desk-1, but not room (the rooms' topics: <prefix>/room/...)") {
+      $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } && !RoomNames.reserved.contains($0)
     }
   }
 

@@ -28,8 +28,9 @@ public enum ControlCommand: Equatable, Sendable {
   case label(SessionLabel?)
   /// An interruption of the running focus, marked without stopping it.
   case interrupt(Interruption)
-  /// The MQTT bridge: a room session heard on the room's topic, `age` old (docs/room.md).
-  case roomSession(RoomSession, age: Nanoseconds, at: Instant?)
+  /// The MQTT bridge: a room session heard on a desk's session topic (its author that desk),
+  /// `age` old at `at`, the bridge's instant on the machine's monotonic clock (docs/room.md).
+  case roomSession(RoomSessionMessage, age: Nanoseconds, at: Instant?)
   /// The MQTT bridge: what it knows of the room (this desk's id, the broker, the clock, the
   /// other members).
   case roomStatus(RoomView)
@@ -120,9 +121,21 @@ public enum ControlCommand: Equatable, Sendable {
     case .history(let days): pairs.append(("days", .int(Int64(days))))
     case .configSet(let key, let value): pairs += [("key", .string(key)), ("value", .string(value))]
     case .configReset(let key): pairs.append(("key", .string(key)))
-    case .label(let label?): pairs.append(("text", .string(label.text)))
+    case .label(let label): pairs += label.map { [("text", .string($0.text))] } ?? []
     case .interrupt(let kind): pairs.append(("kind", .string(kind.rawValue)))
-    default: break
+    case .pair(nil, _), .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .watch, .config: break
+    case .roomSession(let m, let age, let at):
+      pairs += [("by", .string(m.session.origin))] + m.fields + [("age_ms", .int(wholeMilliseconds(age)))]
+      pairs += at.map { [("at_ms", .int(wholeMilliseconds($0.nanoseconds)))] } ?? []
+    case .roomStatus(let v):
+      pairs += [
+        ("desk", .string(v.desk)), ("broker", .bool(v.broker)), ("clock_trusted", .bool(v.clockTrusted)),
+        ("desks", .list(v.others.map { .string($0.desk) })),
+        ("phases", .list(v.others.map { .string($0.phase.rawValue) })),
+        ("modes", .list(v.others.map { .string($0.mode.rawValue) })),
+        ("labels", .list(v.others.map { .string($0.label?.text ?? "") })),
+        ("following", .list(v.others.map { .bool($0.following) })),
+      ]
     }
     return FlatJSON.encode(pairs)
   }
@@ -214,13 +227,13 @@ public enum ControlCommand: Equatable, Sendable {
         }
         at = Instant(nanoseconds: atMs * 1_000_000)
       }
-      switch RoomSessionMessage.parse(fields: o) {
-      case .success(let message): return .success(.roomSession(message.session, age: ms(age), at: at))
+      switch RoomSessionMessage.parse(fields: o, by: o["by"]?.string ?? "") {
+      case .success(let message): return .success(.roomSession(message, age: ms(age), at: at))
       case .failure(let refusal): return no(refusal.message)
       }
     }
     guard let desk = o["desk"]?.string, RoomNames.isDesk(desk) else {
-      return no("\"desk\" must be this desk's id (1-40 of A-Z a-z 0-9 . _ -)")
+      return no("\"desk\" must be this desk's id (\(RoomNames.rule))")
     }
     guard let broker = o["broker"]?.bool, let trusted = o["clock_trusted"]?.bool else {
       return no("\"broker\" and \"clock_trusted\" must be true or false")
@@ -368,9 +381,11 @@ public enum ControlProtocol {
   /// The longest request line, in bytes, the device reads (longer ones are refused whole): the
   /// socket's limit, and the bridge's for a command payload. The longest line the bridge says is
   /// `room_status` with the most other members a room keeps (63), each id 40 bytes and each label
-  /// 40 characters of 4 bytes: about 14.7 KB (BridgeRoomWiringTests builds it). 4096 was too
-  /// little for 37 desks with long ids and labels (`pomodoro-bench room 45 --long`).
-  public static let maxLine = 16 * 1024
+  /// at its longest once escaped (`SessionLabel.maxBytes` and a `\` before each of its at most
+  /// `maxCharacters` quotes): about 17.2 KB (RoomLimitsTests builds it from the limits). 4096 was
+  /// too little for 37 desks with long ids and labels (`pomodoro-bench room 45 --long`), 16 KiB for
+  /// 63 labels of 160 bytes.
+  public static let maxLine = 32 * 1024
 
   /// A refused request, with the reason for the reply.
   public struct Refusal: Error, Equatable, CustomStringConvertible {

@@ -110,17 +110,6 @@ public final class DeviceLink: LoopSource {
     return .sent
   }
 
-  /// Queues a request line written elsewhere (the room's `room_session` and `room_status`,
-  /// docs/room.md) as `send` does a command's.
-  public func send(requestLine: String, label: String) -> Sent {
-    guard fd >= 0 else { return .notConnected }
-    let line = Array((requestLine + "\n").utf8)
-    guard output.count + line.count <= Self.maxQueued else { return .full(queued: output.count) }
-    request(line, label, own: false, reply: nil)
-    report()
-    return .sent
-  }
-
   /// Closes the connection (the process is leaving).
   public func close() {
     if fd >= 0 { systemClose(fd) }

@@ -19,7 +19,7 @@ public enum StateFields {
   public static let roomNames = [
     "room", "room_members", "room_focusing", "room_bridge", "room_clock_trusted", "room_following", "room_desks",
     "room_desk_phases", "room_desk_modes", "room_desk_labels", "room_desk_texts", "room_desk_focusing",
-    "room_text", "room_rev", "room_by", "room_modes", "room_lengths",
+    "room_text", "room_rev", "room_by", "room_modes", "room_lengths_ms",
     "room_plan_rev", "room_phase", "room_state", "room_elapsed_ms",
   ]
 
@@ -111,7 +111,8 @@ public enum StateFields {
       fields += [
         ("room_rev", .int(s.revision)), ("room_by", .string(s.origin)),
         ("room_modes", .list(s.plan.map { .string($0.mode.rawValue) })),
-        ("room_lengths", .list(s.plan.map { .int(wholeSeconds($0.length)) })), ("room_plan_rev", .int(s.planRevision)),
+        ("room_lengths_ms", .list(s.plan.map { .int(wholeMilliseconds($0.length)) })),
+        ("room_plan_rev", .int(s.planRevision)),
         ("room_phase", .int(Int64(s.phase))), ("room_state", .string(s.state.rawValue)),
         ("room_elapsed_ms", .int(wholeMilliseconds(s.elapsed))),
       ]

@@ -65,8 +65,8 @@ public enum Engine {
       interrupt(&s, kind, now: now, effects: &effects)
     case .setRoom(let identity):
       setRoom(&s, identity)
-    case .roomSession(let session, let anchor):
-      hear(&s, session, anchor: anchor)
+    case .roomSession(let held):
+      hear(&s, held, now: now)
     case .roomView(let view):
       if s.room != nil {
         s.room?.view = view

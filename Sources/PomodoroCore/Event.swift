@@ -36,8 +36,9 @@ public enum Event: Equatable, Sendable {
   /// The desk is in a room as a desk id (its bridge said so), or in none (nil).
   case setRoom(RoomIdentity?)
   /// A room session heard (through the bridge), anchored on this desk's monotonic clock: the
-  /// instant its `elapsed` held. An older revision than the one held changes nothing.
-  case roomSession(RoomSession, anchor: Instant)
+  /// instant its `elapsed` held, and when it expires. An older revision than the one held changes
+  /// nothing (an expired one is no longer held).
+  case roomSession(RoomHeld)
   /// What the bridge says of the room now (its members, the broker, the clock).
   case roomView(RoomView)
 }

@@ -4,6 +4,11 @@
 public struct SessionLabel: Hashable, Sendable, CustomStringConvertible {
   /// The longest label, in characters (grapheme clusters, as a person counts them).
   public static let maxCharacters = 40
+  /// The longest label in UTF-8 bytes: 40 letters of 4 bytes, but not 40 characters that stack
+  /// marks or join emoji without end (every message that carries a label fits with it).
+  public static let maxBytes = 160
+  /// The limits as a refusal says them.
+  public static let limits = "at most \(maxCharacters) characters and \(maxBytes) bytes of UTF-8"
   /// How many recent labels the device keeps (the knob's label chooser, the page's suggestions).
   public static let recentLimit = 8
 
@@ -18,7 +23,7 @@ public struct SessionLabel: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A label from what a person typed: spaces around it trimmed; empty (or only spaces) is no
-  /// label (nil); longer than `maxCharacters` characters, or holding a control character
+  /// label (nil); longer than `maxCharacters` characters or `maxBytes` bytes, or holding a control character
   /// (a tab, a new line, an escape, a delete, the C1 controls), refused.
   public static func parse(_ typed: String) -> Result<SessionLabel?, Refusal> {
     // Most labels (and every history line's, read a million at a time) are printable ASCII
@@ -43,10 +48,11 @@ public struct SessionLabel: Hashable, Sendable, CustomStringConvertible {
         ))
     }
     let count = text.count
-    guard count <= maxCharacters else {
+    let bytes = text.utf8.count
+    guard count <= maxCharacters, bytes <= maxBytes else {
       return .failure(
         Refusal(
-          message: "a label is at most \(maxCharacters) characters, got \(count); shorten it"))
+          message: "a label is \(limits), got \(count) characters and \(bytes) bytes; shorten it"))
     }
     return .success(SessionLabel(text: text))
   }

@@ -103,10 +103,12 @@ extension BridgeTopics {
     return component + "." + slug
   }
 
-  /// A host name as one topic level (no dots, slashes, wildcards).
+  /// A host name as one topic level (no dots, slashes, wildcards); a host named as a level the
+  /// rooms' topics take (`room`) gets `-desk` after it.
   public static func topicLevel(_ name: String) -> String {
     let first = name.split(separator: ".").first.map(String.init) ?? "pomodoro"
     let cleaned = String(first.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    if RoomNames.reserved.contains(cleaned) { return cleaned + "-desk" }
     return cleaned.isEmpty ? "pomodoro" : cleaned
   }
 

@@ -69,6 +69,13 @@ public final class BrokerSession: LoopSource {
   }
 
   /// Ends the session on purpose.
+  /// Subscribes to `topic` again (it must be one of `subscriptions`): the broker sends its
+  /// retained messages anew.
+  public func resubscribe(_ topic: String) {
+    guard up, subscriptions.contains(topic) else { return }
+    _ = client.subscribe(topic)
+  }
+
   public func disconnect() {
     client.disconnect()
     up = false

@@ -175,7 +175,7 @@ public enum HomeAssistant {
         ]),
       HomeAssistantEntity(
         component: "text", object: "label", name: "Label",
-        type: "text (at most \(SessionLabel.maxCharacters) characters)",
+        type: "text (\(SessionLabel.limits))",
         meaning: "what the sessions are for (`label`); empty clears it; a refused label is logged", readsState: true,
         commands: true,
         keys: [

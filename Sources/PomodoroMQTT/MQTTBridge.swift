@@ -93,13 +93,10 @@ public final class MQTTBridge: LoopSource {
         "refused", .notice, "the device refused '\(what)' from \(from): \(refusal.message)",
         what: "refusals by the device", at: clock.now)
     }
-    room.toDevice = { [unowned self] line in
-      let label: String
-      switch line {
-      case .session(let m, _, _): label = "room_session rev \(m.rev) by \(m.by)"
-      case .status: label = "room_status"
-      }
-      if case .sent = link.send(requestLine: line.line, label: label) { return true }
+    room.toDevice = { [unowned self] command in
+      var label = command.name
+      if case .roomSession(let m, _, _) = command { label += " rev \(m.session.revision) by \(m.session.origin)" }
+      if case .sent = link.send(command, label: label) { return true }
       return false
     }
     link.onUnexpected = { [unowned self] line in

@@ -497,7 +497,7 @@ final class RoomRun {
     let now = monotonicNanoseconds()
     lastMessage = now
     let kind: String
-    if topic == "pomodoro/room/bench/session" {
+    if topic.hasPrefix("pomodoro/room/bench/sessions/") {
       kind = "session"
     } else if topic.hasPrefix("pomodoro/room/bench/members/") {
       kind = "member"

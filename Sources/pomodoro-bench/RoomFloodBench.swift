@@ -81,7 +81,7 @@ func roomFloodBench() {
   presses("room.quiet_press_to_state")
   // The flood: the hostile lines on the session's and a ghost member's topic, again and again for
   // as long as the presses take (11 s), each pass counted.
-  let topics = ["pomodoro/room/flood/session", "pomodoro/room/flood/members/ghost"]
+  let topics = ["pomodoro/room/flood/sessions/zzzz", "pomodoro/room/flood/members/ghost"]
   let pass = topics.map { "\(pub) -h 127.0.0.1 -p \(port) -t \($0) -l < \(directory)/hostile" }.joined(separator: " & ")
   let script =
     "end=$(($(date +%s) + 11)); n=0; while [ $(date +%s) -lt $end ]; do \(pass); wait; n=$((n + 1)); "

@@ -28,7 +28,8 @@ final class CommandLineTests: XCTestCase {
     config.mqttDeviceId = "küche"
     XCTAssertEqual(
       ProbeCommand.roomLine("team", config: config, bridgeInstalled: true, hostName: "desk-1"),
-      "room team: cannot join as 'küche': a desk id in a room is 1-40 of A-Z a-z 0-9 . _ - (set mqtt_device_id)")
+      "room team: cannot join as 'küche': a desk id in a room is 1-40 of A-Z a-z 0-9 . _ -, not room (set mqtt_device_id)"
+    )
   }
 
   var directory = ""

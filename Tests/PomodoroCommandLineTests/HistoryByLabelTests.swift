@@ -152,7 +152,8 @@ final class HistoryByLabelTests: XCTestCase {
       (["--csv", "--ics"], "history takes --csv or --ics, not both"),
       (["--label", "   "], "--label needs a label's text, got only spaces"),
       (
-        ["--label", String(repeating: "x", count: 41)], "--label: a label is at most 40 characters, got 41; shorten it"
+        ["--label", String(repeating: "x", count: 41)],
+        "--label: a label is at most 40 characters and 160 bytes of UTF-8, got 41 characters and 41 bytes; shorten it"
       ),
       (["--label", "a\tb"], "--label: a label is text without control characters (U+0009 found)"),
       (["--days", "0"], "--days takes a number of days from 1 to 3660 (today is 1), got '0'"),

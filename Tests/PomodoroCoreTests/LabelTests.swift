@@ -16,7 +16,18 @@ final class LabelTests: XCTestCase {
     let forty = String(repeating: "é", count: 39) + "👍🏽"
     XCTAssertEqual(try SessionLabel.parse(forty).get()?.text, forty)
     guard case .failure(let long) = SessionLabel.parse(forty + "x") else { return XCTFail("41 characters taken") }
-    XCTAssertTrue(long.message.contains("at most 40 characters, got 41"), long.message)
+    XCTAssertTrue(
+      long.message.contains("at most 40 characters and 160 bytes of UTF-8, got 41 characters"), long.message)
+    // Forty characters that stack marks: within the characters, over the bytes (every message
+    // that carries a label is sized for 160).
+    let stacked = String(repeating: "e\u{301}\u{301}", count: 40)
+    XCTAssertEqual(stacked.count, 40)
+    guard case .failure(let heavy) = SessionLabel.parse(stacked) else { return XCTFail("200 bytes taken") }
+    XCTAssertEqual(
+      heavy.message,
+      "a label is at most 40 characters and 160 bytes of UTF-8, got 40 characters and 200 bytes; shorten it")
+    let full = String(repeating: "\u{1F345}", count: 40)
+    XCTAssertEqual(try SessionLabel.parse(full).get()?.text, full, "40 four-byte letters: 160 bytes, taken")
     for bad in ["a\tb", "line\nbreak", "esc\u{1B}[31m", "del\u{7F}", "c1\u{85}", "sep\u{2028}"] {
       guard case .failure(let refusal) = SessionLabel.parse(bad) else {
         XCTFail("\(bad.debugDescription) taken")

@@ -35,7 +35,7 @@ private struct Room {
 
   mutating func deliver(_ session: RoomSession, to desk: String, age: Nanoseconds = 0) {
     delivered.append((desk, session))
-    desks[desk]!.send(.roomSession(session, anchor: desks[desk]!.now - age))
+    desks[desk]!.send(.roomSession(RoomHeld(session: session, anchor: desks[desk]!.now - age)))
     publish(desk)
   }
 
@@ -157,7 +157,7 @@ final class RoomTests: XCTestCase {
     var late = Harness(start: room.now)
     late.send(.setRoom(RoomIdentity(name: "team", desk: "z")))
     // The retained message, made at the start and 7 minutes old when it arrives.
-    late.send(.roomSession(room.said["a"]!, anchor: late.now - minutes(7)))
+    late.send(.roomSession(RoomHeld(session: room.said["a"]!, anchor: late.now - minutes(7))))
     XCTAssertEqual(late.state.remaining(at: late.now), minutes(18))
     XCTAssertEqual(late.state.phase, .running)
   }

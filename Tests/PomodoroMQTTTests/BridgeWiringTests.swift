@@ -139,21 +139,23 @@ final class BridgeRoomWiringTests: XCTestCase {
   /// device's parser gives what the bridge meant.
   func testTheRoomsLinesAreTheDevicesCommands() throws {
     let m = RoomSessionMessage(
-      rev: 4, by: "desk-b", modes: ["focus", "short"], lengths: [1500, 300], planRev: 3, phase: 1,
-      state: "paused", elapsedMs: 60_000, expiry: 86_400, sentMs: 1_796_040_000_000, synced: true)
-    XCTAssertEqual(
-      ControlCommand.parse(json: RoomToDevice.session(m, ageMs: 2500, atMs: 90_000).line),
-      .success(.roomSession(m.session, age: ms(2500), at: Instant(nanoseconds: 90_000 * 1_000_000))))
-    XCTAssertEqual(m.session.plan.map(\.mode), [.focus, .shortBreak])
-    let status = RoomStatus(
+      RoomSession(
+        revision: 4, origin: "desk-b",
+        plan: [.init(mode: .focus, length: ms(1_500_500)), .init(mode: .shortBreak, length: seconds(300))],
+        planRevision: 3, phase: 1, state: .paused, elapsed: seconds(60)),
+      expiry: 86_400, sentMs: 1_796_040_000_000, synced: true)
+    let command = ControlCommand.roomSession(m, age: ms(2500), at: Instant(nanoseconds: 90_000 * 1_000_000))
+    XCTAssertEqual(ControlCommand.parse(json: command.requestLine), .success(command))
+    XCTAssertEqual(m.session.plan.map(\.length), [ms(1_500_500), seconds(300)], "a fractional length arrives whole")
+    let status = RoomView(
       desk: "desk1", broker: true, clockTrusted: false,
-      members: [
+      others: [
         RoomMember(
           desk: "desk-b", phase: .running, mode: .focus, label: try? SessionLabel.parse("Write").get(), following: true)
       ])
     let label = try XCTUnwrap(SessionLabel.parse("Write").get())
     XCTAssertEqual(
-      ControlCommand.parse(json: RoomToDevice.status(status).line),
+      ControlCommand.parse(json: ControlCommand.roomStatus(status).requestLine),
       .success(
         .roomStatus(
           RoomView(
@@ -219,27 +221,6 @@ extension BridgeRoomWiringTests {
     XCTAssertGreaterThan(taken, 100)
   }
 
-  /// The longest `room_status` the bridge can say (63 other members, ids of 40 bytes, labels of 40
-  /// four-byte characters) is one request line the device takes, and reads back whole.
-  func testTheLongestRoomStatusIsALineTheDeviceTakes() throws {
-    let label = String(repeating: "\u{1F345}", count: SessionLabel.maxCharacters)
-    let members = (0..<RoomBridge.maxMembers).map { i in
-      RoomMember(
-        desk: String(format: "%02d", i) + String(repeating: "d", count: 38), phase: .running, mode: .medium,
-        label: try? SessionLabel.parse(label).get(), following: false)
-    }
-    let status = RoomStatus(
-      desk: String(repeating: "a", count: 40), broker: true, clockTrusted: false, members: members)
-    let line = RoomToDevice.status(status).line
-    XCTAssertGreaterThan(line.utf8.count, 14_000)
-    XCTAssertLessThanOrEqual(line.utf8.count, ControlProtocol.maxLine)
-    guard case .success(.roomStatus(let view)) = ControlCommand.parse(json: line) else {
-      return XCTFail("the device refused it: \(ControlCommand.parse(json: line))")
-    }
-    XCTAssertEqual(view.others.count, RoomBridge.maxMembers)
-    XCTAssertEqual(view.others.last?.label?.text, label)
-  }
-
   /// What the room tells the device goes down the control socket as the spec's request lines.
   func testTheRoomsLinesGoToTheDevicesSocket() throws {
     let dir = NSTemporaryDirectory() + "pomodoro-room-\(getpid())-\(Int.random(in: 0..<1_000_000))"
@@ -263,11 +244,12 @@ extension BridgeRoomWiringTests {
     roomClient.accept()
     b.room.handle(Wake())
     let session = RoomSessionMessage(
-      rev: 3, by: "desk-b", modes: ["focus"], lengths: [1500], planRev: 3, phase: 0, state: "running", elapsedMs: 0,
-      expiry: 1620,
-      sentMs: 0, synced: false)
+      RoomSession(
+        revision: 3, origin: "desk-b", plan: [.init(mode: .focus, length: seconds(1500))], phase: 0, state: .running,
+        elapsed: 0),
+      expiry: 1620, sentMs: 0, synced: false)
     roomClient.messages.append(
-      MQTTMessage(topic: "pomodoro/room/team/session", payload: Array(session.json.utf8), expiryLeft: 1618))
+      MQTTMessage(topic: "pomodoro/room/team/sessions/desk-b", payload: Array(session.json.utf8), expiryLeft: 1618))
     b.room.handle(Wake())
     var text = ""
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -278,7 +260,7 @@ extension BridgeRoomWiringTests {
     let lines = text.split(separator: "\n").map(String.init)
     XCTAssertTrue(lines.contains { $0.hasPrefix("{\"cmd\":\"room_status\",\"desk\":\"desk1\",\"broker\":true") }, text)
     XCTAssertTrue(
-      lines.contains(RoomToDevice.session(session, ageMs: 2000, atMs: b.room.clock.now.nanoseconds / 1_000_000).line),
+      lines.contains(ControlCommand.roomSession(session, age: ms(2000), at: b.room.clock.now).requestLine),
       text)
   }
 }

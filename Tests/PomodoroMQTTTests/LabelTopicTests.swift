@@ -78,7 +78,11 @@ final class LabelTopicTests: XCTestCase {
     XCTAssertNil(take(&judged, #"{"cmd": "label", "text": "\ud83d"}"#), "a lone surrogate is no text")
     XCTAssertNil(take(&judged, "label " + String(repeating: "x", count: 41)))
     XCTAssertTrue(
-      said.contains { $0.contains("(label: a label is at most 40 characters, got 41; shorten it)") }, "\(said)")
+      said.contains {
+        $0.contains(
+          "(label: a label is at most 40 characters and 160 bytes of UTF-8, got 41 characters and 41 bytes; shorten it)"
+        )
+      }, "\(said)")
   }
 
   /// 10,000 fuzzed labels on the command topic, as JSON and as words (and some cut short), while a

@@ -6,9 +6,10 @@ import XCTest
 @testable import PomodoroSystem
 @testable import PomodoroTestFixtures
 
-/// docs/room.md's ACL, as written there, on a real mosquitto with a password file: the room's
-/// members hear each other; a desk outside the room neither reaches it nor hears it, and a member
-/// cannot write another member's message.
+/// docs/room.md's ACL, as written there, on a real mosquitto with a password file: anonymous
+/// clients are refused; the room's members hear each other; a desk outside the room neither
+/// reaches it nor hears it; a member cannot write another desk's session or member message, so a
+/// session's author (the topic's desk) is proven by the broker.
 final class RoomACLTests: XCTestCase {
   let clock = SystemClock()
   var lines: [String] = []
@@ -54,7 +55,7 @@ final class RoomACLTests: XCTestCase {
       cafile: nil, keep: 1025)
     let session = BrokerSession(
       client: client, host: "127.0.0.1", port: broker.port, clientId: "pomodoro-desk-b-room", deviceId: "desk-b",
-      subscriptions: ["\(room)/session", "\(room)/members/+"], limit: 1024, clock: clock,
+      subscriptions: RoomTopics(prefix: "pomodoro", room: "team").subscriptions, limit: 1024, clock: clock,
       log: Log(sink: { self.lines.append($1) }))
     var heard: [String] = []
     session.onMessage = { heard.append("\($0.topic) \($0.text)") }
@@ -74,17 +75,25 @@ final class RoomACLTests: XCTestCase {
     func publish(_ user: String, _ topic: String, _ payload: String) throws {
       try broker.run("/usr/bin/mosquitto_pub", credentials(user) + ["-q", "1", "-r", "-t", topic, "-m", payload])
     }
-    try publish("desk-c", "\(room)/session", "forged session")
+    try publish("desk-c", "\(room)/sessions/desk-c", "forged session")
+    try publish("desk-c", "\(room)/sessions/desk-a", "forged desk-a's session")
     try publish("desk-c", "\(room)/members/desk-c", "forged member")
     try publish("desk-c", "\(room)/members/desk-a", "forged desk-a")
     try publish("desk-a", "\(room)/members/desk-b", "forged desk-b")
+    try publish("desk-a", "\(room)/sessions/desk-b", "desk-a as desk-b")
+    try publish("desk-a", "\(room)/session", "the first wire's topic")
+    // Anonymous: refused at the door.
+    var anonymous = ""
+    let refused = try broker.run(
+      "/usr/bin/mosquitto_pub", ["-q", "1", "-t", "\(room)/sessions/desk-a", "-m", "anonymous"], output: &anonymous)
+    XCTAssertNotEqual(refused, 0, "an anonymous client is refused: \(anonymous)")
     // Then the real ones.
-    try publish("desk-a", "\(room)/session", "session")
+    try publish("desk-a", "\(room)/sessions/desk-a", "session")
     try publish("desk-a", "\(room)/members/desk-a", "member desk-a")
     // One connection gets its messages in the broker's order: a forgery let through would have
     // come before these.
     try turn { heard.count >= 2 }
-    XCTAssertEqual(heard.sorted(), ["\(room)/members/desk-a member desk-a", "\(room)/session session"])
+    XCTAssertEqual(heard.sorted(), ["\(room)/members/desk-a member desk-a", "\(room)/sessions/desk-a session"])
 
     // A desk outside the room hears nothing of it; a member hears the retained session.
     var out = ""
@@ -92,9 +101,9 @@ final class RoomACLTests: XCTestCase {
       "/usr/bin/mosquitto_sub", credentials("desk-c") + ["-t", "\(room)/#", "-v", "-C", "1", "-W", "1"], output: &out)
     XCTAssertEqual(out, "", "desk-c is no member")
     try broker.run(
-      "/usr/bin/mosquitto_sub", credentials("desk-b") + ["-t", "\(room)/session", "-v", "-C", "1", "-W", "5"],
+      "/usr/bin/mosquitto_sub", credentials("desk-b") + ["-t", "\(room)/sessions/+", "-v", "-C", "1", "-W", "5"],
       output: &out)
-    XCTAssertEqual(out, "\(room)/session session\n")
+    XCTAssertEqual(out, "\(room)/sessions/desk-a session\n")
     session.disconnect()
   }
 }

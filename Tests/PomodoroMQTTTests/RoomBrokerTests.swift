@@ -119,8 +119,8 @@ final class RoomBrokerTests: XCTestCase {
     let broker = try broker()
     defer { broker.stop() }
     let log = Log(sink: { self.lines.append($1) })
-    func desk(_ id: String) -> (RoomBridge, () -> [RoomToDevice]) {
-      var told: [RoomToDevice] = []
+    func desk(_ id: String) -> (RoomBridge, () -> [ControlCommand]) {
+      var told: [ControlCommand] = []
       let b = RoomBridge(
         topicPrefix: "pomodoro", desk: id, host: "127.0.0.1", port: broker.port, clock: clock, log: log,
         limiter: LogLimiter(log: log), wallMs: RoomBridge.systemWallMs, flagExists: { false },
@@ -143,7 +143,8 @@ final class RoomBrokerTests: XCTestCase {
     let state: [String: JSONValue] = [
       "room": .string("team"), "phase": .string("running"), "mode": .string("focus"), "room_following": .bool(true),
       "room_rev": .int(1), "room_by": .string("desk-a"), "room_modes": .list([.string("focus"), .string("short")]),
-      "room_lengths": .list([.int(1500), .int(300)]), "room_phase": .int(0), "room_state": .string("running"),
+      "room_lengths_ms": .list([.int(1_500_000), .int(300_000)]), "room_plan_rev": .int(1), "room_phase": .int(0),
+      "room_state": .string("running"),
       "room_elapsed_ms": .int(0),
     ]
     let (a, _) = desk("desk-a")
@@ -151,16 +152,21 @@ final class RoomBrokerTests: XCTestCase {
     try turn([a]) { a.session?.up == true }
     a.state(state)
     // Connected, and the retained messages' second over: the new revision goes out.
-    try turn([a]) { a.best != nil && a.session?.client.unacked == 0 }
+    try turn([a]) { a.precedence.live(at: clock.now) != nil && a.session?.client.unacked == 0 }
     let published = clock.now
     usleep(2_000_000)
 
     let (b, told) = desk("desk-b")
     b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])
-    try turn([a, b]) { told().contains { if case .session = $0 { true } else { false } } && b.members["desk-a"] != nil }
-    let heard = told().compactMap { if case .session(let m, let age, _) = $0 { (m, age) } else { nil } }
-    XCTAssertEqual(heard.first?.0.rev, 1)
-    XCTAssertEqual(heard.first?.0.by, "desk-a")
+    func member(_ desk: String) -> RoomMember? { b.members.first { $0.desk == desk } }
+    try turn([a, b]) {
+      told().contains { if case .roomSession = $0 { true } else { false } } && member("desk-a") != nil
+    }
+    let heard = told().compactMap {
+      if case .roomSession(let m, let age, _) = $0 { (m, wholeMilliseconds(age)) } else { nil }
+    }
+    XCTAssertEqual(heard.first?.0.session.revision, 1)
+    XCTAssertEqual(heard.first?.0.session.origin, "desk-a", "the author is the topic's desk")
     XCTAssertEqual(
       heard.first.map { (1800 + 120 - 3)...(1800 + 120) ~= $0.0.expiry }, true, "moved on to when it went out")
     let waited = (clock.now - published) / 1_000_000
@@ -168,12 +174,12 @@ final class RoomBrokerTests: XCTestCase {
     // The broker's whole seconds: within a second of the wait, never more than it and one.
     XCTAssertGreaterThanOrEqual(age, 1000, "counted by the broker's expiry (waited \(waited) ms)")
     XCTAssertLessThanOrEqual(age, waited + 1000)
-    XCTAssertEqual(b.members["desk-a"]?.phase, .running)
+    XCTAssertEqual(member("desk-a")?.phase, .running)
 
     // desk-a's bridge dies: its will empties its member message, desk-b's roster loses it.
     shutdown(a.session!.client.socket, Int32(SHUT_RDWR))
-    try turn([b]) { b.members["desk-a"] == nil }
-    XCTAssertNil(b.members["desk-a"], lines.joined(separator: "\n"))
+    try turn([b]) { member("desk-a") == nil }
+    XCTAssertNil(member("desk-a"), lines.joined(separator: "\n"))
     b.leave()
   }
 
@@ -192,7 +198,7 @@ final class RoomBrokerTests: XCTestCase {
         try Mosquitto(id: id, will: will, user: nil, password: nil, cafile: nil, keep: 1025, maxPacket: 4096)
       })
     b.toDevice = {
-      if case .session(let m, let age, _) = $0 { told.append((m, age)) }
+      if case .roomSession(let m, let age, _) = $0 { told.append((m, wholeMilliseconds(age))) }
       return true
     }
     b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])
@@ -203,17 +209,19 @@ final class RoomBrokerTests: XCTestCase {
       let end = clock.now + span
       while !done() && clock.now < end {
         _ = try SourceLoop.turn([timed], waiter: waiter, until: min(end, clock.now + ms(100)))
-        heardBest = max(heardBest, b.best?.rev ?? 0)
+        heardBest = max(heardBest, b.precedence.live(at: clock.now)?.rev ?? 0)
       }
     }
     try turn(for: seconds(10)) { b.session?.up == true }
     let lines = (1...10_000).map { rev in
-      "{\"v\":1,\"rev\":\(rev),\"by\":\"desk-\(rev % 13)\",\"modes\":[\"focus\"],\"lengths\":[1500],\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1620,\"sent_ms\":0,\"synced\":false}"
+      "{\"v\":2,\"rev\":\(rev),\"modes\":[\"focus\"],\"lengths_ms\":[1500000],\"plan_rev\":\(rev),\"phase\":0,\"state\":\"running\",\"elapsed_ms\":0,\"expiry\":1620,\"sent_ms\":0,\"synced\":false}"
     }
     let input = Pipe()
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-    p.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", "pomodoro/room/team/session", "-l"]
+    p.arguments = [
+      "-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", "pomodoro/room/team/sessions/desk-c", "-l",
+    ]
     p.standardInput = input
     p.standardOutput = FileHandle.nullDevice
     try p.run()
@@ -221,7 +229,9 @@ final class RoomBrokerTests: XCTestCase {
     input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     try input.fileHandleForWriting.close()
     // Until the publisher is done and the bridge has passed on what waits.
-    try turn(for: seconds(60)) { !p.isRunning && heardBest > 0 && b.waiting == nil && clock.now - started > seconds(1) }
+    try turn(for: seconds(60)) {
+      !p.isRunning && heardBest > 0 && b.queue.waiting == nil && clock.now - started > seconds(1)
+    }
     try turn(for: ms(300))
     p.waitUntilExit()
     let span = clock.now - started
@@ -230,8 +240,9 @@ final class RoomBrokerTests: XCTestCase {
     )
     XCTAssertGreaterThan(told.count, 0)
     XCTAssertLessThanOrEqual(Int64(told.count), span / ms(50) + 2, "at most 20 a second")
-    XCTAssertEqual(told.last?.message.rev, heardBest, "the best heard is told last")
-    XCTAssertEqual(told.map(\.message.rev), told.map(\.message.rev).sorted(), "never an older one after a newer")
+    let revs = told.map(\.message.session.revision)
+    XCTAssertEqual(revs.last, heardBest, "the best heard is told last")
+    XCTAssertEqual(revs, revs.sorted(), "never an older one after a newer")
     b.leave()
   }
 }

@@ -18,22 +18,18 @@ extension RoomBridgeTests {
   func badSession(_ r: inout Random, rev: Int64) -> String {
     var fields = session(rev: rev, by: "desk-b").fields
     let bad: [String: [JSONValue?]] = [
-      "v": [.int(0), .int(2), .string("1"), nil],
-      "rev": [.int(0), .int(-1), .int((1 << 53) + 1), .int(Int64.max), .string("7"), .null, nil],
-      "by": [
-        .string(""), .string("a/b"), .string("#"), .string("+"), .string(String(repeating: "x", count: 41)),
-        .string("d\u{0}e"), .string("dé"), .int(1), nil,
-      ],
+      "v": [.int(0), .int(1), .int(3), .string("2"), nil],
+      "rev": [.int(-1), .int(1 << 32), .int(Int64.max), .int(Int64.min), .string("7"), .null, nil],
       "modes": [
         .list([]), .list(Array(repeating: .string("focus"), count: 9)), .list([.string("flow"), .string("short")]),
         .list([.string("focus")]), .list([.int(1), .int(2)]), .string("focus"), nil,
       ],
-      "lengths": [
-        .list([.int(4), .int(300)]), .list([.int(1500), .int(86400)]), .list([.int(1500)]),
-        .list([.int(1500), .int(300), .int(300)]), .list([.int(-1), .int(300)]), .list([.string("1500"), .int(300)]),
-        nil,
+      "lengths_ms": [
+        .list([.int(4999), .int(300_000)]), .list([.int(1_500_000), .int(86_400_000)]), .list([.int(1_500_000)]),
+        .list([.int(1_500_000), .int(300_000), .int(300_000)]), .list([.int(-1), .int(300_000)]),
+        .list([.string("1500000"), .int(300_000)]), .list([.int(1500), .int(300)]), nil,
       ],
-      "plan_rev": [.int(0), .int(rev + 1), .int(-1), .string("1")],
+      "plan_rev": [.int(-1), .int(1 << 32), .string("1"), nil],
       "phase": [.int(2), .int(-1), .int(Int64.max), .string("0"), nil],
       "state": [.string("stopped"), .string(""), .string("RUNNING"), .int(0), nil],
       "elapsed_ms": [.int(-1), .int(1_500_001), .int(Int64.min), .string("0"), nil],
@@ -54,7 +50,7 @@ extension RoomBridgeTests {
       let valid = Array(session(rev: 9, by: "desk-b").json.utf8)
       return Array(valid.prefix(r.below(valid.count)))
     case 2: return Array("[1,2,3]".utf8)
-    case 3: return Array("{\"v\":1,\"rev\":{\"x\":1}}".utf8)
+    case 3: return Array("{\"v\":2,\"rev\":{\"x\":1}}".utf8)
     case 4: return Array("{\"v\":1,\"v\":2,\"rev\":3".utf8)
     default: return Array(String(repeating: "{\"a\":", count: r.below(200)).utf8)
     }
@@ -69,7 +65,10 @@ extension RoomBridgeTests {
     let bad: [String: [JSONValue?]] = [
       "v": [.int(2), nil], "desk": [.string("someone-else"), .int(3), nil],
       "phase": [.string("sleeping"), .int(1), nil], "mode": [.string("nap"), .null, nil],
-      "label": [.string(String(repeating: "L", count: 41)), .string("a\u{7}b"), .int(5)],
+      "label": [
+        .string(String(repeating: "L", count: 41)), .string("a\u{7}b"), .int(5),
+        .string(String(repeating: "e\u{301}\u{301}", count: 40)),
+      ],
       "following": [.string("yes"), nil],
     ]
     let i = r.below(fields.count)
@@ -87,7 +86,7 @@ extension RoomBridgeTests {
     for round in 0..<1200 {
       var batch: [MQTTMessage] = []
       for k in 0..<10 {
-        let topic = "pomodoro/room/team/session"
+        let topic = r.below(10) == 0 ? "pomodoro/room/team/session" : "pomodoro/room/team/sessions/desk-b"
         switch r.below(5) {
         case 0:
           batch.append(
@@ -105,7 +104,8 @@ extension RoomBridgeTests {
             ? Array(repeating: 0x7B, count: RoomMember.limit + 1) : Array(badMember(&r, desk: desk).utf8)
           batch.append(
             MQTTMessage(
-              topic: "pomodoro/room/team/members/\(desk)", payload: payload, length: payload.count, retained: true))
+              topic: "pomodoro/room/team/members/\(desk)", payload: payload, length: payload.count, retained: true,
+              expiryLeft: Int(wholeSeconds(RoomRoster.life))))
         default:
           batch.append(
             MQTTMessage(
@@ -123,12 +123,16 @@ extension RoomBridgeTests {
       clock.advance(ms(10))
     }
     XCTAssertGreaterThanOrEqual(hostile, 12_000)
-    XCTAssertEqual(sessions.map(\.message.rev), validRevs, "only the valid ones reach the device")
-    XCTAssertTrue(b.members.isEmpty, "no hostile member kept: \(b.members.keys.sorted())")
-    XCTAssertTrue(statuses.allSatisfy { $0.members.isEmpty })
+    XCTAssertEqual(sessions.map(\.message.session.revision), validRevs, "only the valid ones reach the device")
+    XCTAssertTrue(b.members.isEmpty, "no hostile member kept: \(b.members.map(\.desk))")
+    XCTAssertTrue(statuses.allSatisfy { $0.others.isEmpty })
     // Said a few times a minute a kind, then counted: 12 s of flood, a handful of lines.
     XCTAssertLessThan(lines.count, 60, lines.joined(separator: "\n"))
-    XCTAssertTrue(lines.contains { $0.contains("ignored a session message on pomodoro/room/team/session") })
+    XCTAssertTrue(lines.contains { $0.contains("ignored a session message on pomodoro/room/team/sessions/desk-b") })
+    XCTAssertTrue(
+      lines.contains {
+        $0.contains("ignored a session message on pomodoro/room/team/session: a desk of an earlier build")
+      })
     XCTAssertTrue(lines.contains { $0.contains("ignored a member message on pomodoro/room/team/members/") })
   }
 }

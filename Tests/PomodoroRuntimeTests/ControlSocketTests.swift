@@ -203,7 +203,7 @@ final class ControlSocketTests: XCTestCase {
     XCTAssertEqual(f.reply(fd, #"{"verb":"status"}"#).error?.hasPrefix("missing \"cmd\""), true)
     XCTAssertEqual(f.reply(fd, #"{"cmd":"extend","by":"soon"}"#).error?.hasPrefix("extend takes one duration"), true)
     let long = "{\"cmd\":\"status\",\"pad\":\"" + String(repeating: "x", count: ControlProtocol.maxLine) + "\"}"
-    XCTAssertEqual(f.reply(fd, long).error, "request line longer than 16384 bytes; ignored")
+    XCTAssertEqual(f.reply(fd, long).error, "request line longer than \(ControlProtocol.maxLine) bytes; ignored")
     // A request split over two writes is one request.
     XCTAssertTrue(UnixSocket.writeAll(fd, Array(#"{"cmd":"st"#.utf8)))
     f.server.turn()

@@ -57,7 +57,7 @@ final class RoomDeviceTests: XCTestCase {
     let (f, fd) = try roomDesk()
     XCTAssertTrue(f.reply(fd, status).ok)
     let heard =
-      #"{"cmd":"room_session","v":1,"rev":4,"by":"desk-b","modes":["focus","short"],"lengths":[1500,300],"plan_rev":4,"phase":0,"state":"running","elapsed_ms":60000,"expiry":1860,"sent_ms":1796040000000,"synced":true,"age_ms":30000}"#
+      #"{"cmd":"room_session","by":"desk-b","v":2,"rev":4,"modes":["focus","short"],"lengths_ms":[1500000,300000],"plan_rev":4,"phase":0,"state":"running","elapsed_ms":60000,"expiry":1860,"sent_ms":1796040000000,"synced":true,"age_ms":30000}"#
     let r = f.reply(fd, heard)
     XCTAssertTrue(r.ok, r.error ?? "")
     XCTAssertEqual(f.h.device.state.phase, .running)
@@ -73,6 +73,29 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertTrue(bad.error?.contains("room_session: elapsed_ms") == true, bad.error ?? "")
   }
 
+  /// A held session ends with its message's expiry: a forged one that nobody renews stops
+  /// counting, and the desk's timer is its own from then.
+  func testAHeldSessionEndsWithItsExpiry() throws {
+    let (f, fd) = try roomDesk()
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let paused =
+      #"{"cmd":"room_session","by":"zzzz","v":2,"rev":4294967295,"modes":["focus"],"lengths_ms":[1500000],"plan_rev":4294967295,"phase":0,"state":"paused","elapsed_ms":1000,"expiry":60,"sent_ms":1796040000000,"synced":false,"age_ms":0}"#
+    XCTAssertTrue(f.reply(fd, paused).ok)
+    XCTAssertEqual(f.h.device.state.phase, .paused)
+    XCTAssertEqual(f.reply(fd, status).fields["room_rev"], .int(4_294_967_295))
+    f.h.run(for: seconds(61))
+    let after = f.reply(fd, status)
+    XCTAssertNil(after.fields["room_rev"], "expired: no session held")
+    XCTAssertEqual(after.fields["room_following"], .bool(false), "the timer is the desk's own")
+    // The revision after the last serial wraps to 0 and is newer: this desk's start wins.
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"cancel"}"#).ok)
+    XCTAssertTrue(f.reply(fd, paused.replacingOccurrences(of: #""expiry":60"#, with: #""expiry":600"#)).ok)
+    XCTAssertTrue(f.reply(fd, #"{"cmd":"resume"}"#).ok)
+    let resumed = f.reply(fd, status)
+    XCTAssertEqual(resumed.fields["room_rev"], .int(0))
+    XCTAssertEqual(resumed.fields["room_by"], .string("desk-a"))
+  }
+
   /// The bridge says when (its monotonic instant, the machine's clock) the age held: the time
   /// the line waited for the desk's loop counts. An instant in the future, or over a minute back,
   /// is not this clock's and is not believed.
@@ -82,7 +105,7 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertTrue(f.reply(fd, status).ok)
     let now = f.h.device.clock.now.nanoseconds / 1_000_000
     func heard(rev: Int, atMs: Int64) -> String {
-      #"{"cmd":"room_session","v":1,"rev":\#(rev),"by":"desk-b","modes":["focus"],"lengths":[1500],"plan_rev":\#(rev),"phase":0,"state":"running","elapsed_ms":0,"expiry":1560,"sent_ms":1796040000000,"synced":false,"age_ms":1000,"at_ms":\#(atMs)}"#
+      #"{"cmd":"room_session","by":"desk-b","v":2,"rev":\#(rev),"modes":["focus"],"lengths_ms":[1500000],"plan_rev":\#(rev),"phase":0,"state":"running","elapsed_ms":0,"expiry":1560,"sent_ms":1796040000000,"synced":false,"age_ms":1000,"at_ms":\#(atMs)}"#
     }
     XCTAssertTrue(f.reply(fd, heard(rev: 5, atMs: now - 3000)).ok)
     XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(25) - seconds(4), "1 s old 3 s ago")

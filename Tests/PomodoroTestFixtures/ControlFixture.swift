@@ -46,8 +46,8 @@
     /// Sends `line`, lets the server answer, and returns the reply line.
     func request(_ fd: Int32, _ line: String) -> String? {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
-      // The server reads 16 KiB a wake: a longer line takes more than one.
-      for _ in 0...(line.utf8.count / (16 * 1024)) { server.turn() }
+      // The server reads `readPerWake` a wake: a longer line takes more than one.
+      for _ in 0...(line.utf8.count / ControlConnections.readPerWake) { server.turn() }
       var reader = LineReader(fd: fd)
       return reader.next(until: SystemClock().now + ms(2000))
     }

@@ -40,7 +40,9 @@ extension WebDeskTests {
     let tooLong = post("/api/command", labelBody(long), cookie: cookie)
     XCTAssertEqual(tooLong.status, 400, tooLong.body)
     XCTAssertTrue(
-      tooLong.body.contains("label: a label is at most 40 characters, got 41; shorten it"), tooLong.body)
+      tooLong.body.contains(
+        "label: a label is at most 40 characters and 160 bytes of UTF-8, got 41 characters and 41 bytes; shorten it"),
+      tooLong.body)
     let tab = post("/api/command", labelBody("a\tb"), cookie: cookie)
     XCTAssertEqual(tab.status, 400, tab.body)
     XCTAssertTrue(tab.body.contains("without control characters (U+0009 found)"), tab.body)

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Tests/room/hostile.py: room messages nobody's desk may act on, one a line, for `mosquitto_pub -l`
 (Tests/room/run.sh floods the room's topics with them). Each is refused by construction: a session
-(docs/room.md) with one field broken (a wrong version, a revision out of range, a desk id that is
-none, no or too many modes, lengths out of range or of another count, a phase past the plan, an
-unknown state, a time counted past the phase, an expiry or a send time out of range, a wrong type),
-cut short, wrapped, padded past the 1,024 bytes a session may have, random bytes, invalid UTF-8;
-or a valid session of an OLDER revision than `--rev` (a replay: never undoes the newer one). With
+(docs/room.md) of an OLDER revision than `--rev` with one field broken (a wrong version, the first
+wire's `v` 1, a revision out of range, no or too many modes, lengths out of range or of another
+count, a phase past the plan, an unknown state, a time counted past the phase, an expiry or a send
+time out of range, a wrong type), cut short, wrapped, padded past the 1,024 bytes a session may
+have, random bytes, invalid UTF-8; or a valid session of an older revision (a replay, with a fresh
+expiry: never undoes the newer one). A `by` field names another desk now and then: the author is
+the topic's desk, whatever the payload says. With
 `--member DESK` member messages for the topic of DESK instead: a desk id that is not the topic's,
 a phase or a mode that is none, a label over 40 characters, padded past 512 bytes, random bytes.
 
@@ -18,36 +20,37 @@ MODES = ["focus", "short", "long"]
 
 
 def session(r, rev):
-    """A valid session message of revision `rev` (its fields in the bridge's order)."""
+    """A valid session message (wire v2) of revision `rev` (its fields in the bridge's order)."""
     n = r.randint(1, 3)
-    lengths = [r.randint(5, 3600) for _ in range(n)]
+    lengths = [r.randint(5000, 3600000) for _ in range(n)]
     phase = r.randrange(n)
-    return {"v": 1, "rev": rev, "by": r.choice(["desk-a", "desk-b", "desk-c", "zz"]),
-            "modes": [r.choice(MODES) for _ in range(n)], "lengths": lengths, "plan_rev": rev, "phase": phase,
-            "state": r.choice(["running", "paused", "ended"]), "elapsed_ms": r.randint(0, lengths[phase] * 1000),
-            "expiry": r.randint(1, 86400), "sent_ms": 1796040000000 + r.randint(0, 10**9), "synced": r.random() < 0.5}
+    m = {"v": 2, "rev": rev, "modes": [r.choice(MODES) for _ in range(n)], "lengths_ms": lengths, "plan_rev": rev,
+         "phase": phase, "state": r.choice(["running", "paused", "ended"]), "elapsed_ms": r.randint(0, lengths[phase]),
+         "expiry": r.randint(1, 86400), "sent_ms": 1796040000000 + r.randint(0, 10**9), "synced": r.random() < 0.5}
+    if r.random() < 0.2:
+        m["by"] = r.choice(["desk-a", "desk-b", "zz"])  # a forged author: ignored
+    return m
 
 
 # One broken field each: (field, values that are never valid there).
 BROKEN = [
-    ("v", [0, 2, "1", None, 1.5, [1]]),
-    ("rev", [0, -1, (1 << 53) + 1, 10**30, "5", 1.5, None]),
-    ("by", ["", "a b", "x" * 41, "#", "+", "desk/a", None, 5, "d\u00e9sk"]),
+    ("v", [0, 1, 3, "2", None, 1.5, [2]]),
+    ("rev", [-1, 1 << 32, (1 << 53) + 1, 1 << 53, 2**63 - 1, -(2**63), 10**30, "5", 1.5, None]),
     ("modes", [[], ["focus"] * 9, ["egg"], "focus", [1], None, ["soft"], ["flow"]]),
-    ("lengths", [[4], [86400], ["1500"], [-1], [], None, [1.5]]),
+    ("lengths_ms", [[4999], [86400000], ["1500000"], [-1], [], None, [1.5]]),
     ("phase", [-1, 99, "0", None, 0.5]),
     ("state", ["boom", 1, "", None, "RUNNING"]),
     ("elapsed_ms", [-1, 10**18, "x", None]),
     ("expiry", [0, -1, 86401, 10**12, "60", None]),
     ("sent_ms", [-1, 10**17, "now", None]),
     ("synced", ["true", 1, None]),
-    ("plan_rev", [0, -5, "3"]),
+    ("plan_rev", [-5, "3", 1 << 32, None]),
 ]
 
 
 def hostile_session(r, rev):
     kind = r.randrange(10)
-    m = session(r, r.randint(1, 1 << 53))
+    m = session(r, r.randint(max(0, rev - 1000), max(0, rev - 1)))
     if kind <= 4:
         field, values = r.choice(BROKEN)
         value = r.choice(values)
@@ -55,10 +58,8 @@ def hostile_session(r, rev):
             m.pop(field, None)
         else:
             m[field] = value
-        if field == "lengths" and isinstance(value, list) and value and len(value) == len(m["modes"]):
+        if field == "lengths_ms" and isinstance(value, list) and value and len(value) == len(m["modes"]):
             m["modes"] = m["modes"] + ["focus"]  # a count that is not the modes'
-        if field == "plan_rev" and isinstance(value, int):
-            m["rev"] = max(1, m["rev"])
         return json.dumps(m, separators=(",", ":"))
     text = json.dumps(m, separators=(",", ":"))
     if kind == 5:
@@ -86,7 +87,8 @@ def hostile_member(r, desk):
     elif kind == 2:
         m["mode"] = r.choice(["egg", "", 7, None])
     elif kind == 3:
-        m["label"] = "L" * r.randint(41, 300)
+        # over 40 characters, or within them and over 160 bytes
+        m["label"] = r.choice(["L" * r.randint(41, 300), "e\u0301\u0301" * 40])
     elif kind == 4:
         m["label"] = "x" * 30
         m["pad"] = "p" * r.randint(512, 2000)

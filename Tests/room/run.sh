@@ -24,6 +24,8 @@ PROG=room/run.sh
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=Tests/lib/host.sh
 source "$here/../lib/host.sh"
+# shellcheck source=Tests/room/desks.sh
+source "$here/desks.sh"
 repo=$REPO
 binary="" work=""
 parse_args --binary=binary --work=work -- "$@"
@@ -47,87 +49,14 @@ tmux_sock="pomodoro-room-$$"
 pids=()
 when_finished stop_processes
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" >"$work/mosquitto.conf"
 broker_start() {
-  mosquitto -c "$work/mosquitto.conf" >>"$work/mosquitto.log" 2>&1 &
-  broker=$!
+  start_broker "$work/mosquitto.conf" "$port" "$work/mosquitto.log"
+  broker=$started
   pids+=("$broker")
-  for _ in $(seq 100); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  die "mosquitto did not listen on 127.0.0.1:$port: $(tail -n 3 "$work/mosquitto.log")"
 }
 broker_start
-
-# desk NAME [faketime]: its config, its simulator (tmux window) and its bridge.
-desk() {
-  local d=$1 pre=""
-  [[ "${2:-}" == faketime ]] && pre="env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f +90s"
-  mkdir -p "$work/$d/state"
-  printf '%s\n' "control_socket = $work/$d/control.sock" "state_dir = $work/$d/state" "room = team" \
-    "mqtt_host = 127.0.0.1" "mqtt_port = $port" "mqtt_device_id = desk-$d" >"$work/$d/pomodoro.conf"
-  local cmd="exec $pre '$binary' simulate --no-bell --config '$work/$d/pomodoro.conf' --control '$work/$d/control.sock' 2>>'$work/$d/simulator.log'"
-  if tmux -L "$tmux_sock" has-session 2>/dev/null; then
-    tmux -L "$tmux_sock" new-window -d "$cmd"
-  else
-    tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 "$cmd"
-  fi
-  for _ in $(seq 100); do ctl "$d" status >/dev/null 2>&1 && break; sleep 0.1; done
-  # The bridge below the device on the CPU, as its unit runs it (Nice=10).
-  # shellcheck disable=SC2086 # pre: words
-  $pre nice -n 10 "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
-  bridge[$d]=$!
-  pids+=("${bridge[$d]}")
-}
-ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
-# field DESK NAME: one field of the desk's state (ctl status --json).
-field() {
-  ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
-}
-# is DESK NAME VALUE [SECONDS]: waits up to SECONDS (10) for the field to read VALUE.
-is() {
-  local v
-  for _ in $(seq "$((${4:-10} * 10))"); do
-    v=$(field "$1" "$2")
-    [[ "$v" == "$3" ]] && return 0
-    sleep 0.1
-  done
-  echo "desk $1: $2 is '$v', not '$3'"
-  return 1
-}
-# together DESKS...: their time left within 1000 ms of each other. Each desk is read by ctl, its
-# time left taken at the middle of the call and moved to the first reading's instant; a reading
-# is uncertain by half its call's length. Apart only when certainly apart (the spread less the
-# uncertainty over 1000 ms); a reading too uncertain to say (a loaded machine) is made again, up
-# to 20 times.
-together() {
-  python3 - "$binary" "$work" "$@" <<'PY'
-import json, subprocess, sys, time
-binary, work, desks = sys.argv[1], sys.argv[2], sys.argv[3:]
-def reading():
-    t0, seen, unsure = None, {}, 0
-    for d in desks:
-        before = time.monotonic()
-        out = subprocess.run([binary, "ctl", "--socket", f"{work}/{d}/control.sock", "status", "--json"],
-                             capture_output=True, text=True).stdout
-        after = time.monotonic()
-        mid = (before + after) / 2
-        t0 = mid if t0 is None else t0
-        s = json.loads(out)["state"]
-        running = s["phase"] == "running"
-        seen[d] = s["remaining_ms"] + (int((mid - t0) * 1000) if running else 0)
-        unsure += int((after - before) * 500) if running else 0
-    return seen, max(seen.values()) - min(seen.values()), unsure
-for attempt in range(20):
-    seen, spread, unsure = reading()
-    if spread + unsure <= 1000 or spread - unsure > 1000:
-        break
-print(f"time left {seen}, spread {spread} ms (give or take {unsure} ms; reading {attempt + 1})")
-sys.exit(0 if spread - unsure <= 1000 else 1)
-PY
-}
 
 declare -A bridge
 for d in a b; do desk "$d"; done
@@ -190,7 +119,7 @@ done
 for d in a b c; do check "desk $d counts the room 'pair'" "" is "$d" room_members 3; done
 # The two starts made before either hears of the other: a's and b's bridges stopped meanwhile
 # (SIGSTOP), so each desk makes its own revision 1; then both bridges publish theirs.
-timeout 8 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -v >"$work/pair-sessions" 2>&1 &
+timeout 8 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/sessions/+" -v >"$work/pair-sessions" 2>&1 &
 sub=$!
 sleep 0.5
 kill -STOP "${bridge[a]}" "${bridge[b]}"
@@ -202,11 +131,11 @@ check "two starts at once: b made its own revision 1" "$made_b" grep -qF '"room_
 for d in a b c; do check "two starts at once: $d runs the room's session" "" is "$d" phase running; done
 for d in a b c; do check "two starts at once: $d holds b's session (revision 1 by desk-b)" "" is "$d" room_by desk-b; done
 expect "two starts at once: the time left on a, b and c within 1 s" together a b c
-retained=$(timeout 5 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -C 1 -W 4 2>/dev/null)
-check "two starts at once: the broker keeps one session, b's" "$retained" grep -qF '"by":"desk-b"' <<<"$retained"
 wait "$sub"
-check "two starts at once: both revisions 1 were published (a's and b's)" "$(cat "$work/pair-sessions")" \
-  grep -q '"rev":1,"by":"desk-a".*' "$work/pair-sessions"
+for d in a b; do
+  check "two starts at once: desk-$d published its revision 1 on its own topic" "$(cat "$work/pair-sessions")" \
+    grep -q "^pomodoro/room/pair/sessions/desk-$d {\"v\":2,\"rev\":1," "$work/pair-sessions"
+done
 
 # Hostile room messages, 10,000 sessions and 3,000 member messages (Tests/room/hostile.py: each one
 # refused by construction, or a replay of an older revision), published twice over while a
@@ -223,7 +152,7 @@ declare -A logged
 for d in a b c; do logged[$d]=$(wc -l <"$work/$d/bridge.log"); done
 (
   for _ in 1 2; do
-    mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/session" -l <"$work/hostile-session"
+    mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/sessions/zzzz" -l <"$work/hostile-session"
     mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/members/ghost" -l <"$work/hostile-ghost"
     mosquitto_pub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/members/desk-c" -l <"$work/hostile-c"
   done
@@ -260,6 +189,77 @@ for d in a b c; do check "resume on c's command topic (Home Assistant's way) run
 tmux -L "$tmux_sock" send-keys -t 0:1 Space
 for d in a b c; do check "b's own button pauses $d" "" is "$d" phase paused; done
 expect "paused by b's button: the time left on a, b and c within 1 s" together a b c
+
+# Messages no desk may let win for good (issue 44), each followed by a real press that must reach
+# every desk. pub TOPIC PAYLOAD [EXPIRY]: retained, MQTT 5, with its Message Expiry Interval.
+pub() {
+  local args=(-h 127.0.0.1 -p "$port" -V mqttv5 -q 1 -r -t "$1" -m "$2")
+  [[ -n "${3:-}" ]] && args+=(-D publish message-expiry-interval "$3")
+  mosquitto_pub "${args[@]}"
+}
+# forged REV STATE [ELAPSED_MS]: a valid session of one 25-minute focus.
+forged() {
+  printf '{"v":2,"rev":%s,"modes":["focus"],"lengths_ms":[1500000],"plan_rev":%s,"phase":0,"state":"%s","elapsed_ms":%s,"expiry":5,"sent_ms":1796040000000,"synced":false}' \
+    "$1" "$1" "$2" "${3:-1500000}"
+}
+# reaches WHAT DESK COMMAND PHASE: DESK's COMMAND (a press, by ctl) puts every desk in PHASE, with
+# DESK's revision; says how long the last desk took (ctl's checks every 100 ms).
+reaches() {
+  local what=$1 from=$2 command=$3 phase=$4 d start
+  start=$(date +%s%N)
+  ctl "$from" "$command" >/dev/null
+  for d in a b c; do check "$what: $from's $command reaches $d" "" is "$d" phase "$phase"; done
+  for d in a b c; do check "$what: $d holds desk-$from's revision" "" is "$d" room_by "desk-$from"; done
+  say "figure: $what: $from's $command on every desk after $((($(date +%s%N) - start) / 1000000)) ms"
+}
+zs=$(printf 'z%.0s' $(seq 40))
+rev=$(field a room_rev)
+# The cap of the first wire and Int64's extremes: refused by range. The newest a forger can be
+# (rev + 2^31 - 1, an ended session from the desk id that sorts last): it stops every desk, and
+# the next press wins all the same (serial numbers: no revision is the last).
+for r in 9007199254740992 9223372036854775807 -9223372036854775808 $(((rev + (1 << 31) - 1) % (1 << 32))); do
+  pub "pomodoro/room/pair/sessions/$zs" "$(forged "$r" ended)" 5
+done
+for d in a b c; do check "the forger's ended session stops $d" "" is "$d" phase idle; done
+reaches "after the forged cap" a start running
+# A replay: a's session of a moment ago, published again with a fresh expiry, after a newer press.
+old=$(timeout 5 mosquitto_sub -h 127.0.0.1 -p "$port" -t pomodoro/room/pair/sessions/desk-a -C 1 -W 4 2>/dev/null)
+reaches "before the replay" b pause paused
+pub pomodoro/room/pair/sessions/desk-a "$(sed -E 's/"expiry":[0-9]+/"expiry":86400/' <<<"$old")" 86400
+sleep 1
+for d in a b c; do check "the replay changes nothing on $d" "" is "$d" room_by desk-b; done
+reaches "after the replay" c resume running
+# The longest labels in bytes (40 characters of a quote and a combining mark: 160 bytes) on every
+# desk: each desk still counts and lists the others.
+long=$(python3 -c 'print("\"\u20dd" * 40)')
+for d in a b c; do ctl "$d" label "$long" >/dev/null; done
+for d in a b c; do
+  check "the longest labels: $d counts 3" "" is "$d" room_members 3
+  check "the longest labels: $d lists each desk's label" "$(field "$d" room_desk_labels)" \
+    python3 -c 'import json,sys; l=json.loads(sys.argv[1]); sys.exit(0 if len(l) == 3 and all(x == "\"\u20dd" * 40 for x in l) else 1)' \
+    "$(ctl "$d" status --json | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["state"]["room_desk_labels"]))')"
+done
+reaches "with the longest labels" a pause paused
+# 63 ghosts: retained member messages of desks that left without a will. The desks already there
+# stay counted; a desk that joins later is counted at once.
+for i in $(seq -w 1 63); do
+  pub "pomodoro/room/pair/members/ghost$i" "{\"v\":1,\"desk\":\"ghost$i\",\"phase\":\"running\",\"mode\":\"focus\",\"following\":true}" 75
+done
+for d in a b c; do
+  check "63 ghosts: $d counts the room full (64)" "" is "$d" room_members 64
+  for other in a b c; do
+    check "63 ghosts: $d still lists desk-$other" "$(field "$d" room_desks)" lists "$d" "desk-$other" 1
+  done
+done
+ctl d config set room pair >/dev/null
+"$binary" mqtt --config "$work/d/pomodoro.conf" >>"$work/d/bridge.log" 2>&1 &
+bridge[d]=$!
+pids+=("${bridge[d]}")
+for d in a b c; do
+  check "63 ghosts: the late desk d is counted on $d" "$(field "$d" room_desks)" lists "$d" desk-d 5
+done
+for i in $(seq -w 1 63); do pub "pomodoro/room/pair/members/ghost$i" ""; done
+for d in a b c; do check "the ghosts cleared: $d counts 4" "" is "$d" room_members 4; done
 
 REPORTED=1
 test_done

@@ -191,7 +191,7 @@ def main():
         phone.type("#label-text", "x" * 41)
         phone.click("#label-set")
         said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
-        check("a 41-character label refused with the label's message", said and "at most 40 characters, got 41" in said
+        check("a 41-character label refused with the label's message", said and "at most 40 characters and 160 bytes of UTF-8, got 41 characters" in said
               and device().get("label") == "Write the report", str(said))
         phone.click("#label-clear")
         check("Clear: the device has no label, none shown", until(lambda: "label" not in device(), 3) is not None

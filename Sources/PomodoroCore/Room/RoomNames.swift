@@ -2,8 +2,13 @@
 public enum RoomNames {
   /// A room: 1-40 of A-Z a-z 0-9 . _ -.
   public static func isRoom(_ s: String) -> Bool { isLevel(s, max: 40) }
-  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound).
-  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) }
+  /// A desk id: 1-40 of A-Z a-z 0-9 . _ - (RoomWire's bound), and not `room`.
+  public static func isDesk(_ s: String) -> Bool { isLevel(s, max: 40) && !reserved.contains(s) }
+  /// The level under the topic prefix that the rooms' topics take (`<prefix>/room/...`): a desk
+  /// of that id would have its own topics there (and, by the ACL's `%u` pattern, every room).
+  public static let reserved: Set<String> = ["room"]
+  /// The rule, as messages say it.
+  public static let rule = "1-40 of A-Z a-z 0-9 . _ -, not room"
 
   static func isLevel(_ s: String, max: Int) -> Bool {
     let u = s.utf8

@@ -29,11 +29,11 @@ extension Engine {
   }
 
   /// `.roomSession`: a revision heard from the room, anchored. Older ones (and the same one
-  /// again) change nothing.
-  static func hear(_ s: inout EngineState, _ session: RoomSession, anchor: Instant) {
-    guard var room = s.room else { return }
-    if let held = room.held, !session.supersedes(held.session) { return }
-    room.held = RoomHeld(session: session, anchor: anchor)
+  /// again) change nothing, unless what this desk holds has expired; an expired one is not taken.
+  static func hear(_ s: inout EngineState, _ heard: RoomHeld, now: Instant) {
+    guard var room = s.room, !heard.expired(at: now) else { return }
+    if let held = room.held, !held.expired(at: now), !heard.session.supersedes(held.session) { return }
+    room.held = heard
     s.room = room
   }
 
@@ -43,6 +43,12 @@ extension Engine {
     _ event: Event, before: EngineState, _ s: inout EngineState, now: Instant, effects: inout [Effect]
   ) {
     guard var room = s.room else { return }
+    // A session held past its expiry is forgotten: a following timer is the desk's own from now.
+    if let held = room.held, held.expired(at: now) {
+      room.held = nil
+      room.followed = nil
+      room.left = nil
+    }
     switch event {
     case .press, .longPress, .skip, .extend, .turn:
       act(event, before: before, &s, &room, now: now, effects: &effects)
@@ -73,7 +79,7 @@ extension Engine {
         enter(&s, .idle(lastDetentAt: nil), at: now, effects: &effects)
         room.left = nil
       } else if let length = s.duration {
-        let revision = min(RoomSession.mostRevision, (room.held?.session.revision ?? 0) + 1)
+        let revision = RoomSession.next(after: room.held?.session.revision ?? room.lastRevision)
         var plan = [RoomSession.Phase(mode: s.mode, length: length)]
         if s.mode.kind == .focus {
           let after = s.settings.cycle.next(after: s.mode, focusDone: s.focusDoneInCycle + 1).mode
@@ -91,7 +97,7 @@ extension Engine {
     let phase = held.session.plan[min(key.index, held.session.plan.count - 1)]
     func revise(_ change: (inout RoomSession) -> Void) {
       var next = held.said(at: now)
-      next.revision = min(RoomSession.mostRevision, next.revision + 1)
+      next.revision = RoomSession.next(after: next.revision)
       next.origin = room.desk
       change(&next)
       room.held = RoomHeld(session: next, anchor: now)

@@ -21,8 +21,27 @@ public struct RoomSession: Equatable, Sendable {
 
   /// At most this many phases a plan.
   public static let mostPhases = 8
-  /// Revisions run from 1 to here (2^53: a number every JSON reader keeps exactly).
-  public static let mostRevision: Int64 = 1 << 53
+  /// A phase's length: what the dial sets.
+  public static let lengths = Dial.shortest...Dial.longest
+  /// Revisions are serial numbers of 32 bits (RFC 1982, as DNS zone serials): 0..<2^32, the next
+  /// after 2^32 - 1 is 0, and the next from any revision is newer than it. No revision is the
+  /// last, so none wins for good: whatever a desk holds, its next press supersedes it.
+  public static let revisions: Int64 = 1 << 32
+  /// The revision that supersedes `revision` (1 when the desk holds none).
+  public static func next(after revision: Int64?) -> Int64 { ((revision ?? 0) + 1) & (revisions - 1) }
+  /// How long a session lives after the moment its `elapsed` held (the Message Expiry Interval
+  /// it is published with): running, the plan's time left and 2 minutes; paused, a day; ended,
+  /// 10 minutes. A desk forgets a session it holds once it expired (a forged one too).
+  public static let mostLife = seconds(86_400)
+  public var life: Nanoseconds {
+    switch state {
+    case .running:
+      let left = plan[min(phase, plan.count - 1)...].reduce(0) { $0 + $1.length } - elapsed
+      return min(Self.mostLife, max(0, left) + seconds(120))
+    case .paused: return Self.mostLife
+    case .ended: return minutes(10)
+    }
+  }
   /// The modes a room shares: the pomodoro's countdowns (a flow counts up to no end, an egg is
   /// the cook's own).
   public static func shares(_ mode: Mode) -> Bool {
@@ -57,30 +76,40 @@ public struct RoomSession: Equatable, Sendable {
     self.elapsed = elapsed
   }
 
-  /// Whether this revision wins over `other`: the higher revision; of two with the same one (two
-  /// desks that started in the same second), the one whose origin sorts last byte by byte. The
-  /// same revision from the same desk is the same session: neither wins.
+  /// Whether this revision wins over `other`: the newer revision in serial arithmetic; of two
+  /// with the same one (two desks that started in the same second), or exactly half the space
+  /// apart (RFC 1982 leaves it undefined), the one whose origin sorts last byte by byte. The same
+  /// revision from the same desk is the same session: neither wins.
   public func supersedes(_ other: RoomSession) -> Bool {
     Self.orders(other.revision, other.origin, before: revision, origin)
   }
 
-  /// The precedence, written once (the bridge's `RoomRevision` orders by it too): revision
-  /// `a` from `aBy` comes before revision `b` from `bBy`.
+  /// The precedence, written once (the bridge orders by it too): revision `a` from `aBy` comes
+  /// before revision `b` from `bBy`. Revisions outside 0..<2^32 are taken modulo 2^32.
   public static func orders(_ a: Int64, _ aBy: String, before b: Int64, _ bBy: String) -> Bool {
-    a != b ? a < b : aBy.utf8.lexicographicallyPrecedes(bBy.utf8)
+    let half = revisions >> 1
+    let d = (b &- a) & (revisions - 1)
+    if d == 0 || d == half { return aBy.utf8.lexicographicallyPrecedes(bBy.utf8) }
+    return d < half
   }
 }
 
 /// A room session as a desk holds it: with the instant (on this desk's monotonic clock) at which
-/// its `elapsed` held, found from the message's age.
+/// its `elapsed` held, found from the message's age, and the instant it expires (its message's
+/// expiry from that moment; the session's own `life` for one this desk made).
 public struct RoomHeld: Equatable, Sendable {
   public var session: RoomSession
   public var anchor: Instant
+  public var expires: Instant
 
-  public init(session: RoomSession, anchor: Instant) {
+  public init(session: RoomSession, anchor: Instant, life: Nanoseconds? = nil) {
     self.session = session
     self.anchor = anchor
+    expires = anchor + min(RoomSession.mostLife, max(0, life ?? session.life))
   }
+
+  /// Whether it has expired at `now`: a desk forgets it (and any session wins over it).
+  public func expired(at now: Instant) -> Bool { now >= expires }
 
   /// Where the room stands at `now`.
   public enum Now: Equatable, Sendable {
@@ -145,7 +174,12 @@ public struct RoomHeld: Equatable, Sendable {
 public struct RoomStanding: Equatable, Sendable {
   public var name: String
   public var desk: String
-  public internal(set) var held: RoomHeld?
+  public internal(set) var held: RoomHeld? {
+    didSet { if let held { lastRevision = held.session.revision } }
+  }
+  /// The revision of the last session held, kept when it expires: the next one this desk makes
+  /// follows it (a bridge that published this desk's earlier revisions takes only newer ones).
+  public internal(set) var lastRevision: Int64?
   /// The room phase this desk's timer is (it follows the room), nil: its timer, if any, is its
   /// own.
   var followed: PhaseKey?
@@ -163,6 +197,7 @@ public struct RoomStanding: Equatable, Sendable {
     self.name = name
     self.desk = desk
     held = nil
+    lastRevision = nil
     followed = nil
     left = nil
     view = nil

@@ -124,12 +124,16 @@ extension ControlConnections {
     }
   }
 
+  /// The most a client's input is read in one wake (4 KiB at a time): a longer line takes more
+  /// than one, and the other clients are served between.
+  public static let readPerWake = 16 * 1024
+
   /// Reads what a client sent into lines to answer, when it has none waiting: 4 KiB at a time
-  /// until a whole line has come, 16 KiB a wake at most.
+  /// until a whole line has come, `readPerWake` a wake at most.
   func receive(_ client: ControlClient) {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var reads = 0
-    while client.waiting.isEmpty, !client.ended, reads < 4 {
+    while client.waiting.isEmpty, !client.ended, reads < Self.readPerWake / buffer.count {
       reads += 1
       let n = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) } }
       if n < 0 {

@@ -93,8 +93,8 @@ public final class ControlServer: LoopSource, DeviceObserver {
       return listed(device.historyItems(days: days))
     case .config, .configSet, .configReset:
       return listed(device.settingsAnswer(command))
-    case .roomSession(let session, let age, let at):
-      device.hearRoom(session, age: age, at: at)
+    case .roomSession(let message, let age, let at):
+      device.hearRoom(message.session, age: age, at: at, life: seconds(message.expiry))
       return Answer(reply: ok())
     case .roomStatus(let view):
       device.roomSaid(view)

@@ -19,12 +19,13 @@ extension Device {
   /// `room_session`: a session the bridge heard, `age` old at `at` (the bridge's instant on the
   /// machine's monotonic clock, this desk's too), anchored on this desk's clock: the time the line
   /// waited for this loop counts. An `at` in the future or over a minute back (not this clock: a
-  /// test's) is not believed, and the age is taken as of now.
-  public func hearRoom(_ session: RoomSession, age: Nanoseconds, at: Instant? = nil) {
+  /// test's) is not believed, and the age is taken as of now. It expires `life` (its message's
+  /// expiry) after that anchor.
+  public func hearRoom(_ session: RoomSession, age: Nanoseconds, at: Instant? = nil, life: Nanoseconds? = nil) {
     guard state.room != nil else { return }
     let now = clock.now
     let base = at.flatMap { $0 <= now && now - $0 < seconds(60) ? $0 : nil } ?? now
-    feed(.roomSession(session, anchor: base - max(0, age)), at: now)
+    feed(.roomSession(RoomHeld(session: session, anchor: base - max(0, age), life: life)), at: now)
   }
 
   /// `room_status`: this desk's id and the room as the bridge sees it.

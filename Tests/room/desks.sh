@@ -1,0 +1,104 @@
+# shellcheck shell=bash disable=SC2154,SC2034
+# (SC2154: binary, work, tmux_sock, port, pids, bridge are the caller's; SC2034: started is for it.)
+# Tests/room/desks.sh: the desks of a room test (Tests/room/run.sh, Tests/room/sites.sh), sourced
+# after Tests/lib/host.sh. The caller sets binary, work, tmux_sock, port and the arrays pids and
+# bridge (declare -A). Each desk NAME is a simulator in a tmux window with its control socket in
+# $work/NAME and its bridge (`pomodoro mqtt`), as desk-NAME:
+#   free_port                  a free TCP port on 127.0.0.1
+#   start_broker CONF PORT LOG  mosquitto with CONF, waited for on PORT; its PID in `started`
+#   desk NAME [faketime]       a desk (desk_port, desk_conf: its broker's port, more config lines)
+#   ctl DESK ARGS...           pomodoro ctl on the desk's socket
+#   field DESK NAME            one field of its state; is DESK NAME VALUE [SECONDS] waits for one
+#   together DESKS...          their time left within 1 s of each other
+desk_conf=()
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+start_broker() {
+  mosquitto -c "$1" >>"$3" 2>&1 &
+  started=$!
+  for _ in $(seq 100); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $2), 1)" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  die "mosquitto did not listen on 127.0.0.1:$2: $(tail -n 3 "$3")"
+}
+
+# desk NAME [faketime]: its config, its simulator (tmux window) and its bridge, on the broker at
+# 127.0.0.1:$port (desk_port instead, when set), with the config lines of desk_conf after its own.
+desk() {
+  local d=$1 pre=""
+  [[ "${2:-}" == faketime ]] && pre="env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f +90s"
+  mkdir -p "$work/$d/state"
+  printf '%s\n' "control_socket = $work/$d/control.sock" "state_dir = $work/$d/state" "room = team" \
+    "mqtt_host = 127.0.0.1" "mqtt_port = ${desk_port:-$port}" "mqtt_device_id = desk-$d" "${desk_conf[@]}" \
+    >"$work/$d/pomodoro.conf"
+  local cmd="exec $pre '$binary' simulate --no-bell --config '$work/$d/pomodoro.conf' --control '$work/$d/control.sock' 2>>'$work/$d/simulator.log'"
+  if tmux -L "$tmux_sock" has-session 2>/dev/null; then
+    tmux -L "$tmux_sock" new-window -d "$cmd"
+  else
+    tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 "$cmd"
+  fi
+  for _ in $(seq 100); do ctl "$d" status >/dev/null 2>&1 && break; sleep 0.1; done
+  # The bridge below the device on the CPU, as its unit runs it (Nice=10).
+  # shellcheck disable=SC2086 # pre: words
+  $pre nice -n 10 "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
+  bridge["$d"]=$!
+  pids+=("${bridge["$d"]}")
+}
+ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
+# field DESK NAME: one field of the desk's state (ctl status --json).
+field() {
+  ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
+}
+# lists DESK ID [SECONDS]: waits up to SECONDS (10) for the desk's room_desks to hold ID.
+lists() {
+  for _ in $(seq "$((${3:-10} * 10))"); do
+    field "$1" room_desks | grep -qF "'$2'" && return 0
+    sleep 0.1
+  done
+  echo "desk $1 lists $(field "$1" room_desks), not $2"
+  return 1
+}
+# is DESK NAME VALUE [SECONDS]: waits up to SECONDS (10) for the field to read VALUE.
+is() {
+  local v
+  for _ in $(seq "$((${4:-10} * 10))"); do
+    v=$(field "$1" "$2")
+    [[ "$v" == "$3" ]] && return 0
+    sleep 0.1
+  done
+  echo "desk $1: $2 is '$v', not '$3'"
+  return 1
+}
+# together DESKS...: their time left within 1000 ms of each other. Each desk is read by ctl, its
+# time left taken at the middle of the call and moved to the first reading's instant; a reading
+# is uncertain by half its call's length. Apart only when certainly apart (the spread less the
+# uncertainty over 1000 ms); a reading too uncertain to say (a loaded machine) is made again, up
+# to 20 times.
+together() {
+  python3 - "$binary" "$work" "$@" <<'PY'
+import json, subprocess, sys, time
+binary, work, desks = sys.argv[1], sys.argv[2], sys.argv[3:]
+def reading():
+    t0, seen, unsure = None, {}, 0
+    for d in desks:
+        before = time.monotonic()
+        out = subprocess.run([binary, "ctl", "--socket", f"{work}/{d}/control.sock", "status", "--json"],
+                             capture_output=True, text=True).stdout
+        after = time.monotonic()
+        mid = (before + after) / 2
+        t0 = mid if t0 is None else t0
+        s = json.loads(out)["state"]
+        running = s["phase"] == "running"
+        seen[d] = s["remaining_ms"] + (int((mid - t0) * 1000) if running else 0)
+        unsure += int((after - before) * 500) if running else 0
+    return seen, max(seen.values()) - min(seen.values()), unsure
+for attempt in range(20):
+    seen, spread, unsure = reading()
+    if spread + unsure <= 1000 or spread - unsure > 1000:
+        break
+print(f"time left {seen}, spread {spread} ms (give or take {unsure} ms; reading {attempt + 1})")
+sys.exit(0 if spread - unsure <= 1000 else 1)
+PY
+}
