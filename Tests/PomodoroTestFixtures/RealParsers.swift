@@ -108,6 +108,26 @@
       print("\n".join(bad) if bad else "ok %d" % n)
       """#
 
+    static let csvScript = #"""
+      import csv, io, sys
+      rows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")))
+      column = rows[0].index(sys.argv[1])
+      expected = sys.argv[2:]
+      got = [row[column] for row in rows[1:]]
+      bad = ["%d: read %s, expected %s" % (i + 1, ascii(g), ascii(e)) for i, (g, e) in enumerate(zip(got, expected)) if g != e]
+      if len(got) != len(expected):
+          bad.append("%d rows, expected %d" % (len(got), len(expected)))
+      print("\n".join(bad) if bad else "ok %d" % len(got))
+      """#
+
+    /// `text` read by Python's csv module: "ok N" when the column `header` of its N rows (after
+    /// the header) holds `expected`, else a line for each cell that does not.
+    static func csv(_ text: String, column header: String, expected: [String]) throws -> String {
+      let r = try python(csvScript, [header] + expected, input: Data(text.utf8))
+      XCTAssertEqual(r.code, 0, r.err)
+      return r.out.trimmingCharacters(in: .newlines)
+    }
+
     /// Each check's line read by Python's json module; "ok N" when every one gave its text, else
     /// a line for each that did not (what was read, or the parser's error).
     static func json(_ checks: [Check]) throws -> String {
