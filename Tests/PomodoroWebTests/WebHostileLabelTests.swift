@@ -32,4 +32,23 @@ extension WebDeskTests {
     }
     XCTAssertEqual(try RealParsers.json(checks), "ok \(checks.count)")
   }
+
+  /// The page's week by label (`GET /api/history`), from records with each hostile label: every
+  /// row's `label` and `name` parsed as the label recorded.
+  func testThePagesHistoryParsesForEveryHostileLabel() throws {
+    let labels = try HostileLabels.checked()
+    let lines = labels.enumerated().map { i, label in
+      String(Self.record(daysAgo: 0, minutes: Int64(100 - i)).dropLast()) + ",\"label\":"
+        + FlatJSON.quote(label.text) + "}"
+    }
+    try storingDesk(history: lines)
+    let r = get("/api/history?days=1")
+    XCTAssertEqual(r.status, 200, r.body)
+    var checks: [RealParsers.Check] = []
+    for (i, label) in labels.enumerated() {
+      checks.append(.init("json:week_by_label.\(i).label", r.body, label.text))
+      checks.append(.init("json:week_by_label.\(i).name", r.body, label.text))
+    }
+    XCTAssertEqual(try RealParsers.json(checks), "ok \(checks.count)")
+  }
 }
