@@ -64,7 +64,7 @@ enum CtlCommand {
     var next = reader.next(until: deadline)
     // A list's item lines come before its reply.
     while let line = next, let item = ControlProtocol.decodeItem(line) {
-      if json { emit(line) }
+      if json { emit(json: line) }
       items.append(item.fields)
       next = reader.next(until: deadline)
     }
@@ -86,14 +86,14 @@ enum CtlCommand {
       PomodoroCLI.fail("pomodoro: unexpected reply from \(path): \(Log.oneLine(String(line.prefix(200))))")
       return ExitCode.protocolError
     case .failure(let refusal)?:
-      if json { emit(line) }
+      if json { emit(json: line) }
       PomodoroCLI.fail("pomodoro: \(Log.oneLine(refusal.message))")
       return ExitCode.failure
     case .success(let state)?:
       if command.isConfig {
         if !json { for row in configTable(items, header: command == .config) { emit(row) } }
       } else {
-        emit(json ? ControlProtocol.replyForPeople(line, state) : ControlProtocol.text(state))
+        if json { emit(json: ControlProtocol.replyForPeople(line, state)) } else { emit(ControlProtocol.text(state)) }
       }
     }
     guard command == .watch else { return ExitCode.ok }
@@ -101,7 +101,7 @@ enum CtlCommand {
     var reason: String?
     while let line = reader.next(until: nil) {
       switch ControlProtocol.decodeReply(line) {
-      case .success(let state)?: emit(json ? line : ControlProtocol.text(state))
+      case .success(let state)?: if json { emit(json: line) } else { emit(ControlProtocol.text(state)) }
       case .failure(let refusal)?: reason = refusal.message
       case nil: continue
       }
@@ -155,10 +155,18 @@ enum CtlCommand {
     return path
   }
 
-  /// Prints a line of the device's, its control characters escaped: whatever answers on the
-  /// socket cannot send escape sequences to the terminal.
+  /// Prints a line for people, its control characters escaped (`Log.oneLine`): whatever answers
+  /// on the socket cannot send escape sequences to the terminal.
   static func emit(_ line: String) {
     print(Log.oneLine(line))
+    flushStandardOutput()
+  }
+
+  /// Prints a JSON line of the device's for programs: as it came, but with any invisible
+  /// character in it as JSON's own escape (`\u200b`, never Swift's `\u{200B}`, which JSON
+  /// parsers refuse), so it parses as the same JSON and still sends nothing raw to a terminal.
+  static func emit(json line: String) {
+    print(FlatJSON.visible(line))
     flushStandardOutput()
   }
 }

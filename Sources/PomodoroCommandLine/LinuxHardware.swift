@@ -21,7 +21,11 @@ enum LinuxHardware {
     do {
       if config.buzzerKind == .passive {
         do {
-          tone = try SysfsPWM(chip: config.pwmChip, channel: config.pwmChannel)
+          // The channel's one owner while the device runs: `tune` and `probe` refuse beside it;
+          // one that plays as the device starts leaves it silent until it ends.
+          tone = try SysfsPWM(
+            chip: config.pwmChip, channel: config.pwmChannel,
+            lock: ChannelLock(path: config.pwmLockPath, makesDirectory: true), whenBusy: .wait)
         } catch {
           throw HardwareError(error, about: "the passive buzzer's PWM", named: "PWM")
         }

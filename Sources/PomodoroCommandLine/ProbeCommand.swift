@@ -109,7 +109,9 @@ enum ProbeCommand {
     var melody = MelodyPlayer()
     if config.buzzerKind == .passive {
       do {
-        let pwm = try SysfsPWM(chip: config.pwmChip, channel: config.pwmChannel)
+        let pwm = try SysfsPWM(
+          chip: config.pwmChip, channel: config.pwmChannel, lock: ChannelLock(path: config.pwmLockPath),
+          whenBusy: .refuse)
         print("passive buzzer: \(pwm.name); a scale now, C6 to C7 (if silent: the wiring, or the overlay's pin)")
         tone = pwm
       } catch {

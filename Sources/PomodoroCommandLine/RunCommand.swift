@@ -13,6 +13,12 @@ enum RunCommand {
     let file = args.values["--config"] ?? DeviceConfig.defaultPath
     let (config, lines) = try PomodoroCLI.loadConfigFile(args.values["--config"], defaultPath: file, log: log)
     let parts = try openHardware(config)
+    if let pwm = parts.tone as? SysfsPWM {
+      if let note = pwm.lockNote { log.warning(note) }
+      if !pwm.claimed {
+        log.notice("the buzzer's PWM channel is held by `pomodoro tune` or `probe`; the device takes it once that ends")
+      }
+    }
     let clock = SystemClock()
     // The state and history written by a thread of their own: the loop never waits on an fsync.
     var storage: Storage? = Storage(directory: config.stateDirectory, writesInBackground: true)

@@ -47,11 +47,14 @@ enum TuneCommand {
   }
 
   /// Plays `tune` once on the passive buzzer's PWM, on deadlines, then releases it; SIGINT or
-  /// SIGTERM stop it silent.
+  /// SIGTERM stop it silent. Refused, before anything is written, while the device (or another
+  /// `tune`) holds the channel's lock: the message names the service and how to stop it.
   static func play(_ tune: Tune, volume: Int, config: DeviceConfig) throws -> Int32 {
     let pwm: SysfsPWM
     do {
-      pwm = try SysfsPWM(chip: config.pwmChip, channel: config.pwmChannel)
+      pwm = try SysfsPWM(
+        chip: config.pwmChip, channel: config.pwmChannel, lock: ChannelLock(path: config.pwmLockPath),
+        whenBusy: .refuse)
     } catch {
       throw HardwareError(error, about: "the passive buzzer's PWM", named: "PWM")
     }

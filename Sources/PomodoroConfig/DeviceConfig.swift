@@ -57,6 +57,17 @@ public struct DeviceConfig: Equatable, Sendable {
   public var stateDirectory = "/var/lib/pomodoro"
   // Control socket (nil: `off`) and the MQTT bridge (`pomodoro mqtt`)
   public var controlSocket: String? = "/run/pomodoro/control.sock"
+  /// The device's runtime directory: the control socket's (the service's RuntimeDirectory,
+  /// /run/pomodoro), or /run/pomodoro with the socket off.
+  public var runtimeDirectory: String {
+    guard let socket = controlSocket, let slash = socket.lastIndex(of: "/"), slash > socket.startIndex else {
+      return "/run/pomodoro"
+    }
+    return String(socket[..<slash])
+  }
+  /// The lock file that makes the device (and `pomodoro tune`, `probe`) the one owner of the
+  /// buzzer's PWM channel (ChannelLock).
+  public var pwmLockPath: String { runtimeDirectory + "/pwm.lock" }
   public var mqttHost = "localhost"
   public var mqttPort = 1883
   /// nil: the host name.

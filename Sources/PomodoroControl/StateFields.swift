@@ -170,16 +170,30 @@ public enum StateFields {
     names.compactMap { name in fields[name].map { (name, $0) } }
   }
 
-  /// `phase=running mode=focus remaining_ms=1500000 total_ms=1500000`: the journal's form.
+  /// `phase=running mode=focus remaining_ms=1500000 total_ms=1500000 label="Write the report"`:
+  /// the journal's form. A text that is one plain word (letters, digits, `_ - . : +`) is written
+  /// bare, any other (a label with a space, a quote, an `=`, an invisible character) as a JSON
+  /// string (`FlatJSON.quote`), so a program splits the line on spaces and reads each value with
+  /// a JSON parser, and the label can never pass for another field.
   public static func logText(_ fields: [(String, JSONValue)]) -> String {
     fields.map { name, value in
       switch value {
-      case .string(let s): return "\(name)=\(s)"
+      case .string(let s): return "\(name)=\(isWord(s) ? s : FlatJSON.quote(s))"
       case .int(let n): return "\(name)=\(n)"
       case .bool(let b): return "\(name)=\(b)"
       case .null: return "\(name)=null"
       case .list: return "\(name)=\(value.text)"
       }
     }.joined(separator: " ")
+  }
+
+  /// Whether `s` is written bare in the journal's form: one word of ASCII letters, digits and
+  /// `_ - . : +`.
+  static func isWord(_ s: String) -> Bool {
+    !s.isEmpty
+      && s.utf8.allSatisfy { c in
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
+          || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":") || c == UInt8(ascii: "+")
+      }
   }
 }

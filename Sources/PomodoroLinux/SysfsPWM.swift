@@ -105,7 +105,14 @@ public final class PosixSysfs: SysfsAccess {
 /// made them writable, and written in the order `PWMPlan` gives (the duty never above the
 /// period). It is disabled at open (a crash may have left it on), at `silence` and at
 /// `release`, which unexports it if this writer exported it (a channel found exported, by a
-/// crashed run or by the device while `pomodoro tune` plays, is left exported and disabled).
+/// crashed run, is left exported and disabled).
+///
+/// One owner at a time (`ChannelLock`): with a lock, nothing is written to the channel until
+/// the lock is held. `pomodoro tune` and `probe` refuse while another holds it (`whenBusy:
+/// .refuse`, the device's service named in the message); the device (`.wait`) stays silent and
+/// takes the channel at its first note after the holder ends. Before each note the writer checks
+/// that the channel it believes enabled is (a channel disabled or unexported behind its back is
+/// enabled, or exported, again): a note is never written to a channel it does not hold enabled.
 public final class SysfsPWM: ToneOutput {
   public let root: String
   public let chip: String
@@ -117,6 +124,17 @@ public final class SysfsPWM: ToneOutput {
   /// Whether this writer exported the channel (and so unexports it at `release`).
   public private(set) var exportedHere = false
   var released = false
+  /// The channel's one-owner lock (nil: none, as before, for a test's writer).
+  public let lock: ChannelLock?
+  /// What to do when another holds the lock: refuse at open (`tune`, `probe`), or wait silent
+  /// and take it at a later note (the device).
+  public enum WhenBusy: Sendable { case refuse, wait }
+  /// Whether the channel is this writer's: its lock held (or no lock to take), exported, its
+  /// attributes writable, disabled once. Nothing is written before.
+  public private(set) var claimed = false
+  /// Why the channel goes without its lock (no lock file can be made, or it cannot be opened),
+  /// for the device's log; nil when it is locked.
+  public private(set) var lockNote: String?
   /// How many times `open` looks for writable attributes after the export (10 ms apart: 2 s).
   public static let attempts = 200
 
@@ -145,12 +163,30 @@ public final class SysfsPWM: ToneOutput {
 
   /// Opens `chipSpec` (nil: auto; else a chip name like pwmchip0 or the end of its device path)
   /// and `channelSpec` (nil: auto) under `root`.
+  /// `lock`: the channel's lock, taken before anything is looked at or written; when another
+  /// holds it, `whenBusy` says whether to refuse (the message names the service and how to
+  /// stop it) or to wait.
   public init(
     chip chipSpec: String?, channel channelSpec: Int?, root: String = "/sys/class/pwm",
-    access: SysfsAccess = PosixSysfs()
+    access: SysfsAccess = PosixSysfs(), lock: ChannelLock? = nil, whenBusy: WhenBusy = .refuse
   ) throws {
     self.root = root
     self.access = access
+    self.lock = lock
+    var note: String?
+    var waiting = false
+    switch lock?.take() {
+    case nil, .held?: break
+    case .busy?:
+      guard whenBusy == .wait else { throw SysfsPWMError(ChannelLock.busyMessage(lock?.path ?? "")) }
+      waiting = true
+    case .absent(let why)?:
+      note = "\(why): nothing keeps `pomodoro tune` off the buzzer's channel while the device runs"
+    case .denied(let why)?:
+      guard whenBusy == .wait else { throw SysfsPWMError(why) }
+      note = why
+    }
+    lockNote = note
     let found = Self.chips(root: root, access: access)
     let listed = found.isEmpty ? "none" : found.map { "\($0.name) (\($0.device))" }.joined(separator: ", ")
     let chosen: (name: String, device: String)?
@@ -160,6 +196,7 @@ public final class SysfsPWM: ToneOutput {
       chosen = found.first
     }
     guard let chosen else {
+      lock?.release()
       let fix =
         found.isEmpty
         ? "turn the PWM overlay on (dtoverlay=pwm in /boot/firmware/config.txt for GPIO18, then reboot)"
@@ -171,12 +208,26 @@ public final class SysfsPWM: ToneOutput {
     channel = channelSpec ?? Self.autoChannel(device: chosen.device)
     let count = access.read("\(root)/\(chip)/npwm").flatMap { Int($0) } ?? 0
     guard channel < count else {
+      lock?.release()
       throw SysfsPWMError(
         "\(chip) (\(chosen.device)) has \(count) channel\(count == 1 ? "" : "s"); pwm_channel \(channel) is not one of them: set pwm_channel to auto or below \(count)"
       )
     }
     plan = PWMPlan()
-    let dir = "\(root)/\(chip)/pwm\(channel)"
+    if !waiting {
+      do {
+        try claim()
+      } catch {
+        lock?.release()
+        throw error
+      }
+    }
+  }
+
+  /// Makes the channel this writer's (its lock held): exported if it is not, its attributes
+  /// waited for until udev has made them writable, read back, disabled.
+  func claim() throws {
+    let dir = directory
     if access.resolve(dir) == nil {
       try access.write("\(root)/\(chip)/export", String(channel))
       exportedHere = true
@@ -193,6 +244,23 @@ public final class SysfsPWM: ToneOutput {
     }
     plan = Self.readBack(dir, access)
     try apply(plan.silence())
+    claimed = true
+  }
+
+  /// Claims the channel if it is not this writer's yet (or no longer: unexported behind its
+  /// back); throws, writing nothing, while another holds the lock.
+  func ready() throws {
+    if claimed && access.resolve(directory) == nil {
+      claimed = false
+      exportedHere = false
+    }
+    guard !claimed else { return }
+    if let lock, lock.take() == .busy {
+      throw SysfsPWMError(
+        "the buzzer's PWM channel is held by `pomodoro tune` or `probe` (\(lock.path)); the device sounds on it again once that ends"
+      )
+    }
+    try claim()
   }
 
   /// The channel as the kernel has it (a previous run's settings survive an export).
@@ -202,16 +270,28 @@ public final class SysfsPWM: ToneOutput {
   }
 
   public func set(frequencyHz: Double, duty: Double) throws {
+    try ready()
+    // Believed enabled but not (disabled behind this writer's back): the truth read back, so
+    // the note's writes enable it.
+    if plan.enabled && access.read("\(directory)/enable") != "1" { plan = Self.readBack(directory, access) }
     try apply(plan.set(frequencyHz: frequencyHz, duty: duty))
   }
 
-  public func silence() throws { try apply(plan.silence()) }
+  /// Nothing to stop on a channel this writer does not hold.
+  public func silence() throws {
+    guard claimed else { return }
+    try apply(plan.silence())
+  }
 
   public func release() {
     guard !released else { return }
     released = true
-    try? silence()
-    if exportedHere { try? access.write("\(root)/\(chip)/unexport", String(channel)) }
+    if claimed {
+      try? silence()
+      if exportedHere { try? access.write("\(root)/\(chip)/unexport", String(channel)) }
+    }
+    claimed = false
+    lock?.release()
   }
 
   func apply(_ writes: [PWMWrite]) throws {

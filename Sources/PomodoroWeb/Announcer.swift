@@ -56,7 +56,10 @@ public protocol MDNSService: AnyObject {
 /// "Pomodoro on <host name>" on the port it serves, TXT `path=/`, through Avahi in the one loop
 /// (a `LoopSource`: Avahi's descriptors and timeouts are the loop's, no thread, no simple-poll).
 /// A name taken on the LAN gets Avahi's alternative ("... #2"); a daemon that restarts gets the
-/// service again; Avahi absent or failing is one log line, and the page serves on.
+/// service again. It never gives up while the server runs: a failed client or group (or twenty
+/// names taken in a row) is tried again with back-off, said once until the name is announced
+/// again, and a name once announced starts the count of collisions afresh. Only Avahi's library
+/// missing (or not compiled in) at the start is one log line for good; the page serves on.
 public final class Announcer: LoopSource {
   public static let serviceType = "_http._tcp"
   public static let txt = ["path=/"]
@@ -64,21 +67,36 @@ public final class Announcer: LoopSource {
   public static let longestName = 63
 
   public private(set) var name: String
+  /// The name before any collision: what a try after back-off starts from again.
+  let firstName: String
   public let port: Int
   let service: MDNSService
+  let clock: MonotonicClock
   let log: Log
   /// The service was handed to Avahi (and not withdrawn since).
   var published = false
   /// Avahi said it is announced.
   public private(set) var announced = false
-  /// Avahi cannot be used (absent, or failed for good): nothing more is tried.
+  /// Avahi cannot be used (its library absent) or the server stopped: nothing more is tried.
   public private(set) var off = false
   var saidWaiting = false
+  /// A client exists (started, not stopped after a failure).
+  var clientUp = false
+  /// The client said the daemon runs and the host's name is settled: a service may be added.
+  var running = false
+  /// The wait before the next try after a failure: 1 s, doubling to 5 minutes; reset once the
+  /// name is announced.
+  var backoff = Backoff(first: seconds(1), last: seconds(300))
+  /// When the next try is due, and what it makes again: a new client, or the service.
+  public private(set) var retryAt: Instant?
+  var retryClient = false
 
-  public init(hostName: String, port: Int, service: MDNSService, log: Log) {
+  public init(hostName: String, port: Int, service: MDNSService, clock: MonotonicClock, log: Log) {
     name = Self.serviceName(hostName: hostName)
+    firstName = name
     self.port = port
     self.service = service
+    self.clock = clock
     self.log = log
   }
 
@@ -111,54 +129,94 @@ public final class Announcer: LoopSource {
     return cut(alternative[..<space], to: longestName - suffix.utf8.count) + suffix
   }
 
-  /// Starts the client; false (said once, the page serves on) when Avahi cannot be used.
+  /// Starts the client; false (said once, the page serves on) when Avahi cannot be used at all
+  /// (its library missing or not compiled in): the only failure not tried again.
   @discardableResult
   public func start() -> Bool {
     if let reason = service.start() {
-      giveUp("cannot reach Avahi: \(reason)")
+      if !off {
+        log.warning(
+          "the page is not announced over mDNS (cannot reach Avahi: \(reason)); it serves on: open http://<this host's name>.local:\(port)"
+        )
+      }
+      off = true
       return false
     }
+    clientUp = true
     return true
   }
 
   /// Withdraws the service (the client freed).
   public func stop() {
     guard !off else { return }
-    service.stop()
+    if clientUp { service.stop() }
     if announced { log.info("withdrew '\(name)' from mDNS") }
     announced = false
     published = false
+    clientUp = false
+    retryAt = nil
     off = true
   }
 
-  func giveUp(_ why: String) {
-    if !off {
-      log.warning(
-        "the page is not announced over mDNS (\(why)); it serves on: open http://<this host's name>.local:\(port)")
+  /// Something failed: said once until the name is announced again; the client (`client`) or
+  /// the service tried again after the back-off's wait.
+  func failed(_ why: String, client: Bool) {
+    published = false
+    announced = false
+    if client {
+      if clientUp { service.stop() }
+      clientUp = false
+      running = false
     }
-    off = true
+    retryClient = retryClient || client
+    let wait = backoff.next()
+    retryAt = clock.now + wait
+    log.once(
+      "mdns", .warning,
+      "the page is not announced over mDNS (\(why)); it serves on: open http://<this host's name>.local:\(port); "
+        + "trying again with back-off (up to \(DurationText.format(backoff.last))), said once")
   }
 
-  /// Names tried after collisions before giving up (Avahi counts " #2", " #3"...).
+  /// The try the back-off waited for: a new client (it publishes when it runs), or the service
+  /// again from the first name.
+  func retry() {
+    retryAt = nil
+    if retryClient || !clientUp {
+      retryClient = false
+      saidWaiting = false
+      if let reason = service.start() {
+        failed("a new Avahi client failed: \(reason)", client: true)
+      } else {
+        clientUp = true
+      }
+    } else if running && !published {
+      publish()
+    }
+  }
+
+  /// Names tried after collisions before backing off (Avahi counts " #2", " #3"...).
   static let alternatives = 20
-  var collisions = 0
+  /// Collisions since the name was last announced.
+  public private(set) var collisions = 0
 
   func publish() {
     switch service.publish(name: name, type: Self.serviceType, port: port, txt: Self.txt) {
     case .added: published = true
     case .nameTaken: takeAlternative()
-    case .failed(let reason):
-      service.stop()
-      giveUp("cannot add '\(name)': \(reason)")
+    case .failed(let reason): failed("cannot add '\(name)': \(reason)", client: false)
     }
   }
 
-  /// The name is taken (on the LAN, or by another service of this host): Avahi's alternative.
+  /// The name is taken (on the LAN, or by another service of this host): Avahi's alternative;
+  /// twenty in a row, a wait, then the first name again.
   func takeAlternative() {
     collisions += 1
     guard collisions <= Self.alternatives else {
-      service.stop()
-      giveUp("\(Self.alternatives) names were taken, the last '\(name)'")
+      let last = name
+      service.withdraw()
+      collisions = 0
+      name = firstName
+      failed("\(Self.alternatives) names were taken, the last '\(last)'", client: false)
       return
     }
     let old = name
@@ -170,45 +228,57 @@ public final class Announcer: LoopSource {
 
   // MARK: LoopSource
 
-  public var readDescriptors: [Int32] { off ? [] : service.readDescriptors }
-  public var writeDescriptors: [Int32] { off ? [] : service.writeDescriptors }
-  public var deadline: Instant? { off ? nil : service.deadline }
+  public var readDescriptors: [Int32] { off || !clientUp ? [] : service.readDescriptors }
+  public var writeDescriptors: [Int32] { off || !clientUp ? [] : service.writeDescriptors }
+  public var deadline: Instant? {
+    guard !off else { return nil }
+    return [clientUp ? service.deadline : nil, retryAt].compactMap { $0 }.min()
+  }
 
   public func handle(_ wake: Wake) {
     guard !off else { return }
+    if let at = retryAt, at <= clock.now { retry() }
+    guard clientUp else { return }
     service.serve(wake)
-    while !off, let event = service.nextEvent() { take(event) }
+    while !off, clientUp, let event = service.nextEvent() { take(event) }
   }
 
   func take(_ event: MDNSEvent) {
     switch event {
     case .running:
       saidWaiting = false
-      if !published { publish() }
+      running = true
+      if !published && retryAt == nil { publish() }
     case .hostChanging:
       service.withdraw()
+      running = false
       published = false
       announced = false
     case .connecting:
+      running = false
       if !saidWaiting { log.notice("waiting for avahi-daemon to announce the page over mDNS") }
       saidWaiting = true
     case .daemonGone:
+      running = false
       published = false
       announced = false
       log.warning("avahi-daemon went away; the page is announced again when it is back")
-      if let reason = service.restart() { giveUp("a new Avahi client failed: \(reason)") }
+      if let reason = service.restart() { failed("a new Avahi client failed: \(reason)", client: true) }
     case .clientFailure(let reason):
-      service.stop()
-      giveUp("Avahi failed: \(reason)")
+      failed("Avahi failed: \(reason)", client: true)
     case .established:
       announced = true
+      collisions = 0
+      backoff.reset()
+      retryAt = nil
+      log.forget("mdns")
       log.notice(
         "announced as '\(name)' (\(Self.serviceType), port \(port), \(Self.txt.joined(separator: " "))) over mDNS")
     case .nameCollision:
       takeAlternative()
     case .groupFailure(let reason):
-      service.stop()
-      giveUp("Avahi could not announce '\(name)': \(reason)")
+      service.withdraw()
+      failed("Avahi could not announce '\(name)': \(reason)", client: false)
     }
   }
 }

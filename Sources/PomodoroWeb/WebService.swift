@@ -48,7 +48,8 @@ public enum WebService {
     // SIGHUP has nothing to read again (the keys apply at a restart): only SIGTERM and SIGINT stop it.
     // Announced over mDNS while it serves (Avahi in this loop); withdrawn when it stops.
     let announcer = Announcer(
-      hostName: AllowedHosts.thisHostName(), port: server.port, service: AvahiMDNS(clock: clock), log: log)
+      hostName: AllowedHosts.thisHostName(), port: server.port, service: AvahiMDNS(clock: clock), clock: clock, log: log
+    )
     announcer.start()
     while true {
       let signals = try SourceLoop.turn([link, server, desk, announcer], waiter: waiter)

@@ -216,7 +216,7 @@ final class CtlCommandTests: XCTestCase {
     let json = try FakeDevice(directory: directory, .reply("{\"ok\":false,\"error\":\"x\u{1B}[2J\"}"))
     let r3 = ctl(["start", "--json"], at: json.path)
     json.stop()
-    XCTAssertEqual(r3.out, "{\"ok\":false,\"error\":\"x\\u{1B}[2J\"}\n")
+    XCTAssertEqual(r3.out, "{\"ok\":false,\"error\":\"x\\u001b[2J\"}\n", "JSON's escape: the line still parses")
   }
 
   /// ctl believes a reply only from a socket served by the user, root or the service's user:

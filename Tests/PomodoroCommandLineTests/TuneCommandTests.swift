@@ -5,6 +5,7 @@ import PomodoroSystem
 import XCTest
 
 @testable import PomodoroCommandLine
+@testable import PomodoroTestFixtures
 
 /// `pomodoro tune NAME --wav FILE`: the file is a 44.1 kHz 16-bit mono WAV whose pitches,
 /// measured by counting zero crossings in each note, are the tune's notes; rests are silent.
@@ -74,5 +75,25 @@ final class TuneCommandTests: XCTestCase {
       XCTAssertTrue("\($0)".contains("at character 9: expected a note"), "\($0)")
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/x.wav"))
+  }
+
+  /// Issue 46 item 3: `pomodoro tune` beside a running device (its lock held, here by this
+  /// test) refuses before it looks at the PWM chip, naming the service and how to stop it (exit
+  /// 69); with the lock free it goes on to the chip.
+  func testPlayingBesideARunningDeviceIsRefusedNamingTheService() throws {
+    let conf = directory + "/run.conf"
+    try "control_socket = \(directory)/control.sock\n".write(toFile: conf, atomically: true, encoding: .utf8)
+    let fd = open(directory + "/pwm.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+    XCTAssertGreaterThanOrEqual(fd, 0)
+    XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+    let busy = captureOutput { PomodoroCLI.main(["tune", "chime", "--config", conf]) }
+    XCTAssertEqual(busy.code, ExitCode.hardware, busy.err)
+    XCTAssertTrue(busy.err.contains("in use by the running device (pomodoro.service"), busy.err)
+    XCTAssertTrue(busy.err.contains("`sudo systemctl stop pomodoro`"), busy.err)
+    XCTAssertEqual(busy.out, "", "nothing played")
+    close(fd)
+    guard ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/pwm")) ?? []).isEmpty else { return }
+    let free = captureOutput { PomodoroCLI.main(["tune", "chime", "--config", conf]) }
+    XCTAssertTrue(free.err.contains("no PWM chip under /sys/class/pwm"), free.err)
   }
 }

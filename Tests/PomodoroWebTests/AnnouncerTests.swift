@@ -1,4 +1,5 @@
 import PomodoroCore
+import PomodoroMock
 import PomodoroSystem
 import XCTest
 
@@ -46,9 +47,24 @@ final class ScriptedMDNS: MDNSService {
 final class AnnouncerTests: XCTestCase {
   var lines: [(Log.Level, String)] = []
   var mdns = ScriptedMDNS()
+  let clock = VirtualClock(start: Instant(nanoseconds: 1_000_000_000))
 
   func announcer(host: String = "desk", port: Int = 8080) -> Announcer {
-    Announcer(hostName: host, port: port, service: mdns, log: Log(sink: { self.lines.append(($0, $1)) }))
+    Announcer(
+      hostName: host, port: port, service: mdns, clock: clock, log: Log(sink: { self.lines.append(($0, $1)) }))
+  }
+
+  /// The warnings said so far that the page is not announced.
+  var warnings: [String] {
+    lines.filter { $0.0 == .warning && $0.1.hasPrefix("the page is not announced") }.map(\.1)
+  }
+
+  /// Moves the clock to the announcer's next try and lets the loop wake for it.
+  func waitForRetry(_ a: Announcer, file: StaticString = #filePath, line: UInt = #line) {
+    guard let at = a.retryAt else { return XCTFail("no try is due", file: file, line: line) }
+    XCTAssertEqual(a.deadline.map { $0 <= at }, true, "the loop wakes for it", file: file, line: line)
+    clock.advance(to: at)
+    a.handle(Wake())
   }
 
   func turn(_ a: Announcer, _ events: MDNSEvent...) { turn(a, events) }
@@ -113,14 +129,16 @@ final class AnnouncerTests: XCTestCase {
   }
 
   /// Another service of this host with the name (a second server): the next alternative at once;
-  /// twenty taken, it gives up with one line.
-  func testANameTakenOnThisHostGetsTheNextAlternativeAndTwentyGiveUp() {
+  /// twenty taken in a row, it says so once, waits (back-off) and starts again from its own name:
+  /// never given up while the server runs.
+  func testANameTakenOnThisHostGetsTheNextAlternativeAndTwentyBackOff() {
     mdns.taken = ["Pomodoro on desk", "Pomodoro on desk #2"]
     let a = announcer()
     a.start()
     turn(a, .running, .established)
     XCTAssertEqual(a.name, "Pomodoro on desk #3")
     XCTAssertTrue(a.announced)
+    XCTAssertEqual(a.collisions, 0, "a name announced starts the count afresh")
 
     lines = []
     mdns = ScriptedMDNS()
@@ -128,10 +146,46 @@ final class AnnouncerTests: XCTestCase {
     let b = announcer()
     b.start()
     turn(b, .running)
-    XCTAssertTrue(b.off)
+    XCTAssertFalse(b.off)
+    XCTAssertFalse(b.announced)
     XCTAssertEqual(mdns.calls.filter { $0.hasPrefix("publish") }.count, 21)
-    XCTAssertEqual(lines.filter { $0.0 == .warning }.map(\.1).count, 1)
-    XCTAssertTrue(lines.contains { $0.1.contains("20 names were taken, the last 'Pomodoro on desk #21'") }, "\(lines)")
+    XCTAssertEqual(warnings.count, 1)
+    XCTAssertTrue(warnings[0].contains("20 names were taken, the last 'Pomodoro on desk #21'"), "\(lines)")
+    XCTAssertTrue(warnings[0].hasSuffix("trying again with back-off (up to 5m), said once"), warnings[0])
+    XCTAssertEqual(b.retryAt, clock.now + seconds(1))
+    // Still all taken at the next try: twenty more, a longer wait, nothing more said.
+    waitForRetry(b)
+    XCTAssertEqual(mdns.calls.filter { $0.hasPrefix("publish") }.count, 42)
+    XCTAssertEqual(b.retryAt, clock.now + seconds(2))
+    XCTAssertEqual(warnings.count, 1, "said once")
+    // The others gone: the next try from its own name is announced.
+    mdns.taken = []
+    waitForRetry(b)
+    XCTAssertEqual(mdns.calls.last, "publish Pomodoro on desk _http._tcp 8080 path=/")
+    turn(b, .established)
+    XCTAssertTrue(b.announced)
+    XCTAssertNil(b.retryAt)
+  }
+
+  /// Twenty collisions spread over the server's life, each after the name was announced: the
+  /// count starts afresh at each announcement, so the announcement always comes back (it used
+  /// to end for good at the twentieth).
+  func testTwentyCollisionsSpreadOverTimeNeverEndTheAnnouncement() {
+    let a = announcer()
+    a.start()
+    turn(a, .running, .established)
+    for n in 1...25 {
+      clock.advance(by: seconds(3600))
+      turn(a, .nameCollision)
+      XCTAssertEqual(a.collisions, 1, "collision \(n)")
+      turn(a, .established)
+      XCTAssertTrue(a.announced, "collision \(n)")
+      XCTAssertEqual(a.collisions, 0, "collision \(n)")
+    }
+    XCTAssertFalse(a.off)
+    XCTAssertEqual(warnings, [])
+    XCTAssertEqual(mdns.calls.filter { $0.hasPrefix("publish") }.count, 26)
+    XCTAssertEqual(a.name, "Pomodoro on desk #26")
   }
 
   func testTheHostRenamedOrTheDaemonRestartedGetsTheServiceAgain() {
@@ -151,9 +205,9 @@ final class AnnouncerTests: XCTestCase {
     XCTAssertFalse(a.off)
   }
 
-  /// Avahi absent, its client or group failing, a new client failing: one warning line each
-  /// time it gives up, nothing more tried, and the loop keeps serving the page.
-  func testAvahiAbsentOrFailingIsOneLineAndThePageServesOn() {
+  /// Avahi's library absent at the start: one warning line, nothing more tried, and the loop
+  /// keeps serving the page.
+  func testAvahiAbsentIsOneLineAndThePageServesOn() {
     mdns.startFailure = "avahi_client_new: Daemon not running"
     let a = announcer()
     XCTAssertFalse(a.start())
@@ -170,23 +224,72 @@ final class AnnouncerTests: XCTestCase {
           + "open http://<this host's name>.local:8080"
       ])
     XCTAssertEqual(lines.first?.0, .warning)
+  }
 
-    for (setup, events, why) in [
-      ({ (m: ScriptedMDNS) in m.publishFailure = "Bad state" }, [MDNSEvent.running], "cannot add 'Pomodoro on desk'"),
-      ({ (_: ScriptedMDNS) in }, [.running, .clientFailure("Access denied")], "Avahi failed: Access denied"),
-      ({ (_: ScriptedMDNS) in }, [.running, .groupFailure("Not permitted")], "could not announce"),
-      ({ (m: ScriptedMDNS) in m.restartFailure = "No memory" }, [.daemonGone], "a new Avahi client failed"),
+  /// A group that fails (adding the service, or Avahi's group failing later), a client that
+  /// fails, a new client that cannot be made: one warning, the service or a new client tried
+  /// again after 1 s, 2 s, 4 s... (up to 5 minutes), said once, until it is announced again;
+  /// never given up while the server runs.
+  func testAFailedGroupOrClientIsTriedAgainWithBackOffSaidOnce() {
+    for (setup, events, why, newClient) in [
+      (
+        { (m: ScriptedMDNS) in m.publishFailure = "Bad state" }, [MDNSEvent.running], "cannot add 'Pomodoro on desk'",
+        false
+      ),
+      (
+        { (_: ScriptedMDNS) in }, [.running, .established, .groupFailure("Not permitted")], "could not announce", false
+      ),
+      (
+        { (_: ScriptedMDNS) in }, [.running, .established, .clientFailure("Access denied")],
+        "Avahi failed: Access denied", true
+      ),
+      (
+        { (m: ScriptedMDNS) in m.restartFailure = "No memory" }, [.running, .established, .daemonGone],
+        "a new Avahi client failed", true
+      ),
     ] {
       lines = []
       mdns = ScriptedMDNS()
       setup(mdns)
       let b = announcer()
       XCTAssertTrue(b.start())
-      turn(b, events + [.running, .established])
-      XCTAssertTrue(b.off, why)
+      turn(b, events)
+      XCTAssertFalse(b.off, why)
       XCTAssertFalse(b.announced, why)
-      XCTAssertEqual(lines.filter { $0.0 == .warning && $0.1.hasPrefix("the page is not announced") }.count, 1, why)
-      XCTAssertTrue(lines.contains { $0.1.contains(why) }, "\(why): \(lines)")
+      XCTAssertEqual(warnings.count, 1, "\(why): \(lines)")
+      XCTAssertTrue(warnings.last?.contains(why) ?? false, "\(why): \(lines)")
+      XCTAssertTrue(warnings.last?.hasSuffix("trying again with back-off (up to 5m), said once") ?? false, why)
+      if newClient {
+        XCTAssertEqual(mdns.calls.last, "stop", "\(why): the failed client freed")
+        XCTAssertEqual(b.readDescriptors, [], "\(why): nothing of the old client watched")
+      }
+      // Failing again: the waits double and nothing more is said.
+      var waits: [Nanoseconds] = []
+      for _ in 0..<10 {
+        waits.append((b.retryAt ?? clock.now) - clock.now)
+        if newClient { mdns.startFailure = "Daemon not running" } else { mdns.publishFailure = "Bad state" }
+        waitForRetry(b)
+      }
+      XCTAssertEqual(waits, [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map { seconds($0) }, why)
+      XCTAssertEqual(warnings.count, 1, "\(why): said once")
+      // It works again: announced, the back-off starts afresh.
+      mdns.publishFailure = nil
+      mdns.startFailure = nil
+      let starts = mdns.calls.filter { $0 == "start" }.count
+      waitForRetry(b)
+      if newClient {
+        XCTAssertEqual(mdns.calls.filter { $0 == "start" }.count, starts + 1, "\(why): a new client")
+        turn(b, .connecting, .running)
+      }
+      XCTAssertEqual(mdns.calls.last, "publish Pomodoro on desk _http._tcp 8080 path=/", why)
+      turn(b, .established)
+      XCTAssertTrue(b.announced, why)
+      XCTAssertNil(b.retryAt, why)
+      XCTAssertTrue(lines.last?.1.hasPrefix("announced as 'Pomodoro on desk'") ?? false, "\(why): \(lines)")
+      // A later failure is said again, from a 1 s wait.
+      turn(b, .groupFailure("Not permitted"))
+      XCTAssertEqual(warnings.count, 2, why)
+      XCTAssertEqual(b.retryAt, clock.now + seconds(1), why)
     }
   }
 }

@@ -4,7 +4,9 @@
 # pair 192.0.2.10 and its own dbus-daemon (a socket in the scratch folder), so no packet leaves
 # it and no daemon of this machine is touched (avahi-browse writes a name's space \\032, # \\035). Checks: announced as "Pomodoro on <host name>" on
 # the served port with TXT path=/ (avahi-browse -rpt _http._tcp); a second server on this host
-# takes "... #2"; avahi-daemon killed and started again: announced again; SIGTERM: withdrawn.
+# takes "... #2"; avahi-daemon killed and started again: announced again; D-Bus and avahi-daemon
+# both killed (the new Avahi client cannot be made: issue 46, tried again with back-off, said once)
+# and started again: announced again; SIGTERM: withdrawn.
 # Needs root (unshare, ip), avahi-daemon, avahi-utils, dbus-daemon and a pomodoro built with
 # libavahi-client and libmicrohttpd; says SKIP and exits 0 where one is missing.
 # Usage: sudo bash Tests/mdns/run.sh [--binary FILE]
@@ -60,10 +62,15 @@ cat >"$work/bus.conf" <<CONF
   </policy>
 </busconfig>
 CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>"$work/dbus.log" &
-pids+=($!)
+start_dbus() {
+  rm -f "$work/bus.sock"
+  dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>>"$work/dbus.log" &
+  dbus_pid=$!
+  pids+=("$dbus_pid")
+  until [[ -S "$work/bus.sock" ]]; do sleep 0.1; done
+}
+start_dbus
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/bus.sock
-until [[ -S "$work/bus.sock" ]]; do sleep 0.1; done
 start_avahi() {
   avahi-daemon --no-drop-root --no-chroot --no-rlimits >>"$work/avahi.log" 2>&1 &
   avahi_pid=$!
@@ -106,6 +113,18 @@ wait "$avahi_pid" 2>/dev/null || true
 start_avahi
 check "avahi-daemon started again: announced again" "$(said browse.txt) $(said web-18777.log)" \
   within 20 announced 18777
+# The system bus gone with the daemon: the client fails and no new one can be made until both
+# are back; the server says so once, tries again with back-off, and is announced again.
+kill -KILL "$avahi_pid" "$dbus_pid"
+wait "$avahi_pid" "$dbus_pid" 2>/dev/null || true
+retrying() { grep -q "trying again with back-off" "$work/web-18777.log"; }
+check "D-Bus and avahi-daemon gone: said once, trying again with back-off" "$(said web-18777.log)" within 20 retrying
+start_dbus
+start_avahi
+check "D-Bus and avahi-daemon back: announced again" "$(said browse.txt) $(said web-18777.log)" \
+  within 40 announced 18777
+check "said once" "$(said web-18777.log)" \
+  bash -c "[[ \$(grep -c 'trying again with back-off' '$work/web-18777.log') == 1 ]]"
 kill -TERM "$web_pid"
 withdrawn() { ! announced 18777; }
 check "SIGTERM: withdrawn" "$(said browse.txt)" within 20 withdrawn

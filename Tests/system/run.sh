@@ -484,7 +484,9 @@ for ((n = 1; n <= cuts + 1; n++)); do
   # time since (the serial path's own delay, under 0.2 s, makes it err towards less lost).
   cut_mono=$(awk -v c="$cut_at" '$2 == "systest:" && $3 == "tick" && $1 < c { t = $1; m = $4 }
     END { if (t != "") printf "%.3f", m + (c - t) }' "$stamped")
-  last=$(awk '$2 == "systest:" && $3 == "live"' "$stamped" | tail -n 1)
+  # A label comes last, as a bare word or a JSON string (which may hold "phase=" itself):
+  # everything from " label=" on is left out before the fields are read.
+  last=$(awk '$2 == "systest:" && $3 == "live" { sub(/ label=.*/, ""); print }' "$stamped" | tail -n 1)
   expected_ms=""
   cut_mode=""
   if [[ "$last" == *"phase=running"* && -n "$cut_mono" ]]; then
@@ -497,6 +499,7 @@ for ((n = 1; n <= cuts + 1; n++)); do
   # A session is recorded when its alarm is acknowledged (or times out): every ringing state
   # followed by another state 2 s or more before the cut must be in history.jsonl.
   safe_sessions=$(awk -v c="${cut_mono:-0}" '$2 == "systest:" && $3 == "live" {
+      sub(/ label=.*/, "")
       m = $4; sub(/^mono=/, "", m)
       if (m + 0 >= c - 2) next
       if (ringing && !/phase=ringing/) n++

@@ -142,16 +142,27 @@ public struct HistoryLog {
   }
 
   /// A value as a CSV cell: numbers and booleans as JSON writes them, text quoted only when it
-  /// holds a comma, a quote or a line break.
+  /// holds a comma, a quote or a line break, or when it would start a formula in a spreadsheet
+  /// (`=`, `+`, `-`, `@`, a tab or a carriage return first: a label typed or set over MQTT
+  /// as `=cmd|' /C calc'!A0`), which gets a `'` in front, as OWASP's CSV-injection advice says.
   static func csvText(_ value: JSONValue) -> String {
     switch value {
     case .string(let s):
-      guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-      return "\"" + s.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+      let formula = startsFormula(s)
+      guard formula || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+      let cell = formula ? "'" + s : s
+      return "\"" + cell.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     case .int(let n): return String(n)
     case .bool(let b): return b ? "true" : "false"
     case .null: return ""
     case .list: return csvText(.string(value.text))
     }
+  }
+
+  /// Whether a spreadsheet would read text starting so as a formula (OWASP: `=`, `+`, `-`, `@`,
+  /// a tab, a carriage return).
+  static func startsFormula(_ s: String) -> Bool {
+    guard let first = s.utf8.first else { return false }
+    return [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first)
   }
 }

@@ -43,10 +43,16 @@ public enum FlatJSON {
     return out + "}"
   }
 
-  /// `s` as a JSON string, quoted and escaped.
+  /// `s` as a JSON string, quoted and escaped: the quote, the backslash and every invisible
+  /// character (controls, format characters such as U+200B, U+FEFF, U+202E, line and paragraph
+  /// separators, unassigned code points: `TextLines.isInvisible`) as JSON's own escapes
+  /// (`\u200b`, a pair of surrogates past the first plane, as Python's json.dumps writes
+  /// them). Every parser reads the exact text back, and the line itself is plain visible text:
+  /// `Log.oneLine` leaves it as it is, and a terminal or the journal gets nothing raw.
   public static func quote(_ s: String) -> String {
-    // Most strings (keys, modes, times) need no escape: one scan of their bytes tells.
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    // Most strings (keys, modes, times) are printable ASCII with no quote or backslash: one
+    // scan of their bytes tells.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
       return "\"" + s + "\""
     }
     var out = "\""
@@ -57,13 +63,50 @@ public enum FlatJSON {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where u.value < 0x20:
-        let hex = String(u.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      case _ where u.value < 0x20 || u.value >= 0x7F && TextLines.isInvisible(u): out += escape(u)
       default: out.unicodeScalars.append(u)
       }
     }
     return out + "\""
+  }
+
+  /// `u` as JSON's `\uXXXX` (lower-case hex), as two of them (a surrogate pair) past U+FFFF.
+  static func escape(_ u: Unicode.Scalar) -> String {
+    func hex4(_ v: UInt32) -> String {
+      let hex = String(v, radix: 16)
+      return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+    guard u.value > 0xFFFF else { return hex4(u.value) }
+    let v = u.value - 0x10000
+    return hex4(0xD800 + (v >> 10)) + hex4(0xDC00 + (v & 0x3FF))
+  }
+
+  /// A line of JSON (a device's reply or watch line, already decoded) with every invisible
+  /// character inside its strings written as `quote` writes it, and any outside them (JSON's
+  /// whitespace: a tab, a carriage return) as a space: what `pomodoro ctl --json` prints, valid
+  /// JSON that no terminal takes an escape sequence from, whatever the device sent.
+  public static func visible(_ line: String) -> String {
+    guard line.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return line }
+    var out = ""
+    var inString = false
+    var escaped = false
+    for u in line.unicodeScalars {
+      let invisible = u.value < 0x20 || u.value >= 0x7F && TextLines.isInvisible(u)
+      if !inString {
+        if u == "\"" { inString = true }
+        if invisible { out += " " } else { out.unicodeScalars.append(u) }
+        continue
+      }
+      if escaped {
+        escaped = false
+      } else if u == "\\" {
+        escaped = true
+      } else if u == "\"" {
+        inString = false
+      }
+      if invisible { out += escape(u) } else { out.unicodeScalars.append(u) }
+    }
+    return out
   }
 
   /// Parses one flat object; nil if the text is not exactly that (a torn line, say), or names a
