@@ -381,11 +381,11 @@ public enum ControlProtocol {
   /// The longest request line, in bytes, the device reads (longer ones are refused whole): the
   /// socket's limit, and the bridge's for a command payload. The longest line the bridge says is
   /// `room_status` with the most other members a room keeps (63), each id 40 bytes and each label
-  /// at its longest once escaped (`SessionLabel.maxBytes` and a `\` before each of its at most
-  /// `maxCharacters` quotes): about 17.2 KB (RoomLimitsTests builds it from the limits). 4096 was
-  /// too little for 37 desks with long ids and labels (`pomodoro-bench room 45 --long`), 16 KiB for
-  /// 63 labels of 160 bytes.
-  public static let maxLine = 32 * 1024
+  /// at its longest once escaped (`SessionLabel.maxBytes` of invisible four-byte characters, each
+  /// written as two `\u` escapes: 480 bytes): about 35 KB (RoomLimitsTests builds it from the
+  /// limits). 4096 was too little for 37 desks with long ids and labels (`pomodoro-bench room 45
+  /// --long`), 16 KiB for 63 labels of 160 bytes.
+  public static let maxLine = 48 * 1024
 
   /// A refused request, with the reason for the reply.
   public struct Refusal: Error, Equatable, CustomStringConvertible {

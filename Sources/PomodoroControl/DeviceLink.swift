@@ -43,7 +43,10 @@ public final class DeviceLink: LoopSource {
   public var onAvailability: (Bool) -> Void = { _ in }
 
   var fd: Int32 = -1
-  var input = LineBuffer(limit: 1 << 16)
+  /// The longest line taken from the device: its state with 63 other desks at their longest
+  /// (about 41 KB, RoomLimitsTests) fits.
+  public static let maxLine = 1 << 16
+  var input = LineBuffer(limit: DeviceLink.maxLine)
   var output: [UInt8] = []
   var retryAt: Instant?
   var backoff = Backoff(first: ms(250), last: seconds(5))
@@ -181,7 +184,7 @@ public final class DeviceLink: LoopSource {
       return
     }
     UnixSocket.setNonBlocking(fd)
-    input = LineBuffer(limit: 1 << 16)
+    input = LineBuffer(limit: Self.maxLine)
     output = []
     pending = []
     silent = false

@@ -170,8 +170,10 @@ public struct RoomRevision: Equatable, Sendable {
 public typealias RoomMember = RoomView.Member
 
 extension RoomView.Member {
-  /// The largest member payload taken.
-  public static let limit = 512
+  /// The largest member payload taken: the longest desk id and the label that JSON writes
+  /// longest (`SessionLabel.maxBytes` of invisible four-byte characters, each two `\u` escapes:
+  /// 480 bytes) fit with room to spare (RoomLimitsTests).
+  public static let limit = 1024
 
   /// The member message (docs/room.md): no `label` when there is none.
   public var json: String {

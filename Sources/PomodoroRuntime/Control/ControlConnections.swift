@@ -48,7 +48,9 @@ public final class ControlConnections: LoopSource {
   /// watchdog have had theirs.
   public static let linesPerWake = 16
   public static let maxLine = ControlProtocol.maxLine
-  public static let maxPending = 65536
+  /// Two of the longest lines a client may be sent (a state with a full room whose labels JSON
+  /// writes longest is 38 KB: RoomLimitsTests): a watcher one line behind is not dropped.
+  public static let maxPending = 2 * DeviceLink.maxLine
   /// How long a client that is not watching may stay connected without a request.
   public static let idleLimit: Nanoseconds = seconds(60)
   /// A list's item lines are queued while the client's unsent output is below this, a wake at
