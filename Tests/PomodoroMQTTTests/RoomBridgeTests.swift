@@ -216,6 +216,26 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(client.published.count, before + 2, "published again on reconnection")
   }
 
+  /// Unchanged, the member message goes out again every `RoomRoster.refresh`, with the expiry
+  /// `RoomRoster.life`: a desk that stops (without its will) leaves every roster.
+  func testTheMemberMessageIsRefreshedWithItsExpiry() {
+    let b = joined()
+    let topic = "pomodoro/room/team/members/desk-a"
+    func count() -> Int { client.published.filter { $0.topic == topic }.count }
+    let before = count()
+    XCTAssertEqual(client.expiries[topic], .some(Int(wholeSeconds(RoomRoster.life))))
+    let due = try! XCTUnwrap(b.nextMemberRefresh)
+    XCTAssertLessThanOrEqual(due - clock.now, RoomRoster.refresh)
+    clock.advance(due - clock.now - ms(1))
+    b.handle(Wake())
+    XCTAssertEqual(count(), before, "not before its time")
+    XCTAssertLessThanOrEqual(b.deadline ?? clock.now, clock.now + ms(1), "the loop wakes for it")
+    clock.advance(ms(1))
+    b.handle(Wake())
+    XCTAssertEqual(count(), before + 1)
+    XCTAssertEqual(client.published.last?.payload, client.published.filter { $0.topic == topic }.first?.payload)
+  }
+
   func testADeviceGoneEmptiesTheMemberMessageAndItsNextStatePutsItBack() {
     let b = joined()
     let member = client.published.last
