@@ -23,23 +23,8 @@ final class HistoryCSVInjectionTests: XCTestCase {
 
   func testFormulaLabelsArePrefixedAndEveryOtherLabelIsUnchanged() throws {
     let texts = Self.formulas + Self.others + HostileLabels.all.filter { !Self.formulas.contains($0) }
-    let labels = try texts.map { text -> SessionLabel in
-      guard case .success(let label?) = SessionLabel.parse(text), label.text == text else {
-        throw HostileLabels.Refused(text: text)
-      }
-      return label
-    }
-    let directory = try DeviceHarness.temporaryDirectory()
+    let (directory, conf) = try HostileLabels.history(of: HostileLabels.checked(texts))
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let conf = directory + "/p.conf"
-    XCTAssertTrue(FileManager.default.createFile(atPath: conf, contents: Data("state_dir = \(directory)\n".utf8)))
-    for (i, label) in labels.enumerated() {
-      var e = HistoryEntry(
-        ended: WallTime(epochSeconds: 1_796_126_400 + Int64(i) * 60, synced: true), mode: .focus,
-        outcome: .completed, plannedMs: 1_500_000, actualMs: 1_500_000)
-      e.label = label
-      try HistoryLog(directory: directory).append(e)
-    }
     let r = captureOutput { PomodoroCLI.main(["history", "--csv", "--config", conf]) }
     XCTAssertEqual(r.code, 0, r.err)
     let expected = texts.map { text in Self.formulas.contains(text) ? "'" + text : text }

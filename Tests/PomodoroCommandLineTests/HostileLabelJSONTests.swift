@@ -101,17 +101,8 @@ final class HostileLabelJSONTests: XCTestCase {
   /// the one recorded.
   func testHistoryJSONLinesParseForEveryHostileLabel() throws {
     let labels = try HostileLabels.checked()
-    let directory = try DeviceHarness.temporaryDirectory()
+    let (directory, conf) = try HostileLabels.history(of: labels)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let conf = directory + "/p.conf"
-    XCTAssertTrue(FileManager.default.createFile(atPath: conf, contents: Data("state_dir = \(directory)\n".utf8)))
-    for (i, label) in labels.enumerated() {
-      var e = HistoryEntry(
-        ended: WallTime(epochSeconds: 1_796_126_400 + Int64(i) * 60, synced: true), mode: .focus,
-        outcome: .completed, plannedMs: 1_500_000, actualMs: 1_500_000)
-      e.label = label
-      try HistoryLog(directory: directory).append(e)
-    }
     let r = captureOutput { PomodoroCLI.main(["history", "--config", conf]) }
     XCTAssertEqual(r.code, 0, r.err)
     let lines = r.out.split(separator: "\n").map(String.init)

@@ -1,7 +1,10 @@
 // Compiled in debug builds only (`swift test`), like every file of this module.
 #if DEBUG
   import Foundation
+  import PomodoroControl
   import PomodoroCore
+  import PomodoroRuntime
+  import PomodoroSystem
   import XCTest
 
   /// Labels a hostile run types (issue 46): invisible and bidi characters (a zero-width space, a
@@ -21,13 +24,32 @@
     ]
 
     /// The labels, each checked to be one the rules take as it is.
-    static func checked() throws -> [SessionLabel] {
-      try all.map { text in
+    static func checked() throws -> [SessionLabel] { try checked(all) }
+
+    /// `texts` as labels, each checked to be one the rules take as it is.
+    static func checked(_ texts: [String]) throws -> [SessionLabel] {
+      try texts.map { text in
         guard case .success(let label?) = SessionLabel.parse(text), label.text == text else {
           throw Refused(text: text)
         }
         return label
       }
+    }
+
+    /// A state folder whose history has a completed focus for each label, a minute apart, and a
+    /// config naming it: what `pomodoro history` reads. The caller removes `directory`.
+    static func history(of labels: [SessionLabel]) throws -> (directory: String, conf: String) {
+      let directory = try DeviceHarness.temporaryDirectory()
+      let conf = directory + "/p.conf"
+      XCTAssertTrue(FileManager.default.createFile(atPath: conf, contents: Data("state_dir = \(directory)\n".utf8)))
+      for (i, label) in labels.enumerated() {
+        var e = HistoryEntry(
+          ended: WallTime(epochSeconds: 1_796_126_400 + Int64(i) * 60, synced: true), mode: .focus,
+          outcome: .completed, plannedMs: 1_500_000, actualMs: 1_500_000)
+        e.label = label
+        try HistoryLog(directory: directory).append(e)
+      }
+      return (directory, conf)
     }
 
     struct Refused: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@
 # (SC2154: binary, work, tmux_sock, port, pids, bridge are the caller's; SC2034: started is for it.)
 # Tests/room/desks.sh: the desks of a room test (Tests/room/run.sh, Tests/room/sites.sh), sourced
 # after Tests/lib/host.sh. The caller sets binary, work, tmux_sock, port and the arrays pids and
-# bridge (declare -A). Each desk NAME is a simulator in a tmux window with its control socket in
+# bridge (declare -A); room_setup sets binary and work. Each desk NAME is a simulator in a tmux window with its control socket in
 # $work/NAME and its bridge (`pomodoro mqtt`), as desk-NAME:
 #   free_port                  a free TCP port on 127.0.0.1
 #   start_broker CONF PORT LOG  mosquitto with CONF, waited for on PORT; its PID in `started`
@@ -11,6 +11,33 @@
 #   field DESK NAME            one field of its state; is DESK NAME VALUE [SECONDS] waits for one
 #   together DESKS...          their time left within 1 s of each other
 desk_conf=()
+
+# room_setup TAG TOOLS...: the script's options (--binary FILE, --work DIR, --keep) parsed from
+# the arguments that follow `--`, the tools checked, binary made absolute (default: the debug
+# build, built if missing) and work made (a scratch folder pomodoro-TAG.*, or DIR, kept).
+room_setup() {
+  local tag=$1 tool
+  shift
+  local tools=()
+  while [[ $# -gt 0 && "$1" != -- ]]; do tools+=("$1") && shift; done
+  shift
+  binary="" work=""
+  parse_args --binary=binary --work=work -- "$@"
+  for tool in "${tools[@]}"; do
+    command -v "$tool" >/dev/null || die "$tool is missing: apt-get install tmux python3 mosquitto mosquitto-clients faketime"
+  done
+  if [[ -z "$binary" ]]; then
+    binary="$REPO/.build/debug/pomodoro"
+    [[ -x "$binary" ]] || (cd "$REPO" && swift build --product pomodoro) >&2 || die "swift build failed"
+  fi
+  binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+  if [[ -z "$work" ]]; then
+    scratch_folder "$tag"
+  else
+    mkdir -p "$work" && work="$(cd "$work" && pwd)"
+    keep=1
+  fi
+}
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

@@ -26,24 +26,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../lib/host.sh"
 # shellcheck source=Tests/room/desks.sh
 source "$here/desks.sh"
-repo=$REPO
-binary="" work=""
-parse_args --binary=binary --work=work -- "$@"
-
-for tool in tmux python3 mosquitto faketime; do
-  command -v "$tool" >/dev/null || die "$tool is missing: apt-get install tmux python3 mosquitto faketime"
-done
-if [[ -z "$binary" ]]; then
-  binary="$repo/.build/debug/pomodoro"
-  [[ -x "$binary" ]] || (cd "$repo" && swift build --product pomodoro) >&2 || die "swift build failed"
-fi
-binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-if [[ -z "$work" ]]; then
-  scratch_folder room
-else
-  mkdir -p "$work" && work="$(cd "$work" && pwd)"
-  keep=1
-fi
+room_setup room tmux python3 mosquitto mosquitto_pub faketime -- "$@"
 
 tmux_sock="pomodoro-room-$$"
 pids=()

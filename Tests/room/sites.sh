@@ -21,21 +21,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../lib/host.sh"
 # shellcheck source=Tests/room/desks.sh
 source "$here/desks.sh"
-binary="" work=""
-parse_args --binary=binary --work=work -- "$@"
-for tool in tmux python3 mosquitto mosquitto_passwd mosquitto_pub; do
-  command -v "$tool" >/dev/null || die "$tool is missing: apt-get install tmux python3 mosquitto mosquitto-clients"
-done
-if [[ -z "$binary" ]]; then
-  binary="$REPO/.build/debug/pomodoro"
-  [[ -x "$binary" ]] || (cd "$REPO" && swift build --product pomodoro) >&2 || die "swift build failed"
-fi
-binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-if [[ -z "$work" ]]; then
-  scratch_folder room-sites
-else
-  mkdir -p "$work" && work="$(cd "$work" && pwd)"
-fi
+room_setup room-sites tmux python3 mosquitto mosquitto_passwd mosquitto_pub -- "$@"
 tmux_sock="pomodoro-sites-$$"
 pids=()
 declare -A bridge
