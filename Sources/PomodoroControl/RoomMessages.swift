@@ -30,8 +30,10 @@ public struct RoomSessionMessage: Equatable, Sendable {
     self.synced = synced
   }
 
-  /// Its place in the precedence (`RoomSession.orders`).
-  public var key: RoomRevision { RoomRevision(rev: session.revision, by: session.origin) }
+  /// Its place in the precedence, anchored at `anchor` (when its `elapsed` held, on this clock).
+  public func key(at anchor: Instant) -> RoomRevision {
+    RoomRevision(rev: session.revision, by: session.origin, at: anchor)
+  }
 
   /// The payload's fields in the spec's order (`v` first; no author: the topic says it).
   public var fields: [(String, JSONValue)] {
@@ -150,19 +152,25 @@ public struct RoomSessionMessage: Equatable, Sendable {
   }
 }
 
-/// A session's place in the precedence (docs/room.md): the newer `rev` in serial arithmetic
-/// wins; equal `rev`: the greater `by`, compared byte by byte; equal both: the same session.
-/// Serial order is not transitive over the whole space, so it is only ever used to compare two.
+/// A session's place in the precedence (docs/room.md, `RoomSession.wins`): its revision, its
+/// author and its anchor on this desk's clock. Two are the same session when revision and author
+/// are (the anchor of a copy differs).
 public struct RoomRevision: Equatable, Sendable {
   public var rev: Int64
   public var by: String
-  public init(rev: Int64, by: String) {
+  public var at: Instant
+  public init(rev: Int64, by: String, at: Instant) {
     self.rev = rev
     self.by = by
+    self.at = at
   }
 
+  public static func == (a: RoomRevision, b: RoomRevision) -> Bool { a.rev == b.rev && a.by == b.by }
+
   /// Whether this one wins over `other`.
-  public func supersedes(_ other: RoomRevision) -> Bool { RoomSession.orders(other.rev, other.by, before: rev, by) }
+  public func supersedes(_ other: RoomRevision) -> Bool {
+    RoomSession.wins(rev, by, at: at, over: other.rev, other.by, at: other.at)
+  }
 }
 
 /// A member message: a desk of the room and what it is doing: the engine's own `RoomView.Member`,

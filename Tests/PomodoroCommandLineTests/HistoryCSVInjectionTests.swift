@@ -22,6 +22,7 @@ final class HistoryCSVInjectionTests: XCTestCase {
   ]
 
   func testFormulaLabelsArePrefixedAndEveryOtherLabelIsUnchanged() throws {
+    try RealParsers.require()
     let texts = Self.formulas + Self.others + HostileLabels.all.filter { !Self.formulas.contains($0) }
     let (directory, conf) = try HostileLabels.history(of: HostileLabels.checked(texts))
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -38,6 +39,7 @@ final class HistoryCSVInjectionTests: XCTestCase {
   /// A tab or a carriage return first (no label holds one, but the rule is the cell's), and each
   /// of the other four, through the cell writer itself.
   func testEveryFormulaStartIsNeutralised() throws {
+    try RealParsers.require()
     let cells = ["\tcmd", "\r=1", "=1", "+1", "-1", "@a", "plain", "a,b", "x\t="]
     let text = "cell\n" + cells.map { HistoryLog.csvText(.string($0)) + "\n" }.joined()
     let expected = cells.map { ["\t", "\r", "=", "+", "-", "@"].contains(where: $0.hasPrefix) ? "'" + $0 : $0 }

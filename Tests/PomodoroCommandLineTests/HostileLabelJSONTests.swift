@@ -17,6 +17,7 @@ final class HostileLabelJSONTests: XCTestCase {
   /// then every one of the 8 recent labels. (ctl used to print Swift's `\u{200B}`, which JSON
   /// parsers refuse: `Invalid \uXXXX escape`.)
   func testCtlStatusJSONParsesForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let f = try ControlFixture()
     let pump = SocketPump(f)
@@ -40,6 +41,7 @@ final class HostileLabelJSONTests: XCTestCase {
   /// A device that sends the labels raw (one of an older version, or whatever answers on the
   /// socket): `ctl status --json` still prints JSON that parses to the same label.
   func testCtlJSONIsValidWhateverTheDeviceSends() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let directory = try DeviceHarness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -58,6 +60,7 @@ final class HostileLabelJSONTests: XCTestCase {
 
   /// `ctl watch --json`: the reply, then a state line for each label set, each parsed.
   func testCtlWatchJSONParsesForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let f = try ControlFixture()
     let pump = SocketPump(f)
@@ -78,6 +81,7 @@ final class HostileLabelJSONTests: XCTestCase {
   /// fields before the label are bare words; the label after ` label=` is a JSON string, never
   /// Swift's escapes, and no label passes for another field (`x phase=ringing ...`).
   func testTheJournalsStateLineCarriesTheLabelAsJSON() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let directory = try DeviceHarness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -100,6 +104,7 @@ final class HostileLabelJSONTests: XCTestCase {
   /// `pomodoro history` (JSON lines) of sessions with each label: every line parsed, its label
   /// the one recorded.
   func testHistoryJSONLinesParseForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let (directory, conf) = try HostileLabels.history(of: labels)
     defer { try? FileManager.default.removeItem(atPath: directory) }

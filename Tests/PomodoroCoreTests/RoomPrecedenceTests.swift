@@ -46,6 +46,27 @@ final class RoomPrecedenceTests: XCTestCase {
     XCTAssertTrue(session(0, by: "b").supersedes(session(1 << 31, by: "a")))
   }
 
+  /// Revisions a quarter of the space apart or more (a forger's jump) are ordered by time, the
+  /// later anchor winning; closer ones (a replay included, however fresh) by their revision.
+  func testFarApartRevisionsGoByTimeAndCloseOnesByRevision() {
+    let t = Instant(nanoseconds: seconds(1000))
+    let old = RoomHeld(session: session(6, by: "desk-b", state: .paused), anchor: t)
+    let forged = RoomHeld(session: session(6 + (1 << 31) - 1, by: "zzzz"), anchor: t + seconds(60))
+    let next = RoomHeld(session: session(6 + (1 << 31), by: "desk-a"), anchor: t + seconds(65))
+    XCTAssertTrue(forged.supersedes(old))
+    XCTAssertTrue(next.supersedes(forged))
+    XCTAssertTrue(next.supersedes(old), "half the space apart: the later wins, not the author's name")
+    XCTAssertFalse(old.supersedes(next))
+    // Within the same moment the revisions decide, as for two desks that started together.
+    let sameMoment = RoomHeld(session: session(6, by: "desk-b"), anchor: t + seconds(64))
+    XCTAssertEqual(
+      next.supersedes(sameMoment), session(next.session.revision, by: "desk-a").supersedes(session(6, by: "desk-b")))
+    // A replay: fresh, but one revision back.
+    let replay = RoomHeld(session: session(6 + (1 << 31) - 1, by: "desk-a"), anchor: t + seconds(3600))
+    XCTAssertFalse(replay.supersedes(next))
+    XCTAssertTrue(next.supersedes(replay))
+  }
+
   /// A held session that expired is forgotten, its revision is not: the desk's next start follows
   /// it (its bridge takes only revisions newer than the ones it published).
   func testAfterAHeldSessionExpiresTheNextRevisionFollowsTheLast() {

@@ -12,6 +12,7 @@ import XCTest
 /// label, parsed by Python's json module: the label exactly, and the recent labels.
 final class HostileLabelPayloadTests: XCTestCase {
   func testTheStatePayloadParsesForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let f = try ControlFixture()
     let fd = try f.connect()

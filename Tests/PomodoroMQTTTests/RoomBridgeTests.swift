@@ -259,7 +259,7 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(sessions.count, 1)
     XCTAssertEqual(sessions.first?.message, m)
     XCTAssertEqual(sessions.first?.ageMs, 7000)
-    XCTAssertEqual(b.precedence.live(at: clock.now), m.key)
+    XCTAssertEqual(b.precedence.live(at: clock.now), m.key(at: clock.now - seconds(7)))
     // The retained session cleared: nothing to tell.
     deliver(b, [MQTTMessage(topic: "pomodoro/room/team/sessions/desk-b", payload: [], retained: true)])
     XCTAssertEqual(sessions.count, 1)
@@ -480,6 +480,30 @@ final class RoomBridgeTests: XCTestCase {
     XCTAssertEqual(
       try? RoomSessionMessage.parse(published.last!.payload, by: "desk-a").get().session.revision,
       forged.session.revision + 1)
+  }
+
+  /// After the newest forgery, the desks' older sessions still retained on their topics (sent
+  /// again at a new subscription) lie half the space from the room's: by time, they lose.
+  func testAnOldRetainedSessionNeverWinsOverTheRoomsAfterAJump() {
+    let b = joined()
+    let old = session(rev: 6, by: "desk-z", state: "paused")
+    deliver(b, [sessionMessage(old, left: Int(old.expiry))])
+    clock.advance(seconds(60))
+    let forged = session(rev: 6 + (1 << 31) - 1, by: "zzzz", state: "ended", elapsed: 1_500_000)
+    deliver(b, [sessionMessage(forged)])
+    let next = session(rev: forged.session.revision + 1, by: "desk-b")
+    clock.advance(seconds(5))
+    deliver(b, [sessionMessage(next)])
+    XCTAssertEqual(b.precedence.live(at: clock.now)?.rev, next.session.revision)
+    // desk-z's paused session again, its age from the broker: 65 s old, half the space away.
+    deliver(b, [sessionMessage(old, left: Int(old.expiry) - 65, retained: true)])
+    XCTAssertEqual(b.precedence.live(at: clock.now)?.rev, next.session.revision, "the room's stays the best")
+    // The device is passed it too, with its age: its engine judges it by the same rule.
+    clock.advance(ms(50))
+    b.handle(Wake())
+    let told = try! XCTUnwrap(sessions.last)
+    XCTAssertEqual(told.message.session.revision, 6)
+    XCTAssertEqual(told.ageMs, 65_050)
   }
 
   /// A broker drops what a flooded client cannot take in time, a real session among the rest:

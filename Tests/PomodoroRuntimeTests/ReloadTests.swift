@@ -1,5 +1,6 @@
 import Foundation
 import PomodoroCore
+import PomodoroDrivers
 import XCTest
 
 @testable import PomodoroConfig
@@ -105,6 +106,30 @@ final class ReloadTests: XCTestCase {
           + "saved; a file of comments alone means every default)"
       ])
     XCTAssertFalse(h.logLines.contains { $0.1.hasPrefix("reloaded") })
+  }
+
+  /// A bad tune in the file on SIGHUP (issue 46 item 5): refused with its line, the character and
+  /// what was expected; the tune the device plays, and every other key, stay as they were. A good
+  /// one after it is taken.
+  func testABadTuneOnSIGHUPKeepsTheTuneAndSaysWhy() throws {
+    var base = DeviceConfig()
+    base.alarmTune = try XCTUnwrap(BuiltInTunes.named("reveille"))
+    let h = try DeviceHarness(directory: directory, config: base)
+    let bad = "focus = 40m\nalarm_tune = mine:d=4,o=5,b=120:c,d,q,e\nstate_dir = \(directory)\n"
+    let (_, file) = serve(h, hangUps: [seconds(1)], end: seconds(3), texts: [bad])
+    XCTAssertEqual(h.device.config.alarmTune, base.alarmTune, "the tune it had")
+    XCTAssertEqual(h.device.state.settings.presets[.focus], minutes(25), "nothing of the file taken")
+    let said = h.logLines.filter { $0.0 == .error }.map(\.1)
+    XCTAssertEqual(said.count, 1, "\(said)")
+    XCTAssertTrue(
+      said.first?.hasPrefix("\(file):2: bad value 'mine:d=4,o=5,b=120:c,d,q,e' for 'alarm_tune'") == true, "\(said)")
+    XCTAssertTrue(
+      said.first?.hasSuffix("still running on the config it had (fix it and send SIGHUP again)") == true, "\(said)")
+    XCTAssertFalse(h.logLines.contains { $0.1.hasPrefix("reloaded") })
+
+    let good = "alarm_tune = mine:d=4,o=5,b=120:c,d,e\nstate_dir = \(directory)\n"
+    _ = serve(h, hangUps: [seconds(1)], end: seconds(3), texts: [good])
+    XCTAssertEqual(h.device.config.alarmTune.source, "mine:d=4,o=5,b=120:c,d,e")
   }
 
   /// Caught mid-write (empty, then `focus = 1h`, cut from `1h30m`): read again until two reads

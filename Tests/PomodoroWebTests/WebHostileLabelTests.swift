@@ -13,6 +13,7 @@ import XCTest
 /// json module, the label exactly as typed in each.
 extension WebDeskTests {
   func testThePagesJSONParsesForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let cookie = try pairedCookie()
     let events = get("/events")
@@ -36,6 +37,7 @@ extension WebDeskTests {
   /// The page's week by label (`GET /api/history`), from records with each hostile label: every
   /// row's `label` and `name` parsed as the label recorded.
   func testThePagesHistoryParsesForEveryHostileLabel() throws {
+    try RealParsers.require()
     let labels = try HostileLabels.checked()
     let lines = labels.enumerated().map { i, label in
       String(Self.record(daysAgo: 0, minutes: Int64(100 - i)).dropLast()) + ",\"label\":"

@@ -51,11 +51,12 @@ start_broker() {
   die "mosquitto did not listen on 127.0.0.1:$2: $(tail -n 3 "$3")"
 }
 
-# desk NAME [faketime]: its config, its simulator (tmux window) and its bridge, on the broker at
-# 127.0.0.1:$port (desk_port instead, when set), with the config lines of desk_conf after its own.
+# desk NAME [faketime [OFFSET]]: its config, its simulator (tmux window) and its bridge, on the
+# broker at 127.0.0.1:$port (desk_port instead, when set), with the config lines of desk_conf
+# after its own; under faketime, its wall clock OFFSET (+90s) ahead, the monotonic clock left alone.
 desk() {
   local d=$1 pre=""
-  [[ "${2:-}" == faketime ]] && pre="env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f +90s"
+  [[ "${2:-}" == faketime ]] && pre="env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f ${3:-+90s}"
   mkdir -p "$work/$d/state"
   printf '%s\n' "control_socket = $work/$d/control.sock" "state_dir = $work/$d/state" "room = team" \
     "mqtt_host = 127.0.0.1" "mqtt_port = ${desk_port:-$port}" "mqtt_device_id = desk-$d" "${desk_conf[@]}" \
@@ -77,6 +78,21 @@ ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
 # field DESK NAME: one field of the desk's state (ctl status --json).
 field() {
   ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
+}
+# labels_are DESK LABEL...: waits up to 10 s for the desk to list exactly these labels for the
+# room's desks (its own and the others', in any order).
+labels_are() {
+  local d=$1
+  shift
+  for _ in $(seq 100); do
+    ctl "$d" status --json 2>/dev/null | python3 -c '
+import json, sys
+have = json.load(sys.stdin)["state"].get("room_desk_labels") or []
+sys.exit(0 if sorted(have) == sorted(sys.argv[1:]) else 1)' "$@" && return 0
+    sleep 0.1
+  done
+  echo "desk $d lists the labels $(field "$d" room_desk_labels)"
+  return 1
 }
 # lists DESK ID [SECONDS]: waits up to SECONDS (10) for the desk's room_desks to hold ID.
 lists() {

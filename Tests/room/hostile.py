@@ -9,7 +9,8 @@ have, random bytes, invalid UTF-8; or a valid session of an older revision (a re
 expiry: never undoes the newer one). A `by` field names another desk now and then: the author is
 the topic's desk, whatever the payload says. With
 `--member DESK` member messages for the topic of DESK instead: a desk id that is not the topic's,
-a phase or a mode that is none, a label over 40 characters, padded past 512 bytes, random bytes.
+a phase or a mode that is none, a label over 40 characters or 160 bytes, padded past the 1,024
+bytes a member message may have, random bytes.
 
 Usage: hostile.py --count N --seed S --rev R [--member DESK]"""
 import argparse
@@ -91,7 +92,7 @@ def hostile_member(r, desk):
         m["label"] = r.choice(["L" * r.randint(41, 300), "e\u0301\u0301" * 40])
     elif kind == 4:
         m["label"] = "x" * 30
-        m["pad"] = "p" * r.randint(512, 2000)
+        m["pad"] = "p" * r.randint(1024, 3000)  # past the 1,024 bytes a member message may have
     else:
         raw = bytes(r.randrange(256) for _ in range(r.randint(1, 200)))
         return raw.replace(b"\n", b" ").decode("latin-1")

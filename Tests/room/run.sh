@@ -9,12 +9,18 @@
 #   - cancel on b: b idle, a and c run on; skip on a: every desk in the short break, b too
 #   - a late desk d joins the running break at the right second (the retained session's age)
 #   - d killed (its bridge SIGKILLed): the others count 3 again (its will)
-#   - the broker restarted: the desks run on and count the room again
+#   - a desk whose wall clock is a year ahead joins the running break at the right second
+#   - labels of every kind (invisible, right-to-left, joined emoji) listed exactly on every desk,
+#     before and after the broker restarted: the desks run on and count the room again
 #   - two starts in the same second (a and b, in a room where nothing runs): one session on every
 #     desk, the same on each (b's: the greater desk id), and on the broker
 #   - 26,000 hostile room messages (Tests/room/hostile.py) while a desk's button is pressed: the
 #     press reaches every desk, nothing else changes, the refusals are said rate-limited
 #   - resume on c's command topic (Home Assistant's way, through its bridge), pause on b's button
+#   - issue 44: the newest session a forger can make (and the first wire's cap, Int64's extremes)
+#     stops the desks, and the next start reaches every desk; a replay with a fresh expiry changes
+#     nothing; the longest labels in bytes listed on every desk; 63 retained ghosts keep no desk
+#     out, and a late desk is counted at once. Each followed by a press that reaches every desk.
 # Prints PASS/FAIL lines and `N passed, M failed`.
 #
 # Usage: bash Tests/room/run.sh [--binary FILE] [--work DIR] [--keep]
@@ -42,6 +48,7 @@ broker_start() {
 broker_start
 
 declare -A bridge
+desks_abc=(a b c)
 for d in a b; do desk "$d"; done
 desk c faketime
 say "three desks (c 90 s ahead), their bridges, mosquitto on 127.0.0.1:$port"
@@ -83,6 +90,21 @@ kill -9 "${bridge[d]}"
 wait "${bridge[d]}" 2>/dev/null
 check "d's bridge killed: a counts 3 again (its will)" "" is a room_members 3
 
+# A desk whose wall clock is a year ahead (libfaketime, the monotonic clock left alone): it joins
+# the running break at the right second, by the broker's count of the session's age.
+desk e faketime +365d
+check "a desk a year ahead joins the running break" "" is e phase running
+expect "the desk a year ahead: its time left within 1 s of a's" together a e
+check "the desk a year ahead counts the room" "" is e room_members 4
+pkill -P "${bridge[e]}"
+kill "${bridge[e]}" 2>/dev/null
+check "e's bridge stopped: a counts 3 again" "" is a room_members 3
+
+# Labels of every kind (invisible, right-to-left, joined emoji) on the desks, through a restart
+# of the broker: each desk lists them exactly before and after.
+room_labels=($'Read\u200bme' $'abc\u202efed' $'\U1F469\u200d\U1F469\u200d\U1F467 family')
+for i in 0 1 2; do ctl "${desks_abc[i]}" label "${room_labels[i]}" >/dev/null; done
+for d in a b c; do check "the labels: $d lists each desk's exactly" "" labels_are "$d" "${room_labels[@]}"; done
 kill "$broker"
 wait "$broker" 2>/dev/null
 sleep 1
@@ -92,6 +114,9 @@ for d in a b c; do
   check "the broker back: $d counts the room again" "$(tail -n 3 "$work/$d/bridge.log")" is "$d" room_members 3
 done
 expect "after the broker's restart: the time left on a, b and c within 1 s" together a b c
+for d in a b c; do
+  check "after the broker's restart: $d lists each desk's label exactly" "" labels_are "$d" "${room_labels[@]}"
+done
 
 # Two starts in the same second, in a room of its own where nothing runs yet: a and b each make
 # revision 1; every desk ends with one of them, the same on each (the greater desk id: b's).

@@ -196,6 +196,21 @@ def main():
         phone.click("#label-clear")
         check("Clear: the device has no label, none shown", until(lambda: "label" not in device(), 3) is not None
               and phone.wait("document.querySelector('#label').hidden", 3), str(device().get("label")))
+        # The hostile labels (Tests/lib/hostile-labels.json: invisible and bidi characters, marks,
+        # emoji sequences, quotes, backslashes), each set through the page's form: stored exactly,
+        # shown as text exactly (issue 46 item 5).
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "hostile-labels.json")) as f:
+            hostile = json.load(f)
+        wrong = []
+        for label in hostile:
+            ev(f"document.querySelector('#label-text').value = {json.dumps(label)}")
+            phone.click("#label-set")
+            stored = until(lambda: device().get("label") == label, 3) is not None
+            shown_as = phone.wait(f"document.querySelector('#label').textContent === {json.dumps(label)} && "
+                                  "document.querySelector('#label').children.length === 0", 3)
+            if not (stored and shown_as):
+                wrong.append((label, device().get("label"), text("#label")))
+        check(f"{len(hostile)} hostile labels through the page: stored and shown exactly, as text", not wrong, repr(wrong[:3]))
         ev("document.querySelector('#label-text').value = ''")
         phone.type("#label-text", "Write the report")
         phone.enter()

@@ -32,7 +32,7 @@ extension Engine {
   /// again) change nothing, unless what this desk holds has expired; an expired one is not taken.
   static func hear(_ s: inout EngineState, _ heard: RoomHeld, now: Instant) {
     guard var room = s.room, !heard.expired(at: now) else { return }
-    if let held = room.held, !held.expired(at: now), !heard.session.supersedes(held.session) { return }
+    if let held = room.held, !held.expired(at: now), !heard.supersedes(held) { return }
     room.held = heard
     s.room = room
   }

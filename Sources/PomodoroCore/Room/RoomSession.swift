@@ -84,6 +84,26 @@ public struct RoomSession: Equatable, Sendable {
     Self.orders(other.revision, other.origin, before: revision, origin)
   }
 
+  /// Revisions this far apart (a quarter of the space) are no desk's steps of one room: one of
+  /// them is a forger's, or a desk's from before a forger moved the room on. For them, and only
+  /// for them, the later one in time wins: its anchor (when its `elapsed` held, from the age the
+  /// broker measured) against the other's, when they lie `sameMoment` or more apart.
+  public static let far: Int64 = 1 << 30
+  public static let sameMoment = seconds(2)
+
+  /// Whether revision `b` of `bBy`, anchored at `bAt`, wins over revision `a` of `aBy` anchored at
+  /// `aAt` (both instants on this desk's clock): serial order, but by time for revisions `far`
+  /// apart. An old session still retained on a desk's topic thus never wins over the room's
+  /// newer one after a forger's jump, and a replay (a fresh anchor, a revision just before the
+  /// room's) still loses by its revision.
+  public static func wins(_ b: Int64, _ bBy: String, at bAt: Instant, over a: Int64, _ aBy: String, at aAt: Instant)
+    -> Bool
+  {
+    let d = (b &- a) & (revisions - 1)
+    if min(d, revisions - d) >= far, bAt - aAt >= sameMoment || aAt - bAt >= sameMoment { return bAt > aAt }
+    return orders(a, aBy, before: b, bBy)
+  }
+
   /// The precedence, written once (the bridge orders by it too): revision `a` from `aBy` comes
   /// before revision `b` from `bBy`. Revisions outside 0..<2^32 are taken modulo 2^32.
   public static func orders(_ a: Int64, _ aBy: String, before b: Int64, _ bBy: String) -> Bool {
@@ -110,6 +130,13 @@ public struct RoomHeld: Equatable, Sendable {
 
   /// Whether it has expired at `now`: a desk forgets it (and any session wins over it).
   public func expired(at now: Instant) -> Bool { now >= expires }
+
+  /// Whether it wins over `other` (`RoomSession.wins`).
+  public func supersedes(_ other: RoomHeld) -> Bool {
+    RoomSession.wins(
+      session.revision, session.origin, at: anchor, over: other.session.revision, other.session.origin,
+      at: other.anchor)
+  }
 
   /// Where the room stands at `now`.
   public enum Now: Equatable, Sendable {

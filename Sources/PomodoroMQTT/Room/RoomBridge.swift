@@ -107,22 +107,23 @@ public final class RoomBridge: LoopSource {
     // device only makes revisions newer than what it holds, so no serial comparison with this
     // desk's earlier ones, which may lie more than half the space away after a forged one).
     let held = RoomSessionMessage.held(fields)
-    if let held, held.session.origin == desk, held.key != precedence.origin?.message.key {
-      if precedence.wins(held.key, at: now) {
+    let heldKey = held?.key(at: now)
+    if let held, let heldKey, held.session.origin == desk, heldKey != precedence.origin?.message.key(at: now) {
+      if precedence.wins(heldKey, at: now) {
         var m = held
         m.sentMs = wallMs()
         m.synced = roomClock.trusted(at: now)
         precedence.origin = (m, now)
         if settled(now) { publish(m, at: now) } else { ownWaiting = true }
-      } else if held.key != lastLoss, let why = precedence.loss(of: held.key, at: now) {
-        lastLoss = held.key
+      } else if heldKey != lastLoss, let why = precedence.loss(of: heldKey, at: now) {
+        lastLoss = heldKey
         limiter.say(
           "room-lost", .notice, "room \(room ?? ""): this desk's \(why); it follows that one",
           what: "lost revisions of this desk", at: now)
       }
     }
     // A device behind the best heard (restarted, or it missed a line): told again, now and then.
-    if let heard = precedence.better(than: held?.key, at: now), lastRetell.map({ now - $0 >= Self.retell }) ?? true {
+    if let heard = precedence.better(than: heldKey, at: now), lastRetell.map({ now - $0 >= Self.retell }) ?? true {
       lastRetell = now
       queue.queue(heard)
       pass(now)

@@ -27,7 +27,7 @@ struct RoomDeviceQueue {
 
   /// Keeps the best of what waits.
   mutating func queue(_ heard: RoomPrecedence.Heard) {
-    if let w = waiting, w.message.key.supersedes(heard.message.key) { return }
+    if let w = waiting, w.key.supersedes(heard.key) { return }
     waiting = heard
   }
 

@@ -11,8 +11,10 @@ struct RoomPrecedence {
     var message: RoomSessionMessage
     var ageMs: Int64
     var at: Instant
-    /// When the message expires on this desk's clock.
-    var expires: Instant { at - ms(ageMs) + seconds(message.expiry) }
+    /// When its `elapsed` held, on this desk's clock, and when it expires.
+    var anchor: Instant { at - ms(ageMs) }
+    var expires: Instant { anchor + seconds(message.expiry) }
+    var key: RoomRevision { message.key(at: anchor) }
     func age(at now: Instant) -> Int64 { ageMs + wholeMilliseconds(now - at) }
   }
 
@@ -31,12 +33,9 @@ struct RoomPrecedence {
 
   /// A session heard on the room's topics (any desk's, this one's echo too).
   mutating func heard(_ heard: Heard, own desk: String, at now: Instant) {
-    let key = heard.message.key
+    let key = heard.key
     if wins(key, at: now) { best = (key, heard.expires) }
-    if key.by != desk,
-      bestHeard.map({ now >= $0.expires || key == $0.message.key || key.supersedes($0.message.key) })
-        ?? true
-    {
+    if key.by != desk, bestHeard.map({ now >= $0.expires || key == $0.key || key.supersedes($0.key) }) ?? true {
       bestHeard = heard
     }
   }
@@ -44,14 +43,15 @@ struct RoomPrecedence {
   /// What this desk made, published now: the best from now until it expires.
   mutating func published(_ m: RoomSessionMessage, at now: Instant) {
     origin = (m, now)
-    best = (m.key, now + seconds(m.expiry))
+    best = (m.key(at: now), now + seconds(m.expiry))
   }
 
-  /// The best heard from others, when the device's held session (`held`) is older and it is
-  /// still running or paused and unexpired: the device is told of it again.
+  /// The best heard from others, when it is the best this bridge holds, still running or paused
+  /// and unexpired, and the device holds another (`held`): the device is told of it again (its
+  /// engine judges, by the same rule).
   func better(than held: RoomRevision?, at now: Instant) -> Heard? {
     guard let heard = bestHeard, now < heard.expires, heard.message.session.state != .ended,
-      held.map({ heard.message.key.supersedes($0) }) ?? true
+      live(at: now) == heard.key, held != heard.key
     else { return nil }
     return heard
   }

@@ -11,7 +11,7 @@ extension RoomBridge {
     guard ownWaiting, settled(now) else { return }
     ownWaiting = false
     guard let (made, at) = precedence.origin,
-      precedence.wins(made.key, at: now) || precedence.live(at: now) == made.key,
+      precedence.wins(made.key(at: at), at: now) || precedence.live(at: now) == made.key(at: at),
       made.session.state != .ended, var m = made.advanced(by: now - at)
     else { return }
     m.sentMs = wallMs()
