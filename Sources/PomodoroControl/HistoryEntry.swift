@@ -119,9 +119,7 @@ public struct HistoryEntry: Equatable, Sendable {
     else { return nil }
     var label: SessionLabel?
     if let value = o["label"] {
-      guard let text = value.string, case .success(let parsed?) = SessionLabel.parse(text), parsed.text == text else {
-        return nil
-      }
+      guard let parsed = value.string.flatMap(SessionLabel.stored) else { return nil }
       label = parsed
     }
     var room: String?
@@ -200,7 +198,7 @@ extension HistoryEntry {
       while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\") { i += 1 }
       guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
       let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-      guard case .success(let parsed?) = SessionLabel.parse(text), parsed.text == text else { return nil }
+      guard let parsed = SessionLabel.stored(text) else { return nil }
       label = parsed
       i += 1
     }

@@ -214,11 +214,10 @@ extension RoomView.Member {
     }
     var l: SessionLabel?
     if let value = label {
-      guard let text = value.string, case .success(let parsed) = SessionLabel.parse(text), (parsed?.text ?? "") == text
-      else {
+      guard let text = value.string, text.isEmpty || SessionLabel.stored(text) != nil else {
         return .failure(.init("label must be a session label (\(SessionLabel.limits), no control characters)"))
       }
-      l = parsed
+      l = SessionLabel.stored(text)
     }
     guard let f = following?.bool else { return .failure(.init("following must be true or false")) }
     return .success(RoomView.Member(desk: desk, phase: p, mode: m, label: l, following: f))

@@ -59,6 +59,13 @@ public struct SessionLabel: Hashable, Sendable, CustomStringConvertible {
 
   private init(text: String) { self.text = text }
 
+  /// `text` as a stored label (a file's, a message's): one the rules take exactly as it is, nil
+  /// otherwise (a stored label is never trimmed or mended on the way in).
+  public static func stored(_ text: String) -> SessionLabel? {
+    guard case .success(let label?) = parse(text), label.text == text else { return nil }
+    return label
+  }
+
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
       || scalar.value == 0x2028 || scalar.value == 0x2029

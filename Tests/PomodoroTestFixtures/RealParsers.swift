@@ -30,9 +30,7 @@
     /// `texts` as labels, each checked to be one the rules take as it is.
     static func checked(_ texts: [String]) throws -> [SessionLabel] {
       try texts.map { text in
-        guard case .success(let label?) = SessionLabel.parse(text), label.text == text else {
-          throw Refused(text: text)
-        }
+        guard let label = SessionLabel.stored(text) else { throw Refused(text: text) }
         return label
       }
     }

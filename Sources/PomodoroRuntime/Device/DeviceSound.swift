@@ -47,7 +47,7 @@ extension Device {
   /// The focus's time so far while it runs (a countdown's total less its time left, a flow's
   /// count); nil in any other phase or mode.
   func focusElapsed(at now: Instant) -> Nanoseconds? {
-    guard state.phase == .running, state.mode.kind == .focus || state.mode.kind == .flow else { return nil }
+    guard state.phase == .running, state.mode.kind.isFocus else { return nil }
     switch state.count(at: now) {
     case .up(let counted): return counted
     case .down(let remaining, let total): return remaining > 0 ? total - remaining : nil
