@@ -242,13 +242,4 @@ public final class RoomBridge: LoopSource {
   /// Leaving (the process ends): the member message withdrawn, the connection ended.
   public func leave() { follow(nil) }
 
-  /// The device went away (stopped, hung) while the bridge runs: its member message is emptied,
-  /// as the will would, so the room does not count a desk that does nothing; its next state
-  /// puts it back. The room's connection stays.
-  public func deviceGone() {
-    member = nil
-    guard let topic = topics?.member(desk), let s = session, s.up, publishedMember != "" else { return }
-    publishedMember = ""
-    s.publish(topic, "", retain: true)
-  }
 }
