@@ -276,7 +276,7 @@ extension MQTTBridgeTests {
       XCTAssertFalse(id.contains("__") || id.hasSuffix("_") || id.contains("._"), id)
       XCTAssertTrue(topic.hasPrefix("homeassistant/\(id.split(separator: ".")[0])/"), topic)
     }
-    // README's ids: those of earlier versions kept, the new ones beside them.
+    // docs/homeassistant.md's ids: those of earlier versions kept, the new ones beside them.
     XCTAssertEqual(
       ids,
       [
