@@ -146,6 +146,3 @@ public final class ControlServer: LoopSource, DeviceObserver {
   public func recorded(_ entry: HistoryEntry, at: Instant) { next?.recorded(entry, at: at) }
   public func displayChanged(_ look: DisplayCare.Look, at: Instant) { next?.displayChanged(look, at: at) }
 }
-
-/// The device holds the replies of a batch until its save has ended.
-extension Device: ReplyHold {}

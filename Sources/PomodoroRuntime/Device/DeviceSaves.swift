@@ -4,9 +4,14 @@ import PomodoroSystem
 
 /// The device's saves: the state and the history's records, asked for by the engine (`.persist`,
 /// a record) and made once a step or a batch (`saveIfDue`), by the loop or a writer thread
-/// (`SessionRecorder`), and today's count read from the history's end.
-extension Device {
+/// (`SessionRecorder`), and today's count read from the history's end. The device holds the
+/// replies of a batch until its save has ended (`ReplyHold`).
+extension Device: ReplyHold {
   var storage: Storage? { recorder?.storage }
+  /// `history`'s item lines (`SessionRecorder.historyItems`; none without a state directory).
+  public func historyItems(days: Int) -> Result<[String], ControlProtocol.Refusal> {
+    recorder?.historyItems(days: days) ?? .success([])
+  }
   /// History lines not yet in the history file (`SessionRecorder.pending`).
   public var pendingHistory: [String] { recorder?.pending ?? [] }
 
@@ -35,7 +40,9 @@ extension Device {
     guard saveDue, storage != nil, recorder?.saving != true else { return }
     let now = clock.now
     // A button settling soon: its step (due by then) saves, unless the save has waited its bound.
-    if let settles = mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold { return }
+    if let settles = inputs.mapper.nextDeadline, settles - now <= Self.saveHold, now - saveDueSince < Self.saveHold {
+      return
+    }
     save(at: now)
   }
 

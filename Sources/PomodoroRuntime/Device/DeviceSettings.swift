@@ -47,28 +47,7 @@ extension Device {
     reconfigure(running, layers: next)
   }
 
-  /// The overlay on disk, each bad line logged (PATH:LINE, what is wrong) and ignored; nil when
-  /// it cannot be read at all (logged too: the device runs on without it).
-  public func readOverlay() -> [String: String]? {
-    guard let store = storage?.settings else { return nil }
-    // A set not yet on disk is the overlay (the file is the one before it).
-    if recorder?.pendingSettings != nil { return layers.overlay }
-    // A set being written: read once it is.
-    recorder?.settle()
-    let text: String?
-    do {
-      text = try store.load()
-    } catch {
-      log.error(
-        "\(store.path): cannot read it: \(error); running without the settings set with pomodoro ctl config set "
-          + "(the config file's and the defaults): fix or delete it, then SIGHUP")
-      return nil
-    }
-    guard let text else { return [:] }
-    let (overlay, problems) = layers.readOverlay(text, path: store.path)
-    for problem in problems {
-      log.warning("\(problem); this line is ignored, the rest of \(store.path) applies")
-    }
-    return overlay
-  }
+  /// The overlay on disk, each bad line logged and ignored (`SessionRecorder.overlay`); nil
+  /// without a state directory, or when it cannot be read at all.
+  public func readOverlay() -> [String: String]? { recorder?.overlay(for: layers) }
 }

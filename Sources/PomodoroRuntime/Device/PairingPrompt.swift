@@ -19,6 +19,25 @@ public struct PairingPrompt: Sendable {
 
   public init() {}
 
+  /// Shows `code` with a QR code of the page's `url` where one is given and the panel is taller
+  /// than 32 rows (made by `encoder` when the code is new or no longer shown); the reason when
+  /// none could be made (the digits are shown alone).
+  public mutating func show(
+    _ code: String, url: String?, height: Int, at now: Instant,
+    encoder: (String) -> Result<QRModules, PairingQR.Reason>
+  ) -> PairingQR.Reason? {
+    var qr: QRModules?
+    var refused: PairingQR.Reason?
+    if let url, height > 32, !shown(at: now) || self.code != code {
+      switch encoder(PairingQR.link(url: url, code: code)) {
+      case .success(let modules): qr = modules
+      case .failure(let reason): refused = reason
+      }
+    }
+    show(code, qr: qr, at: now)
+    return refused
+  }
+
   /// Shows `code` until `now + lifetime`; false (nothing changes) when it is the code shown now
   /// or the one a press put away before its end.
   @discardableResult

@@ -1,5 +1,20 @@
 import PomodoroControl
+import PomodoroCore
 import PomodoroSystem
+
+extension EngineState {
+  /// What the journal says of a timer restored after a restart (nil: none was), paused: a flow's
+  /// clock is the time counted, a countdown's the time left.
+  func restoredText(at now: Instant) -> String? {
+    guard restored else { return nil }
+    let how: String
+    switch count(at: now) {
+    case .up: how = "counted"
+    case .down: how = "left"
+    }
+    return "restored a \(mode.rawValue) timer with \(formatClock(shownSeconds(at: now))) \(how), paused"
+  }
+}
 
 extension Storage {
   /// After a restart: the history lines saved with the state (`StateStore.save`'s

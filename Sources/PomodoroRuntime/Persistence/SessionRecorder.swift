@@ -222,6 +222,15 @@ public final class SessionRecorder {
     return Array((lines + waiting).suffix(Self.recentLimit))
   }
 
+  /// `history`'s item lines: the records of the last `days` local days, oldest first.
+  public func historyItems(days: Int) -> Result<[String], ControlProtocol.Refusal> {
+    do {
+      return .success(try recent(days: days).map { ControlProtocol.itemLine("history", object: $0) })
+    } catch {
+      return .failure(.init("reading the history failed: \(error)"))
+    }
+  }
+
   /// Today's completed focus sessions when the local day is not the one last counted (the first
   /// call counts); nil when it is, or when the history cannot be read (logged; counted again at
   /// the next new day).

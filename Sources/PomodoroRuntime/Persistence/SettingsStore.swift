@@ -23,3 +23,30 @@ public struct SettingsStore {
     try Files.writeAtomically(path, Array(text.utf8), permissions: 0o644, in: fileSystem)
   }
 }
+
+extension SessionRecorder {
+  /// The overlay on disk read against `layers`, each bad line logged (PATH:LINE, what is wrong)
+  /// and ignored; nil when it cannot be read at all (logged too: the device runs on without it).
+  /// A set not yet on disk is `layers`' overlay (the file is the one before it); one being
+  /// written is read once it is.
+  public func overlay(for layers: ConfigLayers) -> [String: String]? {
+    let store = storage.settings
+    if pendingSettings != nil { return layers.overlay }
+    settle()
+    let text: String?
+    do {
+      text = try store.load()
+    } catch {
+      log.error(
+        "\(store.path): cannot read it: \(error); running without the settings set with pomodoro ctl config set "
+          + "(the config file's and the defaults): fix or delete it, then SIGHUP")
+      return nil
+    }
+    guard let text else { return [:] }
+    let (overlay, problems) = layers.readOverlay(text, path: store.path)
+    for problem in problems {
+      log.warning("\(problem); this line is ignored, the rest of \(store.path) applies")
+    }
+    return overlay
+  }
+}
