@@ -175,15 +175,15 @@ let package = Package(
     // signals, clocks, logs, exit codes, the version, JSON lines and duration text. Nothing of
     // the device's own: no config, no protocol, no storage, no hardware.
     .target(name: "PomodoroSystem", dependencies: ["PomodoroCore", "CPomodoroSystem"], swiftSettings: hot),
-    // The control protocol and its records: the commands and their request lines, replies and
-    // item lines, the state's fields, the history's record, and a bridge's link to the device
-    // (`DeviceLink`). What the bridges and the history's readers need of the device.
-    .target(name: "PomodoroControl", dependencies: ["PomodoroCore", "PomodoroSystem"], swiftSettings: hot),
     // The config: its one table of keys (`ConfigKey`) and of lines (`DeviceLine`), the parser,
     // the layers (file, overlay) and the settings the control socket lists and changes.
     .target(
-      name: "PomodoroConfig", dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem", "PomodoroControl"],
-      swiftSettings: hot),
+      name: "PomodoroConfig", dependencies: ["PomodoroCore", "PomodoroDrivers", "PomodoroSystem"], swiftSettings: hot),
+    // The control protocol and its records: the commands and their request lines, replies and
+    // item lines, the state's fields, the history's record, and a bridge's link to the device
+    // (`DeviceLink`). What the bridges and the history's readers need of the device.
+    .target(
+      name: "PomodoroControl", dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig"], swiftSettings: hot),
     // The one C shim over libqrencode, loaded on first use (or its "not installed" body).
     .target(name: "CPomodoroQR", cSettings: qrDefines, linkerSettings: qrLinks),
     // Imperative shell of the device: the device and its event loop, the service (SIGHUP reload,

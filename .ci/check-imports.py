@@ -4,8 +4,9 @@ import: none missing (it builds only by luck of the build order) and none unused
 not need). Reads the manifest through `swift package dump-package`; prints one line a target that
 differs and a closing `N passed, M failed`. Exit 1 on any difference.
 
-Also: the layers hold (`FORBIDDEN`). The platform (PomodoroSystem) stands below the protocol and
-its records (PomodoroControl), which stand below the config (PomodoroConfig); the bridges and the
+Also: the layers hold (`FORBIDDEN`). The platform (PomodoroSystem) stands below the config
+(PomodoroConfig), which stands below the protocol and its records (PomodoroControl: a config item
+is the config's value, its item line the protocol's); the bridges and the
 history's readers stand below the device's runtime: `pomodoro web`, `pomodoro mqtt` and `pomodoro
 stats` reach the device through the control socket and its records, never through
 PomodoroRuntime.
@@ -22,10 +23,11 @@ IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|func|prot
 
 
 # A target and the modules it must not depend on. The platform (PomodoroSystem) knows nothing of
-# the device; the protocol and its records (PomodoroControl) nothing of the config.
+# the device; the config (PomodoroConfig) nothing of the protocol that lists and sets it.
 FORBIDDEN = {
     "PomodoroSystem": {"PomodoroControl", "PomodoroConfig", "PomodoroDrivers", "PomodoroRuntime"},
-    "PomodoroControl": {"PomodoroConfig", "PomodoroDrivers", "PomodoroRuntime"},
+    "PomodoroConfig": {"PomodoroControl", "PomodoroRuntime"},
+    "PomodoroControl": {"PomodoroDrivers", "PomodoroRuntime"},
     "PomodoroWeb": {"PomodoroRuntime"},
     "PomodoroStats": {"PomodoroRuntime"},
     "PomodoroMQTT": {"PomodoroRuntime"},

@@ -1,4 +1,3 @@
-import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 
@@ -69,23 +68,19 @@ public struct ConfigLayers: Equatable, Sendable {
     }
   }
 
-  /// The item line of a settable key: `{"item":"config","key":"focus","value":"25m","from":...,
-  /// "about":...,"accepts":...}` (docs/control.md).
-  public func item(_ key: ConfigKey) -> String {
-    ControlProtocol.itemLine(
-      "config",
-      [
-        ("key", .string(key.name)), ("value", .string(key.value(config) ?? "unset")), ("from", .string(from(key.name))),
-        ("about", .string(key.summary)), ("accepts", .string(key.expected)),
-      ])
+  /// A settable key as `ctl config` and the page list it (PomodoroControl renders its item line).
+  public func item(_ key: ConfigKey) -> ConfigItem {
+    ConfigItem(
+      key: key.name, value: key.value(config) ?? "unset", from: from(key.name), about: key.summary,
+      accepts: key.expected)
   }
 
-  /// Every settable key's item line, in the table's order.
-  public var items: [String] { ConfigKey.settableKeys.map(item) }
+  /// Every settable key, in the table's order.
+  public var items: [ConfigItem] { ConfigKey.settableKeys.map(item) }
 
   /// The settable key named `name`; else why not: an unknown key gets the config file's message,
   /// a key read only at start or the bridge's says where it is set and the restart that applies it.
-  public func settableKey(_ name: String) -> Result<ConfigKey, ControlProtocol.Refusal> {
+  public func settableKey(_ name: String) -> Result<ConfigKey, ConfigRefusal> {
     guard let key = ConfigKey.named[name] else { return .failure(.init(ConfigParser.unknownKey(name))) }
     let whose: String
     switch key.applies {
@@ -99,7 +94,7 @@ public struct ConfigLayers: Equatable, Sendable {
 
   /// The layers with `name` set to `value` over the file, and its key; else the config file's
   /// message for what is wrong (naming the key and what it takes).
-  public func setting(_ name: String, to value: String) -> Result<(ConfigLayers, ConfigKey), ControlProtocol.Refusal> {
+  public func setting(_ name: String, to value: String) -> Result<(ConfigLayers, ConfigKey), ConfigRefusal> {
     settableKey(name).flatMap { key in
       var probe = config
       if let problem = ConfigParser.read(name, String(TextLines.trimmed(value)), into: &probe) {
@@ -112,7 +107,7 @@ public struct ConfigLayers: Equatable, Sendable {
   }
 
   /// The layers with `name` out of the overlay (the file's value, or the default, back), and its key.
-  public func resetting(_ name: String) -> Result<(ConfigLayers, ConfigKey), ControlProtocol.Refusal> {
+  public func resetting(_ name: String) -> Result<(ConfigLayers, ConfigKey), ConfigRefusal> {
     settableKey(name).map { key in
       var next = self
       next.overlay[name] = nil
@@ -166,4 +161,21 @@ public struct ConfigLayers: Equatable, Sendable {
     }
     return (values, problems)
   }
+}
+
+/// A settable key as listed: its value, where that comes from (`default`, `FILE:LINE`, `set`),
+/// what it does and what it accepts.
+public struct ConfigItem: Equatable, Sendable {
+  public var key: String
+  public var value: String
+  public var from: String
+  public var about: String
+  public var accepts: String
+}
+
+/// Why a key cannot be set or reset: the config file's message, naming the key and what it takes.
+public struct ConfigRefusal: Error, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
 }

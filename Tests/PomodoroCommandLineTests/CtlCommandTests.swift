@@ -452,7 +452,8 @@ extension CtlCommandTests {
     r = pump.ctl(["config", "--json"])
     XCTAssertEqual(r.code, ExitCode.ok, r.err)
     rows = r.out.split(separator: "\n").map(String.init)
-    XCTAssertEqual(rows, f.h.device.layers.items, "the item lines as the device sends them")
+    XCTAssertEqual(
+      rows, f.h.device.layers.items.map(ControlProtocol.itemLine), "the item lines as the device sends them")
 
     r = pump.ctl(["config", "set", "focus", "30m"])
     XCTAssertEqual(r.code, ExitCode.ok, r.err)

@@ -51,7 +51,8 @@ final class ConfigLayersTests: XCTestCase {
     XCTAssertEqual(layers.from("focus"), "set")
     XCTAssertEqual(layers.from("short_break"), "\(Self.file):2")
     XCTAssertEqual(layers.from("long_break"), "default")
-    let item = try XCTUnwrap(ControlProtocol.decodeItem(layers.item(ConfigKey.named["focus"]!)))
+    let item = try XCTUnwrap(
+      ControlProtocol.decodeItem(ControlProtocol.itemLine(layers.item(ConfigKey.named["focus"]!))))
     XCTAssertEqual(item.kind, "config")
     XCTAssertEqual(item.fields["key"], .string("focus"))
     XCTAssertEqual(item.fields["value"], .string("30m"))
@@ -59,7 +60,8 @@ final class ConfigLayersTests: XCTestCase {
     XCTAssertEqual(item.fields["about"], .string("the Focus preset"))
     XCTAssertEqual(item.fields["accepts"], .string("a duration from 5s to 23h59m59s, like 25m or 1m30s"))
     XCTAssertEqual(layers.items.count, ConfigKey.settableKeys.count)
-    XCTAssertTrue(layers.items.allSatisfy { $0.hasPrefix("{\"item\":\"config\",\"key\":") })
+    XCTAssertTrue(
+      layers.items.map(ControlProtocol.itemLine).allSatisfy { $0.hasPrefix("{\"item\":\"config\",\"key\":") })
 
     let reset = try XCTUnwrap(try? layers.resetting("focus").get().0)
     XCTAssertEqual(reset.config.engine.presets[.focus], minutes(50), "back to the file's value")

@@ -127,6 +127,16 @@ def main():
             f"load {round(nav.get('loadEventEnd', -1))} ms (headless chromium, 412x892, 127.0.0.1)")
         check("first contentful paint measured", fcp)
 
+        # --- the page's clock is the panel's: one table (PageClockTableTests makes it from Swift) -------
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "clock-table.json")) as f:
+            table = json.load(f)
+        for name, rows in sorted(table.items()):
+            got = ev(f"JSON.stringify({json.dumps([int(v) for v, _ in rows])}.map(v => String({name}(v))))")
+            wrong = [(v, want, g) for (v, want), g in zip(rows, json.loads(got or "[]"))] if got else []
+            wrong = [w for w in wrong if w[1] != w[2]]
+            check(f"app.js's {name} says what the panel's does for each of {len(rows)} values (Tests/web/clock-table.json)",
+                  got is not None and not wrong, f"value, panel, page: {wrong[:5]}" if got else "not evaluated")
+
         # --- unpaired: the state, no buttons; a command is refused with its reason -----------------
         check("unpaired: the desk's time is shown", seconds(text("#time")) is not None, text("#time"))
         check("unpaired: Pair instead of the buttons", shown("#pair-show") and not shown("#start"))

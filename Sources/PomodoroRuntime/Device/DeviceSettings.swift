@@ -17,9 +17,9 @@ extension Device {
   public func settingsAnswer(_ command: ControlCommand) -> Result<[String], ControlProtocol.Refusal> {
     let changed: Result<(ConfigLayers, ConfigKey), ControlProtocol.Refusal>
     switch command {
-    case .config: return .success(layers.items)
-    case .configSet(let key, let value): changed = layers.setting(key, to: value)
-    case .configReset(let key): changed = layers.resetting(key)
+    case .config: return .success(layers.items.map(ControlProtocol.itemLine))
+    case .configSet(let key, let value): changed = layers.setting(key, to: value).mapError(ControlProtocol.Refusal.init)
+    case .configReset(let key): changed = layers.resetting(key).mapError(ControlProtocol.Refusal.init)
     default: return .failure(.init("'\(command.name)' is not a config command"))
     }
     return changed.flatMap { next, key in
@@ -36,7 +36,7 @@ extension Device {
       }
       apply(next)
       log.notice("\(key.name) = \(key.value(config) ?? "unset") (from \(next.from(key.name))), by the control socket")
-      return .success([next.item(key)])
+      return .success([ControlProtocol.itemLine(next.item(key))])
     }
   }
 

@@ -30,6 +30,10 @@ let asked = null; // the state whose earned_break_next_ms has been asked about
 
 // --- time ------------------------------------------------------------------------------------
 const two = (v) => String(v).padStart(2, '0');
+// As the panel's Swift functions of these names (pinned by Tests/web/clock-table.json): a time
+// left rounded up, a time counted down.
+const shownSeconds = (ms) => (ms <= 0 ? 0 : Math.ceil(ms / 1000));
+const wholeSeconds = (ms) => Math.floor(ms / 1000);
 // "MM:SS" below an hour, "H:MM:SS" from one (PomodoroCore's formatClock).
 function clock(sec) {
   sec = Math.max(0, sec);
@@ -41,6 +45,7 @@ function shortClock(sec) {
   const t = clock(sec);
   return t.length === 5 && t[0] === '0' ? t.slice(1) : t;
 }
+// "1h30m" (DurationText.format).
 function durationText(sec) {
   const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
   return (h ? h + 'h' : '') + (m ? m + 'm' : '') + (s || (!h && !m) ? s + 's' : '');
@@ -73,7 +78,7 @@ function tick() {
     return;
   }
   const c = counted(now);
-  let sec = c.up ? Math.floor(c.ms / 1000) : Math.ceil(c.ms / 1000);
+  let sec = c.up ? wholeSeconds(c.ms) : shownSeconds(c.ms);
   if (dialed !== null && state.phase === 'idle') sec = dialed;
   const text = clock(sec);
   if (time.textContent !== text) time.textContent = text;
@@ -89,7 +94,7 @@ function tick() {
   let note = '';
   if (c.up) {
     const e = state.earned_break_ms || 0;
-    note = state.phase === 'idle' ? 'Counts up until you end it' : `Break ${shortClock(Math.round(e / 1000))} earned`;
+    note = state.phase === 'idle' ? 'Counts up until you end it' : `Break ${shortClock(wholeSeconds(e))} earned`;
   } else if (state.total_ms) {
     // The end by this phone's clock (the desk's ends_at only comes with a synchronised clock).
     if (state.phase === 'running') {
@@ -141,7 +146,7 @@ function render() {
     renderPicker(s);
     for (const b of $('modes').children) b.setAttribute('aria-pressed', String(b.dataset.mode === s.mode));
     $('dial').hidden = countsUp(s);
-    const sec = dialed !== null ? dialed : Math.round((s.total_ms || 0) / 1000);
+    const sec = dialed !== null ? dialed : shownSeconds(s.total_ms || 0);
     $('duration').textContent = lengthText(sec);
   }
   renderToday();
@@ -565,7 +570,7 @@ function settingRow(row) {
 // The dial: each tap adds its step within the desk's range; sent once the taps stop, and the
 // desk's state then says what it took.
 function step(by) {
-  const now = dialed !== null ? dialed : Math.round((state.total_ms || 0) / 1000);
+  const now = dialed !== null ? dialed : shownSeconds(state.total_ms || 0);
   const least = Math.ceil((state.dial_min_ms || 1000) / 1000), most = Math.floor((state.dial_max_ms || 0) / 1000);
   dialed = Math.max(least, Math.min(most || now + by, now + by));
   render();
