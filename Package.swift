@@ -150,7 +150,6 @@ let package = Package(
   products: [
     .executable(name: "pomodoro", targets: ["pomodoro"]),
     .executable(name: "pomodoro-mqtt", targets: ["pomodoro-mqtt"]),
-    .executable(name: "pomodoro-bench", targets: ["pomodoro-bench"]),
   ],
   targets: [
     // Functional core: the countdown engine. No I/O, no Foundation.
@@ -264,14 +263,18 @@ let package = Package(
     // only the bridge's modules, so it maps and relocates none of the device's code and data.
     .executableTarget(
       name: "pomodoro-mqtt", dependencies: ["PomodoroMQTT"], swiftSettings: sections, linkerSettings: shipped),
+    // The benchmarks (Benchmarks/README.md): a target of this package, not a product, so that no
+    // release build or package builds it; `swift run pomodoro-bench` and `swift build --product
+    // pomodoro-bench` still find it (SwiftPM makes a root package's executable targets runnable).
     .executableTarget(
       name: "pomodoro-bench",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
-        "PomodoroSimulator",
+        "PomodoroSimulator", "PomodoroWeb",
         "PomodoroTestSupport",
-      ]
+      ],
+      path: "Benchmarks/pomodoro-bench"
     ),
     .testTarget(name: "PomodoroCoreTests", dependencies: ["PomodoroCore", "PomodoroMock"]),
     .testTarget(
@@ -343,6 +346,8 @@ let package = Package(
         "PomodoroStats", "PomodoroTestFixtures",
       ]
     ),
+    // The bench's command table (Benchmarks/pomodoro-bench; an executable target, tested as one).
+    .testTarget(name: "PomodoroBenchTests", dependencies: ["pomodoro-bench", "PomodoroSystem"]),
     .testTarget(
       name: "PomodoroMQTTTests",
       dependencies: [

@@ -40,6 +40,24 @@ public final class Soak {
     public var inputs: Int { turns + presses + holds }
     public var events: Int { inputs + stateChanges + buzzerEdges + flushes + sessions }
     public var faults: Int { displayUnplugs + gpioReadErrors + diskFullWindows }
+
+    /// Resident memory may grow this much from the end of day 1 to the end of the last day; more
+    /// is a leak.
+    public static let residentGrowthLimitMiB = 4.0
+    /// How much resident memory grew from the end of day 1 to the end of the last day, in MiB;
+    /// nil without two days measured.
+    public var residentGrowthMiB: Double? {
+      guard residentByDay.count > 1, let first = residentByDay.first, let last = residentByDay.last else { return nil }
+      return Double(last - first) / 1_048_576
+    }
+    /// What fails the soak (`pomodoro-bench soak` exits 1 on any): the invariants that did not
+    /// hold, and resident memory grown past `residentGrowthLimitMiB`.
+    public var failures: [String] {
+      guard let growth = residentGrowthMiB, growth > Self.residentGrowthLimitMiB else { return problems }
+      return problems + ["resident memory grew \(growth) MiB from day 1 (a leak?)"]
+    }
+
+    public init() {}
   }
 
   /// What the device reported, as the transcript has it.

@@ -7,7 +7,7 @@ import PomodoroCommandLine
 #endif
 
 let code = PomodoroCLI.main(Array(CommandLine.arguments.dropFirst()))
-// For pomodoro-bench: the peak resident memory of this process image alone (VmHWM; rusage's
+// For pomodoro-bench (Benchmarks/): the peak resident memory of this process image alone (VmHWM; rusage's
 // maxrss would also count the spawning process's memory from before exec).
 if getenv("POMODORO_REPORT_PEAK_RSS") != nil, let f = fopen("/proc/self/status", "r") {
   var line = [CChar](repeating: 0, count: 256)

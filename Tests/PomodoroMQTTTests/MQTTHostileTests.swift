@@ -157,7 +157,7 @@ extension MQTTHostileTests {
   /// A 16 MiB payload on the command topic, retained and not: the bridge's CONNECT asks the
   /// broker for packets of at most 16 KiB (MQTT 5's Maximum Packet Size), so the broker drops
   /// them for it: the bridge never reads, copies or logs them, and the command after them acts
-  /// (it used to take each whole; its peak memory: `pomodoro-bench mqtt-payloads`).
+  /// (it used to take each whole; its peak memory: `pomodoro-bench mqtt-payloads`, Benchmarks/).
   func testOversizedPayloadsNeverReachTheBridge() throws {
     let (f, broker, pump, conf, binary) = try desk1()
     defer {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""gpiozero's RotaryEncoder on its mock pins: the peer figure for `pomodoro-bench`'s decoder.
+"""gpiozero's RotaryEncoder on its mock pins: the peer figure for `pomodoro-bench`'s decoder
+(Benchmarks/pomodoro-bench, InputBench.swift).
 
 Drives GPIO17/GPIO27 of gpiozero's MockFactory through full quadrature cycles (4 edges per
 detent, A leading), forwards then back, and measures CPU time per edge with

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""luma.oled rendering and sending a countdown: the peer figure for `pomodoro-bench`'s frames.
+"""luma.oled rendering and sending a countdown: the peer figure for `pomodoro-bench`'s frames
+(Benchmarks/pomodoro-bench, LeanBench.swift).
 
 Opens luma.oled's `ssd1306` (128x64) on luma.core's `i2c` interface over a fake SMBus that
 only counts bytes (no hardware), then draws 1,500 frames of a 25-minute countdown, one a

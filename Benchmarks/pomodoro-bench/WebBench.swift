@@ -4,6 +4,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
+import PomodoroWeb
 
 /// Issue 28's figures: `pomodoro web` (the real binary, a process of its own) beside a device on
 /// the mocks and the real clock in this process (its control socket in a folder of its own, on
@@ -12,12 +13,16 @@ import PomodoroSystem
 ///   streams: median and p99 from the device's state change, and from the press's release;
 /// - the server's peak memory (VmHWM) and CPU with 16 streams over a running focus (20 s);
 /// - 64 event streams (from 64 addresses) and 1,000 connections (from one) opened at once: how
-///   many streams it keeps (16), the device's press-to-state meanwhile (the cancel and start
-///   buttons), the server's memory.
+///   many streams it keeps (16, `HTTPLimits.streams`), the device's press-to-state meanwhile (the
+///   cancel and start buttons), the server's memory.
+/// What must hold whatever the machine's speed is each figure's `expect` (Tests/web/flood.sh reads
+/// them from the JSON): the streams kept, every press seen, every knob press on every stream.
 /// Each stream comes from a loopback address of its own (127.0.4.x, 127.0.5.x): the server keeps
 /// 4 streams an address.
 /// `pomodoro-bench web` (needs the `pomodoro` binary beside this one, built with libmicrohttpd).
 func webBench() {
+  // The streams the server keeps at once (from 4 addresses or more: 4 an address).
+  let streamLimit = HTTPLimits().streams
   let binary = siblingBinary("pomodoro")
   guard access(binary, X_OK) == 0, let port = freeLocalPort() else {
     print("# web skipped: build \(binary) first (swift build), and a free port on 127.0.0.1")
@@ -55,8 +60,10 @@ func webBench() {
   let before = changes.phases.count
   flood.start()
   serve(seconds(11))
-  report("web.flood_press_to_state", pressToState(pressedAt, seen: changes.phases.dropFirst(before).map(\.0)))
-  figure("web.flood_streams_kept", Double(flood.streamsOpen), "streams")
+  report(
+    "web.flood_press_to_state", pressToState(pressedAt, seen: changes.phases.dropFirst(before).map(\.0)),
+    expectSamples: pressedAt.count)
+  figure("web.flood_streams_kept", Double(flood.streamsOpen), "streams", expect: .equals(Double(streamLimit)))
   figure("web.flood_connections_made", Double(flood.connected), "connections")
   figure("web.peak_rss_after_flood", Double(peakResidentKiB(web.processIdentifier)) / 1024, "MiB")
   flood.close()
@@ -64,8 +71,8 @@ func webBench() {
   device.perform(.press(.encoder))
   serve(seconds(2))
 
-  // 16 streams, each a thread that notes when each new mode arrives.
-  let streams = (0..<16).map { StreamReader(port: port, from: "127.0.4.\($0 + 1)", clock: clock) }
+  // As many streams as it keeps (16), each a thread that notes when each new mode arrives.
+  let streams = (0..<streamLimit).map { StreamReader(port: port, from: "127.0.4.\($0 + 1)", clock: clock) }
   for s in streams { s.start() }
   serve(seconds(1))
 
@@ -90,7 +97,7 @@ func webBench() {
       if let release = releases.last(where: { $0 <= change }) { fromRelease.append(Double(got - release) / 1e6) }
     }
   }
-  report("web.knob_press_state_change_to_stream_event", fromChange)
+  report("web.knob_press_state_change_to_stream_event", fromChange, expectSamples: modeChanges.count * streams.count)
   report("web.knob_press_release_to_stream_event", fromRelease)
   figure("web.knob_presses", Double(modeChanges.count), "presses")
 
@@ -111,19 +118,21 @@ func webBench() {
     }
     figure("web.\(name)_16_streams", Double(kib ?? 0) / 1024, "MiB")
   }
-  figure("web.events_per_stream_20s", Double(streams.map(\.events).reduce(0, +)) / 16 - 1, "events")
+  figure("web.events_per_stream_20s", Double(streams.map(\.events).reduce(0, +)) / Double(streams.count) - 1, "events")
 
   for s in streams { s.stop() }
   server.close()
   device.shutdown()
 }
 
-func report(_ name: String, _ samples: [Double]) {
-  guard !samples.isEmpty else { return figure("\(name).samples", 0, "") }
+/// The median, p99 and count of `samples` (ms); with `expectSamples`, the count must be that.
+func report(_ name: String, _ samples: [Double], expectSamples: Int? = nil) {
+  let expect = expectSamples.map { Expectation.equals(Double($0)) }
+  guard !samples.isEmpty else { return figure("\(name).samples", 0, "", expect: expect) }
   let sorted = samples.sorted()
   figure("\(name).median", sorted[sorted.count / 2], "ms")
   figure("\(name).p99", sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], "ms")
-  figure("\(name).samples", Double(sorted.count), "")
+  figure("\(name).samples", Double(sorted.count), "", expect: expect)
 }
 
 /// The CPU time a process has had, in nanoseconds (/proc/PID/schedstat: not rounded to ticks).

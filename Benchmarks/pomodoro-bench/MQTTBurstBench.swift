@@ -15,9 +15,9 @@ import PomodoroTestSupport
 /// it makes, the watchdog's longest gap (pinged every second), how many commands reached the
 /// device (the bridge lets 10 a second through after a burst of 20: the rest are dropped by
 /// design) and how long the run took. It ends 5 s after the last message is published.
-/// `pomodoro-bench mqtt-burst [--inline] [FSYNC_MS...]` (default 10 20); `--inline`: the loop
+/// `pomodoro-bench mqtt-burst [--inline] [--verbose] [FSYNC_MS...]` (default 10 20); `--inline`: the loop
 /// writes the state itself (as tests do, and as `pomodoro run` did before its writer thread).
-func mqttBurstBench(fsyncDelays: [Int64], background: Bool) {
+func mqttBurstBench(fsyncDelays: [Int64], background: Bool, verbose: Bool) {
   guard let mosquitto = findTool("mosquitto"), let pub = findTool("mosquitto_pub"),
     let sub = findTool("mosquitto_sub")
   else {
@@ -32,7 +32,8 @@ func mqttBurstBench(fsyncDelays: [Int64], background: Bool) {
   for delay in fsyncDelays {
     for toggles in [3000, 20000] {
       mqttBurst(
-        toggles: toggles, fsyncDelay: ms(delay), background: background, tools: (mosquitto, pub, sub), binary: binary)
+        toggles: toggles, fsyncDelay: ms(delay), background: background, tools: (mosquitto, pub, sub), binary: binary,
+        verbose: verbose)
     }
   }
 }
@@ -80,7 +81,8 @@ final class StateTimes: DeviceObserver {
 }
 
 func mqttBurst(
-  toggles: Int, fsyncDelay: Nanoseconds, background: Bool, tools: (String, String, String), binary: String
+  toggles: Int, fsyncDelay: Nanoseconds, background: Bool, tools: (String, String, String), binary: String,
+  verbose: Bool
 ) {
   let (mosquitto, pub, sub) = tools
   let name = "mqtt_burst\(background ? "" : ".inline").\(toggles)_toggles.fsync_plus_\(fsyncDelay / 1_000_000)ms"
@@ -213,7 +215,7 @@ func mqttBurst(
   // What the bridge said of the commands it dropped.
   stopProcess(bridge)
   let said = (try? String(contentsOfFile: directory + "/bridge.log", encoding: .utf8)) ?? ""
-  for line in said.split(separator: "\n") where line.contains("drop") || CommandLine.arguments.contains("--verbose") {
+  for line in said.split(separator: "\n") where line.contains("drop") || verbose {
     print("# bridge: \(line)")
   }
 }

@@ -7,10 +7,10 @@ import PomodoroSystem
 
 /// The device as a whole: start-up, memory, CPU per minute of countdown, a scripted 25-minute
 /// focus headless, and the alarm's real-time error on the real clock.
-func runtimeBench() {
+func runtimeBench(quick: Bool) {
   headlessFocusBench()
   processBench()
-  if CommandLine.arguments.contains("--quick") {
+  if quick {
     print("# realtime alarm error skipped (--quick)")
   } else {
     realtimeAlarmBench()

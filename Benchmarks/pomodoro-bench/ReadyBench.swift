@@ -84,7 +84,7 @@ func deviceReady(historyLines lines: Int, unsynced: Bool) -> ReadyRun? {
   posix_spawn_file_actions_init(&actions)
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
   posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  let words: [String] = ["/proc/self/exe", "ready-child", directory] + (unsynced ? ["unsynced"] : [])
+  let words: [String] = ["/proc/self/exe", "ready-child", directory] + (unsynced ? ["--unsynced"] : [])
   let argv = words.map { strdup($0) } + [nil]
   let env: [UnsafeMutablePointer<CChar>?] = [strdup("NOTIFY_SOCKET=" + socketPath), nil]
   defer { for p in argv + env { free(p) } }
@@ -120,8 +120,8 @@ func deviceReady(historyLines lines: Int, unsynced: Bool) -> ReadyRun? {
 /// The child: the device as `pomodoro run` serves it (DeviceService: start, READY=1, the loop
 /// until SIGTERM), on mock hardware, with its state and history in `directory`, its wall clock
 /// the real one or (`unsynced`) an unsynchronised one at 1970-01-03; exits with the service's code.
-func readyChild(directory: String, unsynced: Bool) -> Never {
-  exit(readyService(directory: directory, unsynced: unsynced))
+func readyChild(directory: String, unsynced: Bool) -> Int32 {
+  readyService(directory: directory, unsynced: unsynced)
 }
 
 func readyService(directory: String, unsynced: Bool) -> Int32 {

@@ -14,12 +14,12 @@ import PomodoroTestSupport
 /// watchdog's longest gap (pinged every second as the service does at half of WatchdogSec), and
 /// how many saves the burst cost. The state is written by a thread of its own, as `pomodoro run`
 /// writes it (`ThreadSaveWriter`); `--inline`: by the loop itself, as tests and scripts do.
-/// `pomodoro-bench burst [--inline] [FSYNC_MS...]` (default 0 10 20).
-func burstBench(fsyncDelays: [Int64], background: Bool = true) {
-  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay), background: background) }
+/// `pomodoro-bench burst [--inline] [--verbose] [FSYNC_MS...]` (default 0 10 20).
+func burstBench(fsyncDelays: [Int64], background: Bool = true, verbose: Bool) {
+  for delay in fsyncDelays { burstBench(fsyncDelay: ms(delay), background: background, verbose: verbose) }
 }
 
-func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
+func burstBench(fsyncDelay: Nanoseconds, background: Bool, verbose: Bool) {
   let name = "burst\(background ? "" : ".inline").fsync_plus_\(fsyncDelay / 1_000_000)ms"
   let directory = "/tmp/pomodoro-bench-burst-\(getpid())"
   mkdir(directory, 0o700)
@@ -86,7 +86,7 @@ func burstBench(fsyncDelay: Nanoseconds, background: Bool) {
   // Each press that found a timer: from its edge to the first idle state after it settled.
   let end = finished ?? clock.now
   let during = presses.filter { $0 < end }.count
-  if CommandLine.arguments.contains("--verbose") {
+  if verbose {
     print(
       "# presses during the burst \(during), changes \(seen.changes), saves \(device.saves), idle states \(seen.idleAt.map { Double($0 - began) / 1e6 })"
     )

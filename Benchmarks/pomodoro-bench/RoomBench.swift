@@ -35,29 +35,14 @@ import PomodoroSystem
 /// passes the desk's 4 KiB request limit at about 37 desks: docs/room.md, Scale).
 /// `pomodoro-bench room [DESKS] [--rounds K] [--alarms A] [--long] [--work DIR]` (DIR keeps every
 /// desk's config and logs); needs `pomodoro` beside this binary, built with libmosquitto.
-func roomBench(_ words: [String]) -> Never { exit(roomBenchRun(words)) }
+/// `room`'s defaults (its words: `Bench.commands`).
+enum RoomBench {
+  static let desks = 50
+  static let rounds = 10
+  static let alarms = 3
+}
 
-func roomBenchRun(_ words: [String]) -> Int32 {
-  var desks = 50
-  var rounds = 10
-  var alarms = 3
-  var work: String?
-  var long = false
-  var rest = words[...]
-  while let word = rest.popFirst() {
-    switch word {
-    case "--rounds": rounds = rest.popFirst().flatMap { Int($0) } ?? rounds
-    case "--alarms": alarms = rest.popFirst().flatMap { Int($0) } ?? alarms
-    case "--work": work = rest.popFirst()
-    case "--long": long = true
-    default:
-      guard let n = Int(word), (2...64).contains(n) else {
-        print("# room: usage: pomodoro-bench room [DESKS 2-64] [--rounds K] [--alarms A] [--long] [--work DIR]")
-        return ExitCode.usage
-      }
-      desks = n
-    }
-  }
+func roomBenchRun(desks: Int, rounds: Int, alarms: Int, work: String?, long: Bool) -> Int32 {
   guard let mosquitto = findTool("mosquitto"), let sub = findTool("mosquitto_sub") else {
     print("# room skipped: no mosquitto on the PATH (sudo apt install mosquitto mosquitto-clients)")
     return ExitCode.ok
@@ -78,18 +63,18 @@ func roomBenchRun(_ words: [String]) -> Int32 {
 
 /// The child: one desk, the device on the mock hardware and the real clock as `pomodoro run`
 /// serves it (its control socket, its state in `state_dir`), with the config file `path`.
-func roomDesk(config path: String) -> Never {
+func roomDesk(config path: String) -> Int32 {
   guard let text = try? Files.readText(path), let config = try? ConfigParser.parse(text, file: path),
     let socket = config.controlSocket
   else {
     print("room-desk: cannot read the config \(path)")
-    exit(ExitCode.config)
+    return ExitCode.config
   }
   let clock = SystemClock()
   let log = Log()
   try? Files.makeDirectories(config.stateDirectory)
   guard let hardware = try? MockHardware(config: config, clock: clock), let waiter = try? PollWaiter(clock: clock)
-  else { exit(ExitCode.failure) }
+  else { return ExitCode.failure }
   let device = Device(
     config: config, parts: hardware.parts, clock: clock, screen: .standard(height: config.height),
     storage: Storage(directory: config.stateDirectory, writesInBackground: true), log: log, configFile: path,
@@ -101,9 +86,9 @@ func roomDesk(config path: String) -> Never {
     service.control = try ControlServer(path: socket, device: device, log: log)
   } catch {
     print("room-desk: \(error)")
-    exit(ExitCode.failure)
+    return ExitCode.failure
   }
-  exit(service.serve(waiter: waiter))
+  return service.serve(waiter: waiter)
 }
 
 /// What the bench last heard of a desk (its watch events).

@@ -18,7 +18,12 @@ import PomodoroSystem
 ///   share of the time the owner's stream is live.
 /// `pomodoro-bench web-attack [connections|streams]` (needs the `pomodoro` binary beside this one,
 /// built with libmicrohttpd): both parts, or the one named.
-func webAttackBench(parts: Set<String> = ["connections", "streams"]) {
+/// `web-attack`'s parts (its words: `Bench.commands`).
+enum WebAttack {
+  static let parts = ["connections", "streams"]
+}
+
+func webAttackBench(parts: Set<String>) {
   var limit = rlimit()
   getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
   limit.rlim_cur = limit.rlim_max

@@ -6,10 +6,12 @@ import PomodoroCore
   import Darwin
 #endif
 
-/// Prints one figure a line: `name value unit`, so that runs can be compared with diff.
-func figure(_ name: String, _ value: Double, _ unit: String) {
+/// Prints one figure a line: `name value unit`, so that runs can be compared with diff, and keeps
+/// it for `--json FILE` (`Figures`). With `expect`, the run fails (exit 1) unless the value meets it.
+func figure(_ name: String, _ value: Double, _ unit: String, expect: Expectation? = nil) {
   let rounded = (value * 1000).rounded() / 1000
   print("\(name) \(rounded) \(unit)")
+  Figures.shared.add(Figure(name: name, value: rounded, unit: unit, expect: expect))
 }
 
 /// CPU time used by this process so far, in nanoseconds (CLOCK_PROCESS_CPUTIME_ID).
