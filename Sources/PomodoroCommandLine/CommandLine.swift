@@ -17,7 +17,7 @@ public enum PomodoroCLI {
       return ExitCode.ok
     }
     let rest = arguments.dropFirst()
-    do {
+    return outcome {
       switch first {
       case "-h", "--help":
         print(overview)
@@ -43,6 +43,13 @@ public enum PomodoroCLI {
       default:
         throw UsageError("unknown command '\(first)'; commands: \(commandList)")
       }
+    }
+  }
+
+  /// What `run` returns, or for what it throws the message on stderr and the exit code it maps to.
+  package static func outcome(_ run: () throws -> Int32) -> Int32 {
+    do {
+      return try run()
     } catch {
       if let failure = ConfigFile.failure(error) {
         fail(failure.message)

@@ -54,7 +54,7 @@ extension PomodoroCLI {
         (ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.hardware, nil),
         (ExitCode.config, nil),
       ],
-      run: RunCommand.run),
+      run: { try RunCommand.run($0) }),
     Subcommand(
       name: "probe", usage: ["probe [--config FILE]"],
       summary: "Check a freshly wired device: lines, display, buzzer, then live input",

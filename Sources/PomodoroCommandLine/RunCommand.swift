@@ -5,8 +5,11 @@ import PomodoroRuntime
 import PomodoroSystem
 
 /// `pomodoro run`: the real device, until SIGTERM, SIGINT or SIGQUIT; SIGHUP reloads the config.
-enum RunCommand {
-  static func run(_ words: ArraySlice<String>) throws -> Int32 {
+package enum RunCommand {
+  /// `openHardware`: the parts the config names (a test hands the mock hardware's).
+  package static func run(
+    _ words: ArraySlice<String>, openHardware: (DeviceConfig) throws -> DeviceParts = LinuxHardware.open
+  ) throws -> Int32 {
     let args = try Arguments(words, valued: ["--config"], switches: [])
     guard args.positional.isEmpty else { throw UsageError("run takes no arguments, got '\(args.positional[0])'") }
     let log = Log()
@@ -53,9 +56,6 @@ enum RunCommand {
     }
     return service.serve(waiter: waiter)
   }
-
-  /// Opens the hardware the config names (tests put the mock hardware here).
-  nonisolated(unsafe) static var openHardware: (DeviceConfig) throws -> DeviceParts = LinuxHardware.open
 
   static func environment(_ names: [String]) -> [String: String] {
     var out: [String: String] = [:]

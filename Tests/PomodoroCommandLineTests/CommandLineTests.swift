@@ -208,12 +208,13 @@ final class CommandLineTests: XCTestCase {
   /// reads the line, the chip, the holder and the fix.
   func testRunWithALineBusyNamesTheLineTheChipItsHolderAndTheFix() {
     let conf = write("p.conf", "state_dir = \(directory)\n")
-    let saved = RunCommand.openHardware
-    defer { RunCommand.openHardware = saved }
-    RunCommand.openHardware = { config in
-      try MockHardware(config: config, clock: SystemClock(), busy: [("GPIO23", "gpioset")]).parts
+    let (code, _, err) = captureOutput {
+      PomodoroCLI.outcome {
+        try RunCommand.run(["--config", conf]) { config in
+          try MockHardware(config: config, clock: SystemClock(), busy: [("GPIO23", "gpioset")]).parts
+        }
+      }
     }
-    let (code, _, err) = captureOutput { PomodoroCLI.main(["run", "--config", conf]) }
     XCTAssertEqual(code, ExitCode.hardware)
     XCTAssertEqual(
       err,

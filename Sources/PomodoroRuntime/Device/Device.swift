@@ -37,8 +37,8 @@ public final class Device {
   var quiet = QuietWatch()
   /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
   public internal(set) var pairing = PairingPrompt()
-  /// Makes the pairing screen's QR code (libqrencode's shim; a test may hand another).
-  public var qrEncoder: (String) -> Result<QRModules, PairingQR.Reason> = { PairingQR.encode($0) }
+  /// Makes the pairing screen's QR code (libqrencode's shim; a seam for tests, `package`).
+  package var qrEncoder: (String) -> Result<QRModules, PairingQR.Reason> = { PairingQR.encode($0) }
   /// The state changed in a way the file must follow (the engine's `.persist`, a record): saved
   /// once by `saveIfDue()` at the end of the step, or after a batch of commands, rather than once
   /// an event (a burst of 800 toggles is one save, not 1,600 fsyncs).
