@@ -1,16 +1,16 @@
 import Foundation
 import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroMQTT
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import PomodoroWeb
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// The command line's exit codes and messages (stdout/stderr go to the test log).
 final class CommandLineTests: XCTestCase {

@@ -4,11 +4,10 @@ import PomodoroControl
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
 
 /// Serves a fixture's control socket from a thread while the test runs `pomodoro ctl` (which
 /// blocks on its reply). The device is touched only by that thread meanwhile.

@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroControl
+import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroControl
-@testable import PomodoroCore
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Issue 35 item 4: `history --label`, `--days`, `--ics` and `stats --by-label` on a state
 /// directory's history.

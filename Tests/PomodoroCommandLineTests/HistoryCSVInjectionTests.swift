@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroControl
+import PomodoroCore
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroCommandLine
-@testable import PomodoroControl
-@testable import PomodoroCore
 @testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Issue 46 item 2: `history --csv` opens safely in a spreadsheet. A cell that would start a
 /// formula (`=`, `+`, `-`, `@`, a tab, a carriage return) gets a `'` in front, the field quoted

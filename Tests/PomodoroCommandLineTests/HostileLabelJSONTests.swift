@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroControl
+import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroControl
-@testable import PomodoroCore
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Issue 46 item 1: every output a program reads is valid for every label. The hostile labels
 /// (invisible and bidi characters, combining marks, emoji sequences, quotes, backslashes) through

@@ -1,14 +1,13 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroCommandLine
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Issue 12's findings on what is read: each test failed before its fix.
 final class ParserHardeningTests: XCTestCase {

@@ -1,10 +1,10 @@
 import Foundation
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// `pomodoro stats`: what it prints from a state directory's history, and its errors.
 final class StatsCommandTests: XCTestCase {

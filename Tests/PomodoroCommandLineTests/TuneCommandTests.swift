@@ -2,10 +2,10 @@ import Foundation
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroCommandLine
-@testable import PomodoroTestFixtures
 
 /// `pomodoro tune NAME --wav FILE`: the file is a 44.1 kHz 16-bit mono WAV whose pitches,
 /// measured by counting zero crossings in each note, are the tune's notes; rests are silent.

@@ -1,6 +1,5 @@
+import PomodoroCore
 import XCTest
-
-@testable import PomodoroCore
 
 /// The unit conversions of Time.swift: the only place that spells out the factors.
 final class TimeTests: XCTestCase {

@@ -1,9 +1,8 @@
 import Foundation
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroLinux
 import XCTest
-
-@testable import PomodoroLinux
 
 /// Issue 46 item 3: one owner of the buzzer's PWM channel, on the fake sysfs tree. The device
 /// holds the channel's lock (`ChannelLock`, flock on a file in the runtime directory) while it

@@ -1,9 +1,8 @@
 import Foundation
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroLinux
 import XCTest
-
-@testable import PomodoroLinux
 
 /// A fake sysfs in a temporary folder that acts as the kernel's PWM class does: `export` makes
 /// the channel's attributes, which stay unwritable until "udev" has run (a few pauses later);

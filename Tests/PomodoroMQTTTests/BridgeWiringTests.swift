@@ -1,8 +1,8 @@
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 import XCTest
 
-@testable import PomodoroControl
 @testable import PomodoroMQTT
 
 /// The bridge over a scripted MQTT client (no mosquitto): what it does with what arrives on its

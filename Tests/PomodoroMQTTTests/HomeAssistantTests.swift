@@ -1,13 +1,12 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroMQTT
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroMQTT
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// What the bridge tells Home Assistant: the entity table's discovery payloads and its place in the
 /// docs, and with a broker, what the bridge withdraws (a rename, `--remove`), a device that does

@@ -2,10 +2,10 @@ import Foundation
 import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroMQTT
-@testable import PomodoroTestFixtures
 
 /// Issue 46 item 1, MQTT: the state payload the bridge publishes (what Home Assistant's label
 /// text entity reads with `value_json.label`), made from the device's state with each hostile

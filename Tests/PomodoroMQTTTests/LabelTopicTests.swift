@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroConfig
 import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroConfig
 @testable import PomodoroMQTT
-@testable import PomodoroTestFixtures
 
 /// Issue 35 over MQTT: the label's text entity, the today sensor with the goal, the interruption
 /// buttons; the label commands as Home Assistant renders them; and 10,000 fuzzed labels through

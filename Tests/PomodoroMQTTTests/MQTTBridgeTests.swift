@@ -4,11 +4,10 @@ import PomodoroControl
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroMQTT
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
 
 final class MQTTBridgeTests: XCTestCase {
   /// A scratch directory for each test (the setup checks' configs and files).

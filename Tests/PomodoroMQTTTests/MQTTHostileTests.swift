@@ -1,11 +1,10 @@
 import Foundation
 import PomodoroCore
+import PomodoroMQTT
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroMQTT
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// What others on the network can send the bridge: retained commands, forged log lines, floods, a
 /// second bridge for the same desk, commands for a device that does not read. A real broker on

@@ -1,12 +1,11 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
 import PomodoroMQTT
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Serves several control servers from one thread until stopped; `tick` (if given) runs first on
 /// each pass, on that thread (to move a device's virtual clock).

@@ -1,10 +1,9 @@
 import Foundation
 import PomodoroCore
+import PomodoroMQTT
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroMQTT
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// docs/room.md's ACL, as written there, on a real mosquitto with a password file: anonymous
 /// clients are refused; the room's members hear each other; a desk outside the room neither

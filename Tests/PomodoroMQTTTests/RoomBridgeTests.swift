@@ -1,8 +1,8 @@
+import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 import XCTest
 
-@testable import PomodoroControl
 @testable import PomodoroMQTT
 
 /// The bridge's side of a room over scripted MQTT clients and a hand clock: the second

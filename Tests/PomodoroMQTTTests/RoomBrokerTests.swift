@@ -1,11 +1,11 @@
 import Foundation
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroControl
 @testable import PomodoroMQTT
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// What a room needs of the broker the project runs (a real mosquitto on 127.0.0.1) and of the
 /// shim: a retained message's MQTT 5 Message Expiry Interval comes to a later subscriber less

@@ -1,9 +1,9 @@
+import PomodoroControl
 import PomodoroCore
 import PomodoroMock
 import PomodoroSystem
 import XCTest
 
-@testable import PomodoroControl
 @testable import PomodoroMQTT
 
 /// Room topics are input from anyone on the broker: 12,000 malformed, oversized, out-of-range and

@@ -1,10 +1,10 @@
 import Foundation
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
 import XCTest
 
 @testable import PomodoroConfig
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
 
 /// `ConfigKey.all` is the one table of the settings: the parser, the writer, SIGHUP's reload,
 /// deploy/pomodoro.conf and docs/settings.md follow it.

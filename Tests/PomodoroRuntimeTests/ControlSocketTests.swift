@@ -1,15 +1,14 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroMock
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroCommandLine
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 final class ControlSocketTests: XCTestCase {
   /// A fixture with the device in `phase`: a focus started from the socket and run for a

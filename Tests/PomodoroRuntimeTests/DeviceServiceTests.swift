@@ -1,13 +1,13 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
 import PomodoroMock
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroConfig
 @testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 final class DeviceServiceTests: XCTestCase {
   var directory = ""

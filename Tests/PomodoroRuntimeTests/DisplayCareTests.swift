@@ -1,9 +1,8 @@
 import PomodoroConfig
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroRuntime
 import XCTest
-
-@testable import PomodoroRuntime
 
 /// OLED care as a table: phase and time since the last input -> lit, contrast, shift.
 final class DisplayCareTests: XCTestCase {

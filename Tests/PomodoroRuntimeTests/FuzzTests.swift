@@ -1,17 +1,17 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroConfig
 import PomodoroCore
 import PomodoroMock
+import PomodoroSimulator
+import PomodoroStats
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
 
-@testable import PomodoroCommandLine
-@testable import PomodoroConfig
 @testable import PomodoroControl
 @testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroStats
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// Seeded fuzzing of everything that reads input: the config parser, the script parser,
 /// DurationText, the JSON reader (state.json and history lines) and the history reader. Each

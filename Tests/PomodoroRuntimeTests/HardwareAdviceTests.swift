@@ -1,8 +1,7 @@
 import PomodoroDrivers
+import PomodoroRuntime
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
 
 /// The owner's words for each kind of hardware error: the driver's fact, then what to do on a
 /// Pi (the package, config.txt, the config key, the command that shows more).

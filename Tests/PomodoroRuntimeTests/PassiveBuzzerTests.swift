@@ -3,10 +3,10 @@ import PomodoroControl
 import PomodoroCore
 import PomodoroDrivers
 import PomodoroMock
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
 
 /// The passive buzzer on the device (`buzzer_kind = passive`): the tune of the mode that rang,
 /// repeated until the press that acknowledges it, at the volume's duty, never left enabled; the

@@ -1,13 +1,12 @@
 import Foundation
+import PomodoroControl
 import PomodoroCore
 import PomodoroMock
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestSupport
 import XCTest
-
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestSupport
 
 final class PersistenceTests: XCTestCase {
   var directory = ""

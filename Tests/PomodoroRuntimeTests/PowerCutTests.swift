@@ -1,11 +1,10 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// A power cut at many points of a running session: the device comes back paused with at most
 /// 10 s lost (never more time than it had), and the history stays readable.

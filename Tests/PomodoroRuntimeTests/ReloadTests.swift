@@ -1,13 +1,12 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroDrivers
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// SIGHUP as an owner's editor and scripts send it (issue 29, item 5): any number of them is one
 /// reload, a storm delays neither the alarm nor a press, an empty or half-written file is never

@@ -1,11 +1,10 @@
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// A desk in a room through its control socket, as the bridge speaks to it (docs/room.md):
 /// `room_status` says its id and the members, `room_session` a session heard with its age.

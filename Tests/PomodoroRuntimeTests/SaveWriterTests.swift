@@ -1,15 +1,15 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
 
-@testable import PomodoroCommandLine
-@testable import PomodoroConfig
-@testable import PomodoroControl
 @testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// The real file system with fsyncs that wait while the test holds a gate shut (a card that
 /// takes its time, as long as the test likes), and that fail while told to; it notes which

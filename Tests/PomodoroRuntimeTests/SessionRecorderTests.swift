@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
 
-@testable import PomodoroControl
 @testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// The recorder alone: saves, appends, recovers, keeps records pending, and counts today from
 /// the history's end.

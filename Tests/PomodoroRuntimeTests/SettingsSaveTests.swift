@@ -1,14 +1,13 @@
 import Foundation
+import PomodoroCommandLine
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
-
-@testable import PomodoroCommandLine
-@testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// Issue 34, item 5: `config set` (ctl, the page) saves the overlay through the save writer,
 /// with the state (`SaveJob.settings`), never on the loop; a burst of sets is one write (the

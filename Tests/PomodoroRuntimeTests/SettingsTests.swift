@@ -1,13 +1,13 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
 
-@testable import PomodoroConfig
-@testable import PomodoroControl
 @testable import PomodoroRuntime
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// Settings from the control socket (issue 28, item 5; issue 29, item 5's tail): a set applies at
 /// once as SIGHUP's live keys do, is kept in the state directory's overlay over the config file,

@@ -1,16 +1,16 @@
 import Foundation
+import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroGraphics
 import PomodoroMock
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroTestSupport
 import XCTest
 
-@testable import PomodoroConfig
-@testable import PomodoroControl
 @testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
-@testable import PomodoroTestSupport
 
 /// What the device tells the outside, kept to compare a run with faults against one without.
 final class StorageRecorder: DeviceObserver {

@@ -1,12 +1,11 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Runs every example in Tests/scenarios through the product's own check of its `# expect`
 /// lines (in order, each anchored to its step), and shows that the check fails where it must.

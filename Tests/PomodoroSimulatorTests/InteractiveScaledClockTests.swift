@@ -1,9 +1,8 @@
 import PomodoroCore
 import PomodoroMock
+import PomodoroRuntime
+import PomodoroSimulator
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
 
 final class InteractiveScaledClockTests: XCTestCase {
   func testRunsAtTheBaseRateUntilFastForward() {

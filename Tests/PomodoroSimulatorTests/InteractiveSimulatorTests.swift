@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// The interactive simulator on a pseudo-terminal: keys written to the master side, the
 /// screen read back from it through a small terminal model, the terminal checked after quit.

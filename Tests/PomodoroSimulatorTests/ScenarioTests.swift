@@ -1,11 +1,10 @@
+import PomodoroConfig
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// Whole-device scenarios: edges in through the mock lines, the transcript out.
 final class ScenarioTests: XCTestCase {

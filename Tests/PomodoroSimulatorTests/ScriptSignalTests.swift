@@ -1,12 +1,12 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroConfig
-@testable import PomodoroRuntime
 @testable import PomodoroSimulator
-@testable import PomodoroSystem
-@testable import PomodoroTestFixtures
 
 /// `simulate --script` under signals, and what a long script costs.
 final class ScriptSignalTests: XCTestCase {

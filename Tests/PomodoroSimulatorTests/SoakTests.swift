@@ -2,11 +2,10 @@ import Foundation
 import PomodoroCore
 import PomodoroGraphics
 import PomodoroMock
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroTestSupport
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroTestSupport
 
 /// Issue 12's soak, a virtual week in a test (`pomodoro-bench soak`, Benchmarks/, runs the month):
 /// random turns with bounce, presses and holds; the display unplugged, GPIO reads failing, the

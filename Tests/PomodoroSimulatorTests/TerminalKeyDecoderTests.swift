@@ -1,8 +1,7 @@
+import PomodoroRuntime
+import PomodoroSimulator
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
-@testable import PomodoroSystem
 
 final class TerminalKeyDecoderTests: XCTestCase {
   func decode(_ text: String) -> [SimulatorKey] {

@@ -1,9 +1,8 @@
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroRuntime
+import PomodoroSimulator
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroSimulator
 
 final class TerminalRenderingTests: XCTestCase {
   func testHalfBlocksPairPixelRows() {

@@ -1,9 +1,8 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroStats
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroControl
-@testable import PomodoroStats
-@testable import PomodoroSystem
 
 /// `pomodoro history --ics`: RFC 5545's lines, folding, escaping, UTC times and stable UIDs.
 /// (Tests/history/ics.py has a real iCalendar parser read the command's output in CI.)

@@ -1,10 +1,10 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
+import PomodoroSystem
 import XCTest
 
-@testable import PomodoroControl
-@testable import PomodoroRuntime
 @testable import PomodoroStats
-@testable import PomodoroSystem
 
 /// Builds crafted histories for the statistics tests. Days are UTC dates here (`utcDay`), so
 /// the tests do not depend on the machine's time zone.

@@ -1,9 +1,8 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroStats
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroControl
-@testable import PomodoroStats
-@testable import PomodoroSystem
 
 /// `pomodoro stats --by-label` and the page's week by label: each label's completed focus
 /// sessions and flows, today, this week and over the span, built from the history's end.

@@ -1,11 +1,11 @@
 import Foundation
+import PomodoroControl
 import PomodoroGraphics
+import PomodoroRuntime
+import PomodoroSystem
 import XCTest
 
-@testable import PomodoroControl
-@testable import PomodoroRuntime
 @testable import PomodoroStats
-@testable import PomodoroSystem
 
 /// The stats as text and as a picture, for a small crafted history.
 final class StatsRenderingTests: XCTestCase {

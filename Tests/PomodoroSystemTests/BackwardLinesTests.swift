@@ -1,8 +1,7 @@
 import Foundation
 import PomodoroCore
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroSystem
 
 /// Reading a file's lines from its end gives the lines reading from its start gives, in reverse,
 /// whatever the chunks, and stops where it is told.

@@ -1,9 +1,9 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
 import XCTest
 
 @testable import PomodoroConfig
-@testable import PomodoroControl
-@testable import PomodoroSystem
 
 /// The settings from `pomodoro ctl config` and the page, as layers: the defaults, the config
 /// file, the overlay (issue 28, item 5). Pure: no device, no disk.

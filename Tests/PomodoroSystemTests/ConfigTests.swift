@@ -1,9 +1,8 @@
 import Foundation
+import PomodoroConfig
 import PomodoroCore
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroConfig
-@testable import PomodoroSystem
 
 final class ConfigTests: XCTestCase {
   func parse(_ text: String) throws -> DeviceConfig { try ConfigParser.parse(text, file: "/etc/p.conf") }

@@ -1,8 +1,7 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroControl
-@testable import PomodoroSystem
 
 /// `ControlCommand.requestLine` is the one place a request line is written: `pomodoro ctl`, the
 /// bridges' `DeviceLink` and the page's routes send the typed command. The lines are the wire

@@ -1,9 +1,9 @@
 import Foundation
 import PomodoroCore
+import PomodoroSystem
 import XCTest
 
 @testable import PomodoroControl
-@testable import PomodoroSystem
 
 /// A device a test plays by hand on a real Unix socket: it accepts the link, reads its request
 /// lines and answers when told.

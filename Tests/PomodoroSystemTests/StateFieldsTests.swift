@@ -1,8 +1,7 @@
+import PomodoroControl
 import PomodoroCore
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroControl
-@testable import PomodoroSystem
 
 /// The state's fields are built once (StateFields) for the transcript, the journal, the control
 /// socket and the bridge.

@@ -1,7 +1,6 @@
 import PomodoroCore
+import PomodoroSystem
 import XCTest
-
-@testable import PomodoroSystem
 
 final class SystemClockTests: XCTestCase {
   func testSystemClockIsMonotonic() {

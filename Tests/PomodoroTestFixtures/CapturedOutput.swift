@@ -8,7 +8,7 @@
 
   /// Runs `body` with the process's stdout and stderr sent to files, and returns its result with
   /// what it wrote to each (for command-line tests that check words, not only exit codes).
-  func captureOutput(_ body: () -> Int32) -> (code: Int32, out: String, err: String) {
+  package func captureOutput(_ body: () -> Int32) -> (code: Int32, out: String, err: String) {
     let dir = NSTemporaryDirectory()
     let outPath = dir + "pomodoro-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let errPath = outPath + ".err"

@@ -8,12 +8,12 @@
 
   /// The built `pomodoro` executable run as a child process, for what only a separate process
   /// can show: dying by a signal, stopping on SIGTSTP, stdout block-buffered into a pipe.
-  final class ChildProcess {
-    let pid: pid_t
+  package final class ChildProcess {
+    package let pid: pid_t
     private(set) var status: Int32?
 
     /// The `pomodoro` binary next to the test bundle (`swift test` builds it too).
-    static func pomodoroPath() throws -> String {
+    package static func pomodoroPath() throws -> String {
       let exe =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
       var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
@@ -29,7 +29,7 @@
 
     /// Runs `pomodoro arguments` as the user nobody (setpriv, from util-linux) and returns its exit
     /// status and stderr: how a test run as root sees a permission that root alone would pass.
-    static func runAsNobody(_ arguments: [String]) throws -> (code: Int32, err: String) {
+    package static func runAsNobody(_ arguments: [String]) throws -> (code: Int32, err: String) {
       guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
         throw XCTSkip("as root this needs setpriv (util-linux) to run pomodoro as nobody")
       }
@@ -48,7 +48,7 @@
     /// Starts `pomodoro arguments` with the given descriptors as its stdin, stdout and stderr,
     /// every signal at its default action and none blocked. `ownGroup`: in a process group of its
     /// own (in this session, so that SIGTSTP stops it as it does a shell's job).
-    init(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32, ownGroup: Bool = false) throws {
+    package init(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32, ownGroup: Bool = false) throws {
       let path = try Self.pomodoroPath()
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
@@ -87,10 +87,10 @@
       }
     }
 
-    func signal(_ signo: Int32) { kill(pid, signo) }
+    package func signal(_ signo: Int32) { kill(pid, signo) }
 
     /// Waits (up to `timeout` seconds) until the child stops or ends; the raw wait status.
-    func waitForChange(timeout: TimeInterval = 30) throws -> Int32 {
+    package func waitForChange(timeout: TimeInterval = 30) throws -> Int32 {
       let limit = Date().addingTimeInterval(timeout)
       while Date() < limit {
         var s: Int32 = 0
@@ -105,7 +105,7 @@
     }
 
     /// Waits for the end; the exit code, or 128 + the signal that ended it (as a shell says).
-    func waitForExit(timeout: TimeInterval = 30) throws -> Int32 {
+    package func waitForExit(timeout: TimeInterval = 30) throws -> Int32 {
       while true {
         let s = try waitForChange(timeout: timeout)
         if isStopped(s) { continue }
@@ -115,18 +115,18 @@
   }
 
   // The wait-status macros, which Swift does not import.
-  func isStopped(_ s: Int32) -> Bool { s & 0xFF == 0x7F }
-  func stopSignal(_ s: Int32) -> Int32 { (s >> 8) & 0xFF }
-  func exitedNormally(_ s: Int32) -> Bool { s & 0x7F == 0 }
-  func exitCode(_ s: Int32) -> Int32 { (s >> 8) & 0xFF }
-  func termSignal(_ s: Int32) -> Int32 { s & 0x7F }
+  package func isStopped(_ s: Int32) -> Bool { s & 0xFF == 0x7F }
+  package func stopSignal(_ s: Int32) -> Int32 { (s >> 8) & 0xFF }
+  package func exitedNormally(_ s: Int32) -> Bool { s & 0x7F == 0 }
+  package func exitCode(_ s: Int32) -> Int32 { (s >> 8) & 0xFF }
+  package func termSignal(_ s: Int32) -> Int32 { s & 0x7F }
 
   /// A pipe whose read end the test drains.
-  final class Pipe2 {
-    let readEnd: Int32
-    let writeEnd: Int32
+  package final class Pipe2 {
+    package let readEnd: Int32
+    package let writeEnd: Int32
 
-    init() throws {
+    package init() throws {
       var ends: [Int32] = [0, 0]
       guard pipe(&ends) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
       // Not inherited by children: a child holding the ends itself would never see EOF or EPIPE.
@@ -141,19 +141,19 @@
     }
 
     private var readClosed = false
-    func closeReadEnd() {
+    package func closeReadEnd() {
       if !readClosed { close(readEnd) }
       readClosed = true
     }
 
     private var writeClosed = false
-    func closeWriteEnd() {
+    package func closeWriteEnd() {
       if !writeClosed { close(writeEnd) }
       writeClosed = true
     }
 
     /// Reads until `condition` holds for what was read, or end of file; what was read.
-    func read(until condition: (String) -> Bool = { _ in false }, timeout: TimeInterval = 60) -> String {
+    package func read(until condition: (String) -> Bool = { _ in false }, timeout: TimeInterval = 60) -> String {
       var bytes: [UInt8] = []
       var buffer = [UInt8](repeating: 0, count: 65536)
       let limit = Date().addingTimeInterval(timeout)

@@ -16,14 +16,14 @@
 
   /// A device on the virtual clock (no storage unless `storing`: nothing to fsync) with its
   /// control socket, and blocking clients.
-  final class ControlFixture {
-    let directory: String
+  package final class ControlFixture {
+    package let directory: String
     /// The device, on the virtual clock, with no storage (nothing to fsync).
-    let h: DeviceHarness
-    let server: ControlServer
-    var path: String { server.path }
+    package let h: DeviceHarness
+    package let server: ControlServer
+    package var path: String { server.path }
 
-    init(config: DeviceConfig = DeviceConfig(), storing: Bool = false) throws {
+    package init(config: DeviceConfig = DeviceConfig(), storing: Bool = false) throws {
       directory = try DeviceHarness.temporaryDirectory()
       h = try DeviceHarness(directory: directory, config: config, storing: storing)
       server = try ControlServer(
@@ -37,14 +37,14 @@
       try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func connect() throws -> Int32 {
+    package func connect() throws -> Int32 {
       let fd = try UnixSocket.connect(path)
       server.turn()
       return fd
     }
 
     /// Sends `line`, lets the server answer, and returns the reply line.
-    func request(_ fd: Int32, _ line: String) -> String? {
+    package func request(_ fd: Int32, _ line: String) -> String? {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
       // The server reads `readPerWake` a wake: a longer line takes more than one.
       for _ in 0...(line.utf8.count / ControlConnections.readPerWake) { server.turn() }
@@ -54,7 +54,7 @@
 
     /// Sends `line`, lets the server answer, and returns every line up to and with the reply
     /// (a list's item lines first).
-    func exchange(_ fd: Int32, _ line: String) -> [String] {
+    package func exchange(_ fd: Int32, _ line: String) -> [String] {
       XCTAssertTrue(UnixSocket.writeAll(fd, Array((line + "\n").utf8)))
       server.turn()
       var reader = LineReader(fd: fd)
@@ -66,7 +66,7 @@
       return lines
     }
 
-    func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {
+    package func reply(_ fd: Int32, _ line: String) -> (ok: Bool, fields: [String: JSONValue], error: String?) {
       guard let text = request(fd, line), let decoded = ControlProtocol.decodeReply(text) else {
         XCTFail("no reply to \(line)")
         return (false, [:], nil)
@@ -79,13 +79,13 @@
   }
 
   /// Serves a control server from a thread until stopped.
-  final class ServerPump: @unchecked Sendable {
-    let server: ControlServer
-    let lock = NSLock()
-    var stopping = false
-    let thread: Thread
+  package final class ServerPump: @unchecked Sendable {
+    package let server: ControlServer
+    package let lock = NSLock()
+    package var stopping = false
+    package let thread: Thread
 
-    init(_ server: ControlServer) {
+    package init(_ server: ControlServer) {
       self.server = server
       let box = StopBox()
       nonisolated(unsafe) let unsafeServer = server
@@ -98,19 +98,20 @@
       self.box = box
       thread.start()
     }
-    let box: StopBox
+    package let box: StopBox
 
-    func stop() {
+    package func stop() {
       box.stop()
       while !thread.isFinished { usleep(1000) }
     }
   }
 
-  final class StopBox: @unchecked Sendable {
-    let lock = NSLock()
-    var flag = false
-    var stopped: Bool { lock.withLock { flag } }
-    func stop() { lock.withLock { flag = true } }
+  package final class StopBox: @unchecked Sendable {
+    package let lock = NSLock()
+    package var flag = false
+    package init() {}
+    package var stopped: Bool { lock.withLock { flag } }
+    package func stop() { lock.withLock { flag = true } }
   }
 #endif
 
@@ -123,7 +124,7 @@
     /// A turn of its device's loop (`EventLoop.turn`), never sleeping, and the step that begins
     /// the next: what the clients sent is answered (one wake's batch), the step saves the
     /// batch's state, and the replies that waited for it go out.
-    func turn() {
+    package func turn() {
       _ = try? EventLoop.turn(device, waiter: NowWaiter(), sources: [self])
       device.step()
     }

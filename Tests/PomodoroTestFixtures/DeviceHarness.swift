@@ -14,15 +14,15 @@
   import PomodoroSimulator
 
   /// A device on mock hardware with a virtual clock and its storage in a temporary folder.
-  final class DeviceHarness {
-    let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
-    let config: DeviceConfig
-    let hardware: MockHardware
-    let device: Device
-    var logLines: [(Log.Level, String)] = []
-    let directory: String
+  package final class DeviceHarness {
+    package let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
+    package let config: DeviceConfig
+    package let hardware: MockHardware
+    package let device: Device
+    package var logLines: [(Log.Level, String)] = []
+    package let directory: String
 
-    init(
+    package init(
       directory: String, config: DeviceConfig = DeviceConfig(),
       wall: @escaping () -> WallTime = { WallTime(epochSeconds: 1_796_040_000, synced: true) },
       fileSystem: FileSystem = PosixFileSystem.shared, screen: Screen? = nil, wallFollowsClock: Bool = false,
@@ -47,15 +47,15 @@
       log.sink = { [unowned self] level, message in self.logLines.append((level, message)) }
     }
 
-    func press(_ line: String, at offset: Nanoseconds = 0) {
+    package func press(_ line: String, at offset: Nanoseconds = 0) {
       hardware.chip.schedulePress(line, at: clock.now + offset)
     }
 
-    func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
+    package func run(for span: Nanoseconds) { EventLoop.runVirtual(device, clock: clock, until: clock.now + span) }
 
-    var buzzerHistory: [MockGPIOChip.OutputRecord] { hardware.chip.outputHistory(config.buzzer) }
+    package var buzzerHistory: [MockGPIOChip.OutputRecord] { hardware.chip.outputHistory(config.buzzer) }
 
-    static func temporaryDirectory() throws -> String {
+    package static func temporaryDirectory() throws -> String {
       let d = NSTemporaryDirectory() + "pomodoro-device-\(UUID().uuidString)"
       try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
       return d

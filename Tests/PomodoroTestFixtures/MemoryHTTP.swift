@@ -13,43 +13,43 @@
   /// device's doings (a stream opened while the desk goes away) exactly, turn by turn.
   /// What the shim does below the handler (headers and their limits, keep-alive, slow clients)
   /// is the real server's to test.
-  final class MemoryHTTP: HTTPTransport {
+  package final class MemoryHTTP: HTTPTransport {
     /// A request and what the client got for it.
-    final class Exchange {
-      var request: HTTPRequest
-      var id: Int32 { request.id }
+    package final class Exchange {
+      package var request: HTTPRequest
+      package var id: Int32 { request.id }
       /// Handed to the handler (at the transport's turn after it arrived).
-      var handled = false
+      package var handled = false
       /// The answer: nil while it waits (not handled yet, or `.later` and not answered yet).
-      var response: HTTPResponse?
+      package var response: HTTPResponse?
       /// An event stream is open: what the server sends on it goes to `received`.
-      var streaming = false
+      package var streaming = false
       /// The server ended the stream.
-      var ended = false
+      package var ended = false
       /// The client went away.
-      var left = false
+      package var left = false
       /// A stream's bytes as the client got them, its first ones (the response's body) included.
-      var received = ""
+      package var received = ""
 
-      init(_ request: HTTPRequest) { self.request = request }
+      package init(_ request: HTTPRequest) { self.request = request }
 
-      var status: Int? { response?.status }
-      var body: String { response.map { String(decoding: $0.body, as: UTF8.self) } ?? "" }
+      package var status: Int? { response?.status }
+      package var body: String { response.map { String(decoding: $0.body, as: UTF8.self) } ?? "" }
       /// The cookie it set: `name=value`, without its attributes.
-      var cookie: String? { response?.setCookie.map { String($0.split(separator: ";")[0]) } }
+      package var cookie: String? { response?.setCookie.map { String($0.split(separator: ";")[0]) } }
       /// A stream's events, by name, in order (`state`, `offline`).
-      var events: [String] {
+      package var events: [String] {
         received.components(separatedBy: "\n").filter { $0.hasPrefix("event: ") }.map {
           String($0.dropFirst("event: ".count))
         }
       }
     }
 
-    var handler: (HTTPRequest) -> HTTPResponse = { _ in .error(500, "nothing serves this transport yet") }
-    var onStream: (Int32, HTTPRequest) -> Void = { _, _ in }
-    let limits: HTTPLimits
+    package var handler: (HTTPRequest) -> HTTPResponse = { _ in .error(500, "nothing serves this transport yet") }
+    package var onStream: (Int32, HTTPRequest) -> Void = { _, _ in }
+    package let limits: HTTPLimits
     /// The port it "serves" on: what the desk's Origin check compares a page's port with.
-    var port = 8080
+    package var port = 8080
     /// Requests arrived and not handled yet, oldest first.
     private(set) var arrived: [Exchange] = []
     /// Requests whose handler said `.later`, by id.
@@ -60,12 +60,12 @@
     /// Every request handed over, in order.
     private(set) var all: [Exchange] = []
 
-    init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+    package init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
     /// A request arrives; the transport's next turn hands it to the handler. Its body is cut at
     /// `limits.body` (and said too large), as the shim cuts it.
     @discardableResult
-    func arrive(_ request: HTTPRequest) -> Exchange {
+    package func arrive(_ request: HTTPRequest) -> Exchange {
       var request = request
       if request.body.count > limits.body {
         request.body = Array(request.body.prefix(limits.body))
@@ -78,14 +78,14 @@
 
     /// The client of `exchange` goes away: its stream's sends fail from now, and an answer that
     /// comes later finds nobody waiting.
-    func leave(_ exchange: Exchange) {
+    package func leave(_ exchange: Exchange) {
       exchange.left = true
       waiting[exchange.id] = nil
       open.removeAll { $0 === exchange }
     }
 
     /// A request as a browser sends it: `path` may carry a query (`/api/history?days=7`).
-    static func request(
+    package static func request(
       _ method: String, _ path: String, body: String = "", host: String? = "desk.local", origin: String? = nil,
       cookie: String? = nil, client: String = "192.0.2.50"
     ) -> HTTPRequest {
@@ -103,33 +103,33 @@
     // MARK: HTTPTransport
 
     @discardableResult
-    func send(_ id: Int32, _ text: String) -> Bool {
+    package func send(_ id: Int32, _ text: String) -> Bool {
       guard let stream = open.first(where: { $0.id == id }), !stream.ended else { return false }
       stream.received += text
       return true
     }
 
     @discardableResult
-    func answer(_ id: Int32, _ response: HTTPResponse) -> Bool {
+    package func answer(_ id: Int32, _ response: HTTPResponse) -> Bool {
       guard let exchange = waiting.removeValue(forKey: id) else { return false }
       exchange.response = response
       return true
     }
 
-    func end(_ id: Int32) {
+    package func end(_ id: Int32) {
       guard let stream = open.first(where: { $0.id == id }) else { return }
       stream.ended = true
       open.removeAll { $0 === stream }
     }
 
-    var streams: (count: Int, oldest: Int32?) { (open.count, open.first?.id) }
+    package var streams: (count: Int, oldest: Int32?) { (open.count, open.first?.id) }
 
     // MARK: LoopSource: nothing to poll; a turn hands over what arrived, in order.
 
-    var readDescriptors: [Int32] { [] }
-    var writeDescriptors: [Int32] { [] }
+    package var readDescriptors: [Int32] { [] }
+    package var writeDescriptors: [Int32] { [] }
 
-    func handle(_ wake: Wake) {
+    package func handle(_ wake: Wake) {
       let now = arrived
       arrived = []
       for exchange in now where !exchange.left { hand(exchange) }

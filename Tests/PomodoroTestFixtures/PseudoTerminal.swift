@@ -8,17 +8,18 @@
   import XCTest
 
   /// A pseudo-terminal pair with a terminal model fed from the master side.
-  final class PseudoTerminal {
-    struct Timeout: Error, CustomStringConvertible {
-      var what: String
-      var description: String { "gave up waiting for \(what)" }
+  package final class PseudoTerminal {
+    package struct Timeout: Error, CustomStringConvertible {
+      package var what: String
+      package init(what: String) { self.what = what }
+      package var description: String { "gave up waiting for \(what)" }
     }
 
-    let master: Int32
-    let slave: Int32
-    var screen: ScreenModel
+    package let master: Int32
+    package let slave: Int32
+    package var screen: ScreenModel
 
-    init(columns: Int, rows: Int) throws {
+    package init(columns: Int, rows: Int) throws {
       var master: Int32 = -1
       var slave: Int32 = -1
       guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw SystemError("cannot open a pseudo-terminal") }
@@ -33,26 +34,26 @@
       close(master)
     }
 
-    func resize(columns: Int, rows: Int) {
+    package func resize(columns: Int, rows: Int) {
       var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
       _ = ioctl(master, UInt(TIOCSWINSZ), &size)
       screen.resize(columns: columns, rows: rows)
     }
 
-    func slaveModes() -> termios {
+    package func slaveModes() -> termios {
       var modes = termios()
       tcgetattr(slave, &modes)
       return modes
     }
 
-    func send(_ keys: String) {
+    package func send(_ keys: String) {
       let bytes = Array(keys.utf8)
       _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// Reads the simulator's output until `condition` holds for the screen; a generous limit
     /// keeps a broken simulator from hanging the suite (the test waits for output, not for time).
-    func waitFor(_ what: String, _ condition: (ScreenModel) -> Bool) throws {
+    package func waitFor(_ what: String, _ condition: (ScreenModel) -> Bool) throws {
       let limit = Date().addingTimeInterval(30)
       var buffer = [UInt8](repeating: 0, count: 65536)
       while !condition(screen) {
@@ -69,40 +70,40 @@
 
   /// Just enough of a VT100 to follow the simulator: cursor moves, erases, the alternate screen,
   /// cursor visibility and the bell; UTF-8 text.
-  struct ScreenModel {
+  package struct ScreenModel {
     private(set) var cells: [[Character]]
-    private(set) var alternate = false
-    private(set) var cursorVisible = true
-    private(set) var bells = 0
+    package private(set) var alternate = false
+    package private(set) var cursorVisible = true
+    package private(set) var bells = 0
     private var row = 0
     private var column = 0
     private var pending: [UInt8] = []
     private var escape: String?
 
-    init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
       cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
     }
 
-    mutating func resize(columns: Int, rows: Int) {
+    package mutating func resize(columns: Int, rows: Int) {
       cells = Array(repeating: Array(repeating: " ", count: columns), count: rows)
     }
 
-    var lines: [String] {
+    package var lines: [String] {
       cells.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
-    var text: String { lines.joined(separator: "\n") }
+    package var text: String { lines.joined(separator: "\n") }
 
     /// The row that starts with a phase, as a screen reader would find it.
-    var statusLine: String? {
+    package var statusLine: String? {
       lines.first { line in ["idle  ", "running  ", "paused  ", "ringing  "].contains { line.hasPrefix($0) } }
     }
 
-    var hasHalfBlocks: Bool { cells.joined().contains { "\u{2580}\u{2584}\u{2588}".contains($0) } }
-    var hasBraille: Bool {
+    package var hasHalfBlocks: Bool { cells.joined().contains { "\u{2580}\u{2584}\u{2588}".contains($0) } }
+    package var hasBraille: Bool {
       cells.joined().contains { $0.unicodeScalars.first.map { (0x2801...0x28FF).contains($0.value) } ?? false }
     }
 
-    mutating func feed(_ bytes: ArraySlice<UInt8>) {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>) {
       pending += bytes
       // Text up to the last ASCII byte is whole UTF-8; keep the rest for the next read.
       guard let cut = pending.lastIndex(where: { $0 < 0x80 }) else { return }

@@ -13,9 +13,9 @@
   /// flag, a keycap), quotes, backslashes and what looks like JSON's and Swift's escapes,
   /// markup, a formula, right-to-left text, a noncharacter, 40 characters of zero-width spaces
   /// and letters. Every one is a label the rules take (`SessionLabel.parse`), as typed.
-  enum HostileLabels {
+  package enum HostileLabels {
     /// The set, written once in Tests/lib/hostile-labels.json (Tests/web reads it too).
-    static let all: [String] = {
+    package static let all: [String] = {
       let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../lib/hostile-labels.json")
       guard let data = try? Data(contentsOf: file),
@@ -25,10 +25,10 @@
     }()
 
     /// The labels, each checked to be one the rules take as it is.
-    static func checked() throws -> [SessionLabel] { try checked(all) }
+    package static func checked() throws -> [SessionLabel] { try checked(all) }
 
     /// `texts` as labels, each checked to be one the rules take as it is.
-    static func checked(_ texts: [String]) throws -> [SessionLabel] {
+    package static func checked(_ texts: [String]) throws -> [SessionLabel] {
       try texts.map { text in
         guard let label = SessionLabel.stored(text) else { throw Refused(text: text) }
         return label
@@ -37,7 +37,7 @@
 
     /// A state folder whose history has a completed focus for each label, a minute apart, and a
     /// config naming it: what `pomodoro history` reads. The caller removes `directory`.
-    static func history(of labels: [SessionLabel]) throws -> (directory: String, conf: String) {
+    package static func history(of labels: [SessionLabel]) throws -> (directory: String, conf: String) {
       let directory = try DeviceHarness.temporaryDirectory()
       let conf = directory + "/p.conf"
       XCTAssertTrue(FileManager.default.createFile(atPath: conf, contents: Data("state_dir = \(directory)\n".utf8)))
@@ -51,25 +51,27 @@
       return (directory, conf)
     }
 
-    struct Refused: Error, CustomStringConvertible {
-      var text: String
-      var description: String { "the hostile label \(text.debugDescription) is not taken as typed: fix HostileLabels" }
+    package struct Refused: Error, CustomStringConvertible {
+      package var text: String
+      package var description: String {
+        "the hostile label \(text.debugDescription) is not taken as typed: fix HostileLabels"
+      }
     }
   }
 
   /// Python 3's own parsers (json, csv), run as a child process, as a program reading the
   /// device's outputs would: what they read back is compared in Python with what was meant.
-  enum RealParsers {
+  package enum RealParsers {
     /// Skips the test where python3 is missing (the trixie root runs the suite without it): call
     /// it first, since a skip thrown inside an assertion counts as a failure.
-    static func require() throws {
+    package static func require() throws {
       guard ["/usr/bin/python3", "/usr/local/bin/python3"].contains(where: FileManager.default.isExecutableFile) else {
         throw XCTSkip("python3 is not installed")
       }
     }
 
     /// Runs `python3 -c script args` with `input` on stdin; its exit status, stdout and stderr.
-    static func python(_ script: String, _ args: [String] = [], input: Data) throws -> (
+    package static func python(_ script: String, _ args: [String] = [], input: Data) throws -> (
       code: Int32, out: String, err: String
     ) {
       guard
@@ -98,21 +100,21 @@
     }
 
     /// What a program reads out of a line, and the text it should find there.
-    struct Check {
+    package struct Check {
       /// `json:KEY.KEY...` (an object's key, or a list's index): the line parsed by json.loads;
       /// `journal`: a journal `state ...` line, its fields bare words but the label, which
       /// json.loads reads from what follows the first ` label=`.
-      var how: String
-      var line: String
-      var expected: String
-      init(_ how: String, _ line: String, _ expected: String) {
+      package var how: String
+      package var line: String
+      package var expected: String
+      package init(_ how: String, _ line: String, _ expected: String) {
         self.how = how
         self.line = line
         self.expected = expected
       }
     }
 
-    static let jsonScript = #"""
+    package static let jsonScript = #"""
       import json, re, sys
       data = sys.stdin.buffer.read().decode("utf-8", "strict").split("\n")
       bad = []
@@ -137,7 +139,7 @@
       print("\n".join(bad) if bad else "ok %d" % n)
       """#
 
-    static let csvScript = #"""
+    package static let csvScript = #"""
       import csv, io, sys
       rows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")))
       column = rows[0].index(sys.argv[1])
@@ -151,7 +153,7 @@
 
     /// `text` read by Python's csv module: "ok N" when the column `header` of its N rows (after
     /// the header) holds `expected`, else a line for each cell that does not.
-    static func csv(_ text: String, column header: String, expected: [String]) throws -> String {
+    package static func csv(_ text: String, column header: String, expected: [String]) throws -> String {
       let r = try python(csvScript, [header] + expected, input: Data(text.utf8))
       XCTAssertEqual(r.code, 0, r.err)
       return r.out.trimmingCharacters(in: .newlines)
@@ -159,7 +161,7 @@
 
     /// Each check's line read by Python's json module; "ok N" when every one gave its text, else
     /// a line for each that did not (what was read, or the parser's error).
-    static func json(_ checks: [Check]) throws -> String {
+    package static func json(_ checks: [Check]) throws -> String {
       for c in checks where c.expected.contains("\n") || c.line.contains("\n") || c.how.contains("\n") {
         XCTFail("a check's line or text has a line break: \(c)")
       }

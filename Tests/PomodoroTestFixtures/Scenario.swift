@@ -10,14 +10,14 @@
   import PomodoroSimulator
 
   /// A scripted run and its transcript, parsed.
-  struct Scenario {
-    var lines: [String] = []
-    var objects: [[String: JSONValue]] { lines.map { FlatJSON.decode($0)! } }
-    var runner: ScriptRunner
+  package struct Scenario {
+    package var lines: [String] = []
+    package var objects: [[String: JSONValue]] { lines.map { FlatJSON.decode($0)! } }
+    package var runner: ScriptRunner
     /// The first of the script's own `# expect` lines not met, if any.
-    var unmet: UnmetExpectation?
+    package var unmet: UnmetExpectation?
 
-    init(
+    package init(
       _ script: String, file: String = "test.pomo", config: DeviceConfig = DeviceConfig(),
       screen: Screen = Screen.standard(height: 64)
     ) throws {
@@ -29,10 +29,10 @@
       lines = collected
     }
 
-    func events(_ kind: String) -> [[String: JSONValue]] { objects.filter { $0["event"] == .string(kind) } }
-    var states: [[String: JSONValue]] { events("state") }
-    func t(_ o: [String: JSONValue]) -> Int64 { o["t"]!.int! }
-    var phases: [String] { states.map { $0["phase"]!.string! } }
-    var totals: [Int64] { states.map { $0["total_ms"]!.int! } }
+    package func events(_ kind: String) -> [[String: JSONValue]] { objects.filter { $0["event"] == .string(kind) } }
+    package var states: [[String: JSONValue]] { events("state") }
+    package func t(_ o: [String: JSONValue]) -> Int64 { o["t"]!.int! }
+    package var phases: [String] { states.map { $0["phase"]!.string! } }
+    package var totals: [Int64] { states.map { $0["total_ms"]!.int! } }
   }
 #endif

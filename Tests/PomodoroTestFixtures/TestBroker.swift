@@ -10,16 +10,16 @@
   import PomodoroSystem
 
   /// A mosquitto broker on 127.0.0.1 on a free port, started by the test.
-  final class TestBroker {
-    let port: Int
-    let directory: String
-    var process: Process?
+  package final class TestBroker {
+    package let port: Int
+    package let directory: String
+    package var process: Process?
     /// What the broker's config says of its clients (anonymous by default), and the arguments
     /// (credentials) of the client that checks it has started.
-    let access: String
-    let probe: [String]
+    package let access: String
+    package let probe: [String]
 
-    init(directory: String, access: String = "allow_anonymous true\n", probe: [String] = []) throws {
+    package init(directory: String, access: String = "allow_anonymous true\n", probe: [String] = []) throws {
       guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"),
         FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub")
       else { throw XCTSkip("the broker tests need mosquitto: sudo apt install mosquitto mosquitto-clients") }
@@ -30,7 +30,7 @@
       try start()
     }
 
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
       let fd = socket(AF_INET, streamSocketType, 0)
       defer { close(fd) }
       var address = sockaddr_in()
@@ -47,7 +47,7 @@
       return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func start() throws {
+    package func start() throws {
       let conf = directory + "/mosquitto.conf"
       try "listener \(port) 127.0.0.1\n\(access)persistence false\n".write(
         toFile: conf, atomically: true, encoding: .utf8)
@@ -65,14 +65,14 @@
       throw SystemError("the broker did not start on port \(port)")
     }
 
-    func stop() {
+    package func stop() {
       process?.terminate()
       process?.waitUntilExit()
       process = nil
     }
 
     @discardableResult
-    func run(_ tool: String, _ args: [String], output: UnsafeMutablePointer<String>? = nil) throws -> Int32 {
+    package func run(_ tool: String, _ args: [String], output: UnsafeMutablePointer<String>? = nil) throws -> Int32 {
       let p = Process()
       p.executableURL = URL(fileURLWithPath: tool)
       p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + args
@@ -86,12 +86,12 @@
       return p.terminationStatus
     }
 
-    func publish(_ topic: String, _ message: String) throws {
+    package func publish(_ topic: String, _ message: String) throws {
       XCTAssertEqual(try run("/usr/bin/mosquitto_pub", ["-q", "1", "-t", topic, "-m", message]), 0)
     }
 
     /// The retained messages under `filter` (waiting at most a second for them), as topic -> payload.
-    func retained(_ filter: String, count: Int = 1) throws -> [String: String] {
+    package func retained(_ filter: String, count: Int = 1) throws -> [String: String] {
       var out = ""
       try run(
         "/usr/bin/mosquitto_sub", ["-t", filter, "-v", "-C", String(count), "-W", "1", "--retained-only"], output: &out)
@@ -104,7 +104,7 @@
     }
 
     /// Waits (up to 10 s) until the retained payload on `topic` satisfies `ok`; returns it.
-    func waitFor(_ topic: String, _ ok: (String) -> Bool) throws -> String? {
+    package func waitFor(_ topic: String, _ ok: (String) -> Bool) throws -> String? {
       let end = Date().addingTimeInterval(10)
       while Date() < end {
         if let payload = try retained(topic)[topic], ok(payload) { return payload }

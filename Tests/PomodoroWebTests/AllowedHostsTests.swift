@@ -1,6 +1,5 @@
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroWeb
 
 /// Which Host and Origin headers the desk's page answers: its own names and addresses, and for
 /// an Origin its own scheme and port too. Pure: no server.

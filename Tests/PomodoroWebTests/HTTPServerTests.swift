@@ -1,12 +1,11 @@
 import Foundation
 import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
-@testable import PomodoroWeb
 
 /// libmicrohttpd's transport on 127.0.0.1, a port of its own: what it hands the handler of a
 /// real request and what the client gets of the answer, a deferred answer, a stream, and the

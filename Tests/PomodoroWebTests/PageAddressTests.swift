@@ -1,6 +1,6 @@
+import PomodoroRuntime
 import XCTest
 
-@testable import PomodoroRuntime
 @testable import PomodoroWeb
 
 /// The address the pairing screen's QR code carries: one a phone reaches, never loopback.

@@ -1,9 +1,8 @@
 import PomodoroCore
 import PomodoroGraphics
+import PomodoroTestFixtures
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroTestFixtures
-@testable import PomodoroWeb
 
 /// The page's files as the desk answers them (through WebDesk, in memory): each path with its
 /// type, its headers, the ETag and its 304, the page's size. The headers the shim adds to every

@@ -1,7 +1,6 @@
 import PomodoroCore
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroWeb
 
 /// The page only renders: no mode, name, label, title, preset or engine number is written in
 /// app.js. Each comes on the wire from the desk's state (StateFieldsTests shows a changed preset

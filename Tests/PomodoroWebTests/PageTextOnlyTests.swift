@@ -1,6 +1,5 @@
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroWeb
 
 /// Issue 35: a label is always text on the page, never markup. The script puts what the desk
 /// says into the page with `textContent` only: no call that parses HTML is in it.

@@ -1,9 +1,8 @@
 import Foundation
 import PomodoroCore
 import PomodoroSystem
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroWeb
 
 /// `sudo pomodoro web pair` and `forget` write the service's state directory as root; the server
 /// reads what they wrote as its own user (pomodoro-web), so each file goes to the directory's owner.

@@ -2,11 +2,11 @@ import Foundation
 import PomodoroCore
 import PomodoroGraphics
 import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroWeb
 import XCTest
 
 @testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
-@testable import PomodoroWeb
 
 /// Paired by the camera: `pomodoro web` sends the page's address with the code, the desk draws
 /// it as a QR code beside the digits (libqrencode), and a real QR reader (zbar-tools' `zbarimg`,

@@ -3,11 +3,11 @@ import PomodoroConfig
 import PomodoroControl
 import PomodoroCore
 import PomodoroMock
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
 @testable import PomodoroWeb
 
 /// The web page's server against a device on the mocks, through its control socket, over the

@@ -1,13 +1,12 @@
 import Foundation
-import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroControl
-@testable import PomodoroRuntime
 @testable import PomodoroStats
-@testable import PomodoroTestFixtures
 @testable import PomodoroWeb
 
 /// The page's history and statistics come from the device's own history, through its socket.

@@ -1,12 +1,11 @@
 import Foundation
 import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
-@testable import PomodoroWeb
 
 /// Issue 46 item 1, the page: each hostile label set from the page, then what the page's script
 /// reads (the command's reply, `GET /api/state`, the stream's `state` event) parsed by Python's

@@ -1,12 +1,11 @@
 import Foundation
 import PomodoroControl
 import PomodoroCore
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
+import PomodoroWeb
 import XCTest
-
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
-@testable import PomodoroWeb
 
 /// The page's label field and interruption buttons: `POST /api/command` with the label and
 /// interrupt commands, paired only, refused with the label's own message, and a flood of fuzzed

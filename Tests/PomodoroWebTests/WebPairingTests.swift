@@ -1,10 +1,10 @@
 import Foundation
 import PomodoroCore
+import PomodoroRuntime
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
-@testable import PomodoroRuntime
-@testable import PomodoroTestFixtures
 @testable import PomodoroWeb
 
 /// Who may act: commands and settings need a paired browser; pairing by the code the desk shows
