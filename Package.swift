@@ -245,17 +245,6 @@ let package = Package(
       ],
       swiftSettings: sections
     ),
-    // What tests and the bench share and the device never ships: the soak (a virtual month of
-    // random use with faults) and the fault-injecting file system.
-    .target(
-      name: "PomodoroTestSupport",
-      dependencies: [
-        "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
-        "PomodoroConfig", "PomodoroControl",
-        "PomodoroSimulator",
-      ],
-      swiftSettings: hot
-    ),
     // The device, its tools and the in-process servers (`shipped`: how it is linked).
     .executableTarget(
       name: "pomodoro", dependencies: ["PomodoroCommandLine"], swiftSettings: sections, linkerSettings: shipped),
@@ -272,7 +261,7 @@ let package = Package(
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator", "PomodoroWeb",
-        "PomodoroTestSupport",
+        "PomodoroTestFixtures",
       ],
       path: "Benchmarks/pomodoro-bench"
     ),
@@ -295,17 +284,20 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroRuntime", "PomodoroSystem", "PomodoroControl", "PomodoroStats",
       ]),
-    // The tests' fixtures: a device on mock hardware with its storage or its control socket, a
-    // mosquitto broker on 127.0.0.1, the built binary as a child process, a pseudo-terminal with
-    // a VT100 model, a scripted run. For the XCTest targets only: it compiles empty outside
-    // debug builds (its files are `#if DEBUG`), because it reaches internals with @testable.
+    // The one home of what tests (and the bench) share and the device never ships, as NIOEmbedded
+    // is swift-nio's: the soak (a virtual month of random use with faults), the fault-injecting
+    // file systems, the waiter that does not sleep; a device on mock hardware with its storage or
+    // its control socket, a mosquitto broker on 127.0.0.1, the built binary as a child process, a
+    // pseudo-terminal with a VT100 model, a scripted run. Its API is `package`, never reached with
+    // @testable. The files that use XCTest are `#if DEBUG` (a release build, which the bench may
+    // be, has no XCTest to link); the doubles the bench shares compile in every build.
     .target(
       name: "PomodoroTestFixtures",
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
-        "PomodoroCommandLine", "PomodoroWeb", "PomodoroTestSupport",
+        "PomodoroCommandLine", "PomodoroWeb",
       ],
       path: "Tests/PomodoroTestFixtures"
     ),
@@ -318,7 +310,7 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
-        "PomodoroSimulator", "PomodoroStats", "PomodoroTestSupport", "PomodoroTestFixtures", "PomodoroCommandLine",
+        "PomodoroSimulator", "PomodoroStats", "PomodoroTestFixtures", "PomodoroCommandLine",
       ]
     ),
     .testTarget(
@@ -326,7 +318,7 @@ let package = Package(
       dependencies: [
         "PomodoroCore", "PomodoroGraphics", "PomodoroMock", "PomodoroRuntime", "PomodoroSystem", "PomodoroConfig",
         "PomodoroSimulator",
-        "PomodoroTestSupport", "PomodoroTestFixtures",
+        "PomodoroTestFixtures",
       ]
     ),
     .testTarget(

@@ -5,7 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 
 /// Issue 29, item 1: 800 toggles in one write to the control socket of a device on the real
 /// clock and the real loop (mock hardware, state.json on the real disk with every fsync

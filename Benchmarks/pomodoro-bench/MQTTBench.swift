@@ -5,7 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 
 /// Command-to-state latency through a broker: a `toggle` published on `pomodoro/<id>/command`
 /// (by a long-running `mosquitto_pub -l`), to the state with the new phase arriving on a

@@ -5,7 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 
 /// Issue 29, item 1, through the broker: 3,000 and 20,000 toggles published at once on the
 /// command topic of a real mosquitto on 127.0.0.1 (started here), through the real bridge

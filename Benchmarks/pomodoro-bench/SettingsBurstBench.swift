@@ -5,7 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 
 /// Issue 34, item 5: 8 clients each sending 400 `config_set`s (the focus preset, a new value each
 /// time) in one write to the control socket of a device on the real clock and the real loop

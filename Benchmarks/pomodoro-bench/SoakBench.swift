@@ -2,7 +2,7 @@ import PomodoroCore
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 
 /// `soak`'s defaults: a virtual month, the seed of docs/proof.md's figures.
 enum SoakBench {

@@ -7,7 +7,6 @@ import PomodoroSimulator
 import PomodoroStats
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 @testable import PomodoroControl

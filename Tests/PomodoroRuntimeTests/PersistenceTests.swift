@@ -5,7 +5,7 @@ import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
 import PomodoroSystem
-import PomodoroTestSupport
+import PomodoroTestFixtures
 import XCTest
 
 final class PersistenceTests: XCTestCase {

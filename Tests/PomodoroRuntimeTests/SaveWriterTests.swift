@@ -6,7 +6,6 @@ import PomodoroCore
 import PomodoroSimulator
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 @testable import PomodoroRuntime

@@ -3,7 +3,6 @@ import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 @testable import PomodoroRuntime

@@ -6,7 +6,6 @@ import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 /// Issue 34, item 5: `config set` (ctl, the page) saves the overlay through the save writer,

@@ -4,7 +4,6 @@ import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 @testable import PomodoroRuntime

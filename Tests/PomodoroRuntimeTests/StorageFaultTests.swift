@@ -7,7 +7,6 @@ import PomodoroMock
 import PomodoroSimulator
 import PomodoroSystem
 import PomodoroTestFixtures
-import PomodoroTestSupport
 import XCTest
 
 @testable import PomodoroRuntime

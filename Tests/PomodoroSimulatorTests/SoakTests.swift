@@ -4,7 +4,7 @@ import PomodoroGraphics
 import PomodoroMock
 import PomodoroRuntime
 import PomodoroSimulator
-import PomodoroTestSupport
+import PomodoroTestFixtures
 import XCTest
 
 /// Issue 12's soak, a virtual week in a test (`pomodoro-bench soak`, Benchmarks/, runs the month):

@@ -1,5 +1,5 @@
-// Compiled in debug builds only (`swift test`), like every file of this module: it uses
-// XCTest, which a release build (`swift build -c release` builds every target) may not have.
+// Compiled in debug builds only (`swift test`), as every file of this module that uses XCTest,
+// which a release build (the bench may be one) has not to link; the rest compile in every build.
 // What it reaches of the package's modules is public or `package`, never @testable.
 #if DEBUG
   import PomodoroCore
