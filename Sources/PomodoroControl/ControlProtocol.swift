@@ -499,9 +499,11 @@ public enum ControlProtocol {
     return (kind, flat)
   }
 
-  /// A watcher's line on every state change.
-  public static func watchLine(_ fields: [(String, JSONValue)]) -> String {
-    FlatJSON.encode([("event", .string("state"))] + fields)
+  /// A watcher's line on every state change: the state's fields after `changes`, what the step
+  /// that made it did (`StateChange`'s names: started, paused, ..., none for a state only shown
+  /// anew).
+  public static func watchLine(_ fields: [(String, JSONValue)], changes: [String] = []) -> String {
+    FlatJSON.encode([("event", .string("state")), ("changes", .list(changes.map { .string($0) }))] + fields)
   }
 
   /// A reply taken apart: ok with the state's fields, or the error.

@@ -245,9 +245,11 @@ final class ControlSocketTests: XCTestCase {
     var phases: [String] = []
     while let line = reader.next(until: SystemClock().now + ms(200)), let o = FlatJSON.decode(line) {
       XCTAssertEqual(o["event"]?.string, "state")
-      phases.append("\(o["phase"]!.string!) \(o["remaining_ms"]!.int!)")
+      let changes = o["changes"]?.list?.compactMap(\.string).joined(separator: ",") ?? "none"
+      phases.append("\(o["phase"]!.string!) \(o["remaining_ms"]!.int!) \(changes)")
     }
-    XCTAssertEqual(phases, ["running 1500000", "paused 1490000", "running 1490000"])
+    // Each line says what the step that made it did (`changes`: StateChange's names).
+    XCTAssertEqual(phases, ["running 1500000 started", "paused 1490000 paused", "running 1490000 resumed"])
     XCTAssertEqual(f.server.watchers, 1)
   }
 

@@ -128,14 +128,19 @@ public final class ControlServer: LoopSource, DeviceObserver {
 
   public func stateChanged(_ state: EngineState, at: Instant) {
     next?.stateChanged(state, at: at)
-    guard connections.watchers > 0 else { return }
-    connections.broadcast(ControlProtocol.watchLine(StateFields.full(state, at: at, wall: wallClock())))
+    watched(state, at: at)
   }
 
   public func stateShown(_ state: EngineState, at: Instant) {
     next?.stateShown(state, at: at)
+    watched(state, at: at)
+  }
+
+  /// The watchers' line: the state, and what the step that made it did (`changes`).
+  func watched(_ state: EngineState, at: Instant) {
     guard connections.watchers > 0 else { return }
-    connections.broadcast(ControlProtocol.watchLine(StateFields.full(state, at: at, wall: wallClock())))
+    let fields = StateFields.full(state, at: at, wall: wallClock())
+    connections.broadcast(ControlProtocol.watchLine(fields, changes: device.changes.map(\.rawValue)))
   }
 
   public func frameFlushed(bytes: Int, shown: String, at: Instant) {

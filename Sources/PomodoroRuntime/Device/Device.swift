@@ -15,6 +15,8 @@ public final class Device {
   public internal(set) var layers: ConfigLayers
   public let clock: MonotonicClock
   public private(set) var state: EngineState
+  /// What the last engine step did (`StateChange`): the watch lines' `changes`, hooks' events.
+  public private(set) var changes: [StateChange] = []
   public weak var observer: DeviceObserver?
   /// Labels history records and says what "today" is; never used to count time.
   let wallClock: () -> WallTime
@@ -214,7 +216,7 @@ public final class Device {
     let at = max(engineTime, time)
     engineTime = at
     let (next, effects) = Engine.step(state, event, now: at)
-    state = next
+    (changes, state) = (StateChange.of(event, from: state, to: next, effects: effects), next)
     switch news.news(state) {
     case .changed:
       log.info("state " + StateFields.logText(StateFields.journal(state, at: at)))
