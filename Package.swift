@@ -8,9 +8,10 @@
 //   POMODORO_SYSROOT=DIR        look in DIR/usr/include (a cross-build's sysroot, the one the
 //                               Swift SDK compiles against; deploy/build-deb.sh sets it); default /
 //   POMODORO_REQUIRE_HARDWARE=1 fail here, naming the missing header, rather than leave libgpiod,
-//                               libi2c, libmosquitto, libmicrohttpd, libqrencode or libavahi-client
-//                               out (a package that only simulates, or whose pomodoro-web cannot
-//                               serve, draw its QR code or announce itself)
+//                               libi2c, libmosquitto, libmicrohttpd, libqrencode, libavahi-client
+//                               or libcurl out (a package that only simulates, or whose pomodoro-web
+//                               cannot serve, draw its QR code or announce itself, or whose hooks
+//                               cannot post)
 //   POMODORO_NO_HARDWARE=1      the mock-only build, whatever is installed
 import PackageDescription
 
@@ -21,7 +22,9 @@ import PackageDescription
   let sysroot = environment["POMODORO_SYSROOT"] ?? ""
   let forceMock = environment["POMODORO_NO_HARDWARE"] == "1"
   let requireHardware = environment["POMODORO_REQUIRE_HARDWARE"] == "1"
-  let headers = ["gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h", "qrencode.h", "avahi-client/client.h"]
+  let headers = [
+    "gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h", "qrencode.h", "avahi-client/client.h", "curl/curl.h",
+  ]
   let found = headers.map { FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)") }
   if requireHardware {
     let missing =
@@ -34,8 +37,8 @@ import PackageDescription
       FileHandle.standardError.write(
         Data(
           ("Package.swift: POMODORO_REQUIRE_HARDWARE=1, but \(missing.joined(separator: ", ")) "
-            + "(install libgpiod-dev, libi2c-dev, libmosquitto-dev, libmicrohttpd-dev, libqrencode-dev and "
-            + "libavahi-client-dev there, or set "
+            + "(install libgpiod-dev, libi2c-dev, libmosquitto-dev, libmicrohttpd-dev, libqrencode-dev, "
+            + "libavahi-client-dev and libcurl4-openssl-dev there, or set "
             + "POMODORO_SYSROOT)\n").utf8))
       exit(1)
     }
@@ -48,6 +51,8 @@ import PackageDescription
   // libqrencode for the pairing screen's QR code, libavahi-client for announcing the page (mDNS).
   let hasQRencode = !forceMock && found[4]
   let hasAvahi = !forceMock && found[5]
+  // libcurl for `pomodoro hooks`' webhooks (the package pomodoro-hooks).
+  let hasCurl = !forceMock && found[6]
   // libcrypt for the web page's pairings: libc6-dev brings its header wherever a C compiler is, and
   // Debian's libcrypt1 is always installed; not hardware, so the mock-only build has it too (the
   // pairing tests run without libmicrohttpd).
@@ -60,6 +65,7 @@ import PackageDescription
   let hasQRencode = false
   let hasAvahi = false
   let hasCrypt = false
+  let hasCurl = false
 #endif
 
 var shimDefines: [CSetting] = []
@@ -104,6 +110,13 @@ var qrLinks: [LinkerSetting] = []
 if hasQRencode {
   qrDefines.append(.define("POMODORO_HAVE_QRENCODE"))
   qrLinks.append(.linkedLibrary("dl"))
+}
+// libcurl posts the webhooks of `pomodoro hooks`, loaded by its shim at the first post.
+var curlDefines: [CSetting] = []
+var curlLinks: [LinkerSetting] = []
+if hasCurl {
+  curlDefines.append(.define("POMODORO_HAVE_CURL"))
+  curlLinks.append(.linkedLibrary("dl"))
 }
 // libcrypt (Debian's libcrypt1, always installed) hashes the pairings the server keeps.
 if hasCrypt {
@@ -219,6 +232,14 @@ let package = Package(
       },
       swiftSettings: sections
     ),
+    // The one C shim over libcurl, loaded on first use (or its "not installed" body).
+    .target(name: "CPomodoroHooks", cSettings: curlDefines, linkerSettings: curlLinks),
+    // The hooks (`pomodoro hooks`): the control socket on one side, the owner's command and
+    // webhook on the other, one at a time, on one loop.
+    .target(
+      name: "PomodoroHooks",
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroHooks", "CPomodoroSystem"],
+      swiftSettings: sections),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
       name: "PomodoroMQTT",
@@ -241,7 +262,7 @@ let package = Package(
         "PomodoroCore", "PomodoroGraphics", "PomodoroDrivers", "PomodoroLinux", "PomodoroRuntime", "PomodoroSystem",
         "PomodoroConfig", "PomodoroControl",
         "PomodoroSimulator",
-        "PomodoroStats", "PomodoroMQTT", "PomodoroWeb",
+        "PomodoroStats", "PomodoroMQTT", "PomodoroWeb", "PomodoroHooks",
       ],
       swiftSettings: sections
     ),

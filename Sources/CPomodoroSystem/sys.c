@@ -11,10 +11,12 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <spawn.h>
 #include <unistd.h>
 
 #ifdef __linux__
 #include <sys/timerfd.h>
+#include <sys/syscall.h>
 #include <sys/timex.h>
 #endif
 
@@ -152,5 +154,70 @@ int pomo_peer_uid(int fd, uint32_t *uid) {
   if (getpeereid(fd, &u, &g) != 0) return -1;
   *uid = (uint32_t)u;
   return 0;
+#endif
+}
+
+int pomo_spawn(const char *path, char *const argv[], char *const envp[], int *stdin_fd, int *output_fd) {
+  int in[2], out[2];
+#ifdef __linux__
+#define POMO_PIPE(p) pipe2(p, O_CLOEXEC)
+#else
+#define POMO_PIPE(p) pipe(p)
+#endif
+  if (POMO_PIPE(in) != 0) return -1;
+  if (POMO_PIPE(out) != 0) {
+    int saved = errno;
+    close(in[0]);
+    close(in[1]);
+    errno = saved;
+    return -1;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+  posix_spawn_file_actions_addclose(&actions, in[0]);
+  posix_spawn_file_actions_addclose(&actions, in[1]);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  posix_spawn_file_actions_addclose(&actions, out[1]);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  pid_t pid = -1;
+  int failed = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  close(in[0]);
+  close(out[1]);
+  if (failed != 0) {
+    close(in[1]);
+    close(out[0]);
+    errno = failed;
+    return -1;
+  }
+  for (int i = 0; i < 2; i++) {
+    int fd = i == 0 ? in[1] : out[0];
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+  }
+  *stdin_fd = in[1];
+  *output_fd = out[0];
+  return pid;
+}
+
+int pomo_pidfd_open(int pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
 #endif
 }

@@ -1,5 +1,6 @@
 import PomodoroConfig
 import PomodoroCore
+import PomodoroHooks
 import PomodoroMQTT
 import PomodoroSimulator
 import PomodoroSystem
@@ -252,6 +253,24 @@ extension PomodoroCLI {
         (ExitCode.config, nil),
       ],
       run: WebCommand.run),
+    Subcommand(
+      name: "hooks", usage: ["hooks [--config FILE]"],
+      summary: "Run your command, or call your webhook, on every change of the timer",
+      brief: "your command or webhook on every change",
+      details: """
+        A process of its own beside the device: it reaches the device only through the control socket
+        (control_socket; beside the simulator, the simulator's) and, on every change it says
+        (\(StateChange.allCases.map(\.rawValue).joined(separator: ", "))),
+        runs hook_command with the event and the state as JSON on stdin and POMODORO_EVENT, POMODORO_PHASE,
+        POMODORO_MODE, POMODORO_LABEL, POMODORO_REMAINING_MS, POMODORO_ENDS_AT and POMODORO_ROOM in its
+        environment, and POSTs the same JSON to webhook_url (libcurl), one at a time, in order. A hook that
+        runs over hook_timeout is ended; a webhook that fails is tried again, \(HookRunner.attempts) times in
+        all; when hooks fall behind, the oldest waiting are dropped and counted. Recipes (Slack status, ntfy,
+        a desktop's do-not-disturb): docs/hooks.md.
+        Keys: \(ConfigKey.all.filter { $0.applies == .hooks }.map(\.name).joined(separator: ", ")), control_socket.
+        """,
+      codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
+      run: HooksCommand.run),
   ]
 
   /// The signals that stop a script, with the codes they make: `130 SIGINT, 143 SIGTERM, ...`.

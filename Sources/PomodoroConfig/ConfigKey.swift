@@ -14,6 +14,8 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
   case bridge
   /// The web page's server's (`pomodoro web`) alone: the device never reads it.
   case web
+  /// The hooks' process's (`pomodoro hooks`) alone: the device never reads it.
+  case hooks
 
   /// The command that applies a change, nil when SIGHUP does.
   public var command: String? {
@@ -23,6 +25,7 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
     case .restartBoth: return "sudo systemctl restart pomodoro pomodoro-mqtt"
     case .bridge: return "sudo systemctl restart pomodoro-mqtt"
     case .web: return "sudo systemctl restart pomodoro-web"
+    case .hooks: return "sudo systemctl restart pomodoro-hooks"
     }
   }
 
@@ -34,6 +37,7 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
     case .restartBoth: return "restart (device and bridge)"
     case .bridge: return "bridge restart"
     case .web: return "web restart"
+    case .hooks: return "hooks restart"
     }
   }
 
@@ -43,6 +47,7 @@ public enum ConfigApplies: String, CaseIterable, Sendable {
     case .live, .restart, .restartBoth: return nil
     case .bridge: return "the MQTT bridge's"
     case .web: return "the web page's server's (pomodoro web)"
+    case .hooks: return "the hooks' (pomodoro hooks)"
     }
   }
 }
@@ -118,6 +123,20 @@ public struct ConfigKey {
   /// `all` by name.
   nonisolated(unsafe) static let named: [String: ConfigKey] = Dictionary(
     all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+  /// An absolute path without spaces or control characters (`hook_command`, `webhook_headers`).
+  static func isPath(_ text: String) -> Bool {
+    text.hasPrefix("/") && text.utf8.count <= 4096 && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+  }
+
+  /// An http:// or https:// address with a host, without spaces or control characters.
+  static func isWebhook(_ text: String) -> Bool {
+    let lower = text.lowercased()
+    let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
+    guard let rest, let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty
+    else { return false }
+    return text.utf8.count <= 2048 && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+  }
 
   /// Whether `text` is an IPv4 or IPv6 address (what `web_bind` takes).
   static func isAddress(_ text: String) -> Bool {
@@ -286,6 +305,21 @@ public struct ConfigKey {
       ConfigKey(
         "web_view", \.webView, C.choice(WebView.allCases.map { ($0.rawValue, $0) }, "open or paired"), .web,
         "who sees the page: anyone on the LAN (open) or paired browsers only"),
+      ConfigKey(
+        "hook_command", \.hookCommand, C.optional(C.text("an executable's absolute path") { Self.isPath($0) }),
+        .hooks, "run on every change with the event and the state (docs/hooks.md)",
+        example: "/etc/pomodoro/hooks/ntfy"),
+      ConfigKey(
+        "webhook_url", \.webhookURL,
+        C.optional(C.text("an http:// or https:// address, like https://ntfy.sh/my-desk") { Self.isWebhook($0) }),
+        .hooks, "POSTed the same JSON on every change", example: "https://ntfy.sh/my-desk"),
+      ConfigKey(
+        "webhook_headers", \.webhookHeaders, C.optional(C.text("a file's absolute path") { Self.isPath($0) }),
+        .hooks, "a file of `Name: value` lines sent with each webhook (a token)",
+        example: "/etc/pomodoro/webhook.headers"),
+      ConfigKey(
+        "hook_timeout", \.hookTimeout, C.duration(seconds(1)...minutes(10), "a duration from 1s to 10m, like 10s"),
+        .hooks, "a hook or webhook that runs longer is ended"),
     ]
     return keys
   }

@@ -87,7 +87,7 @@ public struct ConfigLayers: Equatable, Sendable {
     case .live: return .success(key)
     case .restart: whose = "is read only when the device starts"
     case .restartBoth: whose = "is read only when the device and the MQTT bridge start"
-    case .bridge, .web: whose = "is \(key.applies.owner ?? "another process's")"
+    case .bridge, .web, .hooks: whose = "is \(key.applies.owner ?? "another process's")"
     }
     return .failure(.init("'\(name)' \(whose): set it in \(file), then \(key.applies.command ?? "") applies it"))
   }

@@ -85,6 +85,11 @@ public struct DeviceConfig: Equatable, Sendable {
   /// nil: every interface.
   public var webBind: String?
   public var webView = WebView.open
+  // The hooks (`pomodoro hooks`, docs/hooks.md)
+  public var hookCommand: String?
+  public var webhookURL: String?
+  public var webhookHeaders: String?
+  public var hookTimeout = seconds(10)
 
   public init() {}
 

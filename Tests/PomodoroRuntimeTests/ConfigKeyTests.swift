@@ -147,6 +147,11 @@ final class ConfigKeyTests: XCTestCase {
         XCTAssertTrue(waiting.first?.contains("the web page's server's (pomodoro web) alone") ?? false, "\(waiting)")
         XCTAssertTrue(
           waiting.first?.contains("(sudo systemctl restart pomodoro-web applies it)") ?? false, "\(waiting)")
+      case .hooks:
+        XCTAssertEqual(changed, [])
+        XCTAssertTrue(waiting.first?.contains("the hooks' (pomodoro hooks) alone") ?? false, "\(waiting)")
+        XCTAssertTrue(
+          waiting.first?.contains("(sudo systemctl restart pomodoro-hooks applies it)") ?? false, "\(waiting)")
       }
     }
   }

@@ -9,7 +9,6 @@
   import PomodoroCommandLine
   import PomodoroRuntime
   import PomodoroSystem
-  import PomodoroTestFixtures
   import PomodoroControl
   import PomodoroConfig
   import PomodoroSimulator

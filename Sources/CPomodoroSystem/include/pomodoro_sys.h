@@ -1,4 +1,5 @@
-// System calls the Swift overlay does not export: timerfd, signal self-pipe, adjtimex.
+// System calls the Swift overlay does not export: timerfd, signal self-pipe, adjtimex, a child
+// process spawned with its pipes, pidfd.
 #ifndef POMODORO_SYS_H
 #define POMODORO_SYS_H
 
@@ -39,5 +40,14 @@ int pomo_clock_synced(void);
 /// The user id of the process at the other end of the connected Unix socket `fd` (SO_PEERCRED;
 /// getpeereid elsewhere): 0 and *uid set, or -1 with errno set.
 int pomo_peer_uid(int fd, uint32_t *uid);
+
+/// Starts `path` with `argv` (NULL-ended) and `envp` (NULL-ended) in a process group of its own,
+/// with signals at their defaults and none blocked: its stdin the read end of a pipe whose write
+/// end is *stdin_fd, its stdout and stderr the write end of one whose read end is *output_fd (both
+/// ends here non-blocking and close-on-exec). The child's pid, or -1 with errno set.
+int pomo_spawn(const char *path, char *const argv[], char *const envp[], int *stdin_fd, int *output_fd);
+/// A descriptor that becomes readable when process `pid` ends (pidfd_open, Linux 5.3); -1 where
+/// there is none (then poll waitpid).
+int pomo_pidfd_open(int pid);
 
 #endif

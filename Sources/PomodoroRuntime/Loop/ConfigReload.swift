@@ -69,7 +69,7 @@ public enum ConfigReload {
         waiting.append(
           "\(place): \(what); it takes effect when the device restarts (\(key.applies.command ?? "")); "
             + "until then it runs with the value it had")
-      case .bridge, .web:
+      case .bridge, .web, .hooks:
         key.copy(&next, fresh)
         waiting.append(
           "\(place): \(what); it is \(key.applies.owner ?? "another process's") alone and changes nothing in the device "
