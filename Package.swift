@@ -25,7 +25,14 @@ import PackageDescription
   let headers = [
     "gpiod.h", "i2c/smbus.h", "mosquitto.h", "microhttpd.h", "qrencode.h", "avahi-client/client.h", "curl/curl.h",
   ]
-  let found = headers.map { FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)") }
+  // A header is in /usr/include or in a multiarch folder of it (Debian's libcurl: x86_64-linux-gnu/curl).
+  let multiarch = ((try? FileManager.default.contentsOfDirectory(atPath: "\(sysroot)/usr/include")) ?? [])
+    .filter { $0.contains("-linux-gnu") }
+  let found = headers.map { header in
+    ([""] + multiarch.map { "\($0)/" }).contains {
+      FileManager.default.fileExists(atPath: "\(sysroot)/usr/include/\($0)\(header)")
+    }
+  }
   if requireHardware {
     let missing =
       forceMock
@@ -238,7 +245,9 @@ let package = Package(
     // webhook on the other, one at a time, on one loop.
     .target(
       name: "PomodoroHooks",
-      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroHooks", "CPomodoroSystem"],
+      dependencies: [
+        "PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "CPomodoroHooks", "CPomodoroSystem",
+      ],
       swiftSettings: sections),
     // The MQTT bridge (`pomodoro mqtt`): the control socket on one side, a broker on the other.
     .target(
@@ -361,6 +370,10 @@ let package = Package(
     ),
     // The bench's command table (Benchmarks/pomodoro-bench; an executable target, tested as one).
     .testTarget(name: "PomodoroBenchTests", dependencies: ["pomodoro-bench", "PomodoroSystem"]),
+    .testTarget(
+      name: "PomodoroHooksTests",
+      dependencies: ["PomodoroCore", "PomodoroSystem", "PomodoroConfig", "PomodoroControl", "PomodoroHooks"]
+    ),
     .testTarget(
       name: "PomodoroMQTTTests",
       dependencies: [

@@ -126,7 +126,8 @@ public struct ConfigKey {
 
   /// An absolute path without spaces or control characters (`hook_command`, `webhook_headers`).
   static func isPath(_ text: String) -> Bool {
-    text.hasPrefix("/") && text.utf8.count <= 4096 && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+    text.hasPrefix("/") && text.utf8.count <= 4096
+      && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
   }
 
   /// An http:// or https:// address with a host, without spaces or control characters.

@@ -92,7 +92,9 @@ public enum WebhookHeaders {
 
   public static func parse(_ text: String, file: String) -> Result<[String], ConfigError> {
     guard text.utf8.count <= mostBytes else {
-      return .failure(.init(file: file, line: 0, message: "the headers file is over \(mostBytes) bytes; keep a few header lines in it"))
+      return .failure(
+        .init(
+          file: file, line: 0, message: "the headers file is over \(mostBytes) bytes; keep a few header lines in it"))
     }
     var headers: [String] = []
     for (index, raw) in TextLines.split(text).enumerated() {
@@ -100,7 +102,9 @@ public enum WebhookHeaders {
       if line.isEmpty || line.hasPrefix("#") { continue }
       let parts = line.split(separator: ":", maxSplits: 1)
       let name = parts.first.map { String($0).trimmingSpaces } ?? ""
-      let token = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_".unicodeScalars.contains($0)) }
+      let token = name.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_".unicodeScalars.contains($0))
+      }
       guard parts.count == 2, !name.isEmpty, token,
         !line.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
       else {
@@ -111,7 +115,8 @@ public enum WebhookHeaders {
       }
       headers.append("\(name): \(String(parts[1]).trimmingSpaces)")
       guard headers.count <= mostLines else {
-        return .failure(.init(file: file, line: index + 1, message: "the headers file may have \(mostLines) header lines at most"))
+        return .failure(
+          .init(file: file, line: index + 1, message: "the headers file may have \(mostLines) header lines at most"))
       }
     }
     return .success(headers)
