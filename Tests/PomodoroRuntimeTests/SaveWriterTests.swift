@@ -376,7 +376,6 @@ final class SaveWriterTests: XCTestCase {
       }
       // Paused at once: the panel is still, nothing is due; then a save's end is all that comes.
       guard let first = ask("{\"cmd\":\"start\"}\n{\"cmd\":\"pause\"}\n", replies: 2) else { return }
-      usleep(500_000)
       guard let second = ask("{\"cmd\":\"extend\",\"by\":\"5m\"}\n", replies: 1) else { return }
       took.set(max(first, second))
     }
@@ -385,7 +384,7 @@ final class SaveWriterTests: XCTestCase {
     _ = try EventLoop.serve(
       device, waiter: try PollWaiter(clock: clock, catchingSignals: false), extraDeadline: { began + seconds(5) },
       sources: [server], onWake: { _ in took.value == nil && clock.now - began < seconds(5) })
-    while !user.isFinished { usleep(1000) }
+    join(user, "the user's thread")
     device.shutdown()
     let span = took.value ?? seconds(99)
     XCTAssertLessThan(
