@@ -366,6 +366,8 @@ final class SaveWriterTests: XCTestCase {
     defer { systemClose(client) }
     let took = Took()
     let user = Thread {
+      // Its end closes its side: the loop wakes for it and stops (onWake), not at its 5 s limit.
+      defer { shutdown(client, Int32(SHUT_WR)) }
       var reader = LineReader(fd: client)
       /// Sends `lines` and reads `replies` replies: how long they took (nil: not within 2 s).
       func ask(_ lines: String, replies: Int) -> Nanoseconds? {
