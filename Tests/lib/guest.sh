@@ -218,11 +218,11 @@ dial_start_pause_resume() {
   mark=$(log_mark)
   press "$BTN_START"
   expect_state "$1" "$mark" 'phase=running mode=focus remaining_ms=[0-9]+ total_ms=10000$' 10
-  usleep 1500000
+  usleep 1500000 # a person's pace (the timer runs a moment before the pause): a stimulus, not a wait
   mark=$(log_mark)
   press "$BTN_START"
   expect_state pause "$mark" 'phase=paused mode=focus' 10
-  usleep 1000000
+  usleep 1000000 # the same: paused a moment before the resume
   mark=$(log_mark)
   press "$BTN_START"
   expect_state resume "$mark" 'phase=running mode=focus' 10
