@@ -86,11 +86,11 @@ final class CommandLineTests: XCTestCase {
       _ = try? child.waitForExit(timeout: 10)
     }
     var exe = ""
-    for _ in 0..<200 {
-      exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/exe")) ?? ""
-      if exe.hasSuffix("/pomodoro-mqtt") { break }
-      usleep(50_000)
-    }
+    XCTAssertNoThrow(
+      try waitUntil("pomodoro (pid \(child.pid)) to exec pomodoro-mqtt (its exe: '\(exe)')") {
+        exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/exe")) ?? ""
+        return exe.hasSuffix("/pomodoro-mqtt")
+      })
     XCTAssertEqual(exe, URL(fileURLWithPath: own).resolvingSymlinksInPath().path)
   }
 

@@ -1,6 +1,7 @@
 import PomodoroControl
 import PomodoroCore
 import PomodoroSystem
+import PomodoroTestFixtures
 import XCTest
 
 @testable import PomodoroMQTT
@@ -230,12 +231,10 @@ extension BridgeRoomWiringTests {
     defer { close(listener) }
     let b = bridge(socketPath: dir + "/control.sock")
     b.link.handle(Wake())
-    var device: Int32 = -1
-    for _ in 0..<100 where device < 0 {
-      device = accept(listener, nil, nil)
-      if device < 0 { usleep(10_000) }
+    let device = try waitFor("the link to connect to the device's socket") {
+      let fd = accept(listener, nil, nil)
+      return fd >= 0 ? fd : nil
     }
-    XCTAssertGreaterThanOrEqual(device, 0, "the link connected")
     defer { close(device) }
     UnixSocket.setNonBlocking(device)
     b.state(["phase": .string("idle"), "mode": .string("focus"), "room": .string("team")])
@@ -253,9 +252,10 @@ extension BridgeRoomWiringTests {
     b.room.handle(Wake())
     var text = ""
     var buffer = [UInt8](repeating: 0, count: 4096)
-    for _ in 0..<100 where !text.contains("room_session") {
+    try waitUntil("the room's session line on the device's socket (so far: \(text))") {
       let n = read(device, &buffer, buffer.count)
-      if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) } else { usleep(10_000) }
+      if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) }
+      return text.contains("room_session")
     }
     let lines = text.split(separator: "\n").map(String.init)
     XCTAssertTrue(lines.contains { $0.hasPrefix("{\"cmd\":\"room_status\",\"desk\":\"desk1\",\"broker\":true") }, text)

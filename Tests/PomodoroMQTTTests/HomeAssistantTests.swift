@@ -129,7 +129,7 @@ final class HomeAssistantTests: XCTestCase {
     thread.start()
     return {
       stop.stop()
-      while !thread.isFinished { usleep(1000) }
+      join(thread, "the bridge's thread")
     }
   }
 
@@ -223,8 +223,7 @@ final class HomeAssistantTests: XCTestCase {
     try broker.publish("pomodoro/desk1/command", "start")
     XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/state") { self.object($0)["phase"] as? String == "running" })
     try broker.publish("pomodoro/desk1/command", "set 10m")
-    let end = Date().addingTimeInterval(5)
-    while Date() < end && !lines.contains("refused") { usleep(20_000) }
+    XCTAssertNoThrow(try waitUntil("the bridge to log a refusal") { lines.contains("refused") })
     XCTAssertTrue(
       lines.contains(
         "the device refused 'set 10m' from pomodoro/desk1/command: set works only while idle: the timer is running; cancel it first"

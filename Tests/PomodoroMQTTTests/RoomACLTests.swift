@@ -57,23 +57,33 @@ final class RoomACLTests: XCTestCase {
       subscriptions: RoomTopics(prefix: "pomodoro", room: "team").subscriptions, limit: 1024, clock: clock,
       log: Log(sink: { self.lines.append($1) }))
     var heard: [String] = []
-    session.onMessage = { heard.append("\($0.topic) \($0.text)") }
+    var markers = 0
+    session.onMessage = { if $0.text == "marker" { markers += 1 } else { heard.append("\($0.topic) \($0.text)") } }
     let waiter = try PollWaiter(clock: clock, catchingSignals: false)
-    func turn(until done: () -> Bool) throws {
-      let end = clock.now + seconds(10)
+    func turn(for span: Nanoseconds = seconds(10), until done: () -> Bool) throws {
+      let end = clock.now + span
       while !done() && clock.now < end {
         _ = try SourceLoop.turn([session], waiter: waiter, until: clock.now + ms(100))
       }
     }
     try turn { session.up }
     XCTAssertTrue(session.up, "a member with its will on its member topic is let in: \(lines)")
-    usleep(200_000)
+    // Its subscriptions in place before anything is published: desk-a's marker (not retained),
+    // published again until desk-b hears one.
+    func publish(_ user: String, _ topic: String, _ payload: String, retain: Bool = true) throws {
+      try broker.run(
+        "/usr/bin/mosquitto_pub",
+        credentials(user) + ["-q", "1"] + (retain ? ["-r"] : []) + ["-t", topic, "-m", payload])
+    }
+    XCTAssertNoThrow(
+      try waitUntil("desk-b to hear desk-a's marker", every: 0) {
+        try publish("desk-a", "\(room)/members/desk-a", "marker", retain: false)
+        try turn(for: ms(200)) { markers > 0 }
+        return markers > 0
+      })
 
     // Forgeries first, each acknowledged (or dropped) before the next: desk-c is no member,
     // desk-a may not write desk-b's message.
-    func publish(_ user: String, _ topic: String, _ payload: String) throws {
-      try broker.run("/usr/bin/mosquitto_pub", credentials(user) + ["-q", "1", "-r", "-t", topic, "-m", payload])
-    }
     try publish("desk-c", "\(room)/sessions/desk-c", "forged session")
     try publish("desk-c", "\(room)/sessions/desk-a", "forged desk-a's session")
     try publish("desk-c", "\(room)/members/desk-c", "forged member")

@@ -24,10 +24,10 @@ final class RoomBrokerTests: XCTestCase {
       limit: 1024, clock: clock, log: Log(sink: { self.lines.append($1) }))
   }
 
-  /// Turns the loop over `sessions` until `done` or 10 s.
-  func turn(_ sessions: [BrokerSession], until done: () -> Bool) throws {
+  /// Turns the loop over `sessions` until `done` or `span` (10 s) has passed.
+  func turn(_ sessions: [BrokerSession], for span: Nanoseconds = seconds(10), until done: () -> Bool) throws {
     let waiter = try PollWaiter(clock: clock, catchingSignals: false)
-    let end = clock.now + seconds(10)
+    let end = clock.now + span
     while !done() && clock.now < end {
       _ = try SourceLoop.turn(sessions, waiter: waiter, until: min(end, clock.now + ms(100)))
     }
@@ -50,8 +50,9 @@ final class RoomBrokerTests: XCTestCase {
     XCTAssertEqual(publisher.client.unacked, 0, "the broker acknowledged the retained session")
     let published = clock.now
 
-    // The message waits in the broker; the later subscriber is told what is left of 100 s.
-    usleep(2_200_000)
+    // The message waits in the broker; the later subscriber is told what is left of 100 s. The
+    // broker counts the expiry down in whole seconds: the wait is on that count (two of them).
+    try broker.waitForExpiry(topic, toFallBy: 2)
     var heard: [MQTTMessage] = []
     let subscriber = try session(broker, id: "room-sub", topics: [topic])
     subscriber.onMessage = { heard.append($0) }
@@ -104,17 +105,23 @@ final class RoomBrokerTests: XCTestCase {
     let late = try session(broker, id: "late", topics: ["pomodoro/room/test/members/+"])
     late.onMessage = { later.append($0) }
     try turn([late]) { late.up }
-    usleep(200_000)
-    watcher.publish("pomodoro/room/test/members/marker", "x", retain: false)
-    try turn([late, watcher]) { later.contains { $0.topic.hasSuffix("/marker") } }
-    XCTAssertEqual(later.map(\.topic), ["pomodoro/room/test/members/marker"])
+    // A marker, published again until late hears one: the first it hears went out after its
+    // subscription was in place, so after the retained copies the subscription brought.
+    XCTAssertNoThrow(
+      try waitUntil("the late subscriber to hear a marker", every: 0) {
+        watcher.publish("pomodoro/room/test/members/marker", "x", retain: false)
+        try turn([late, watcher], for: ms(200)) { later.contains { $0.topic.hasSuffix("/marker") } }
+        return later.contains { $0.topic.hasSuffix("/marker") }
+      })
+    XCTAssertEqual(Set(later.map(\.topic)), ["pomodoro/room/test/members/marker"], "nothing but markers")
     watcher.disconnect()
     late.disconnect()
   }
 
   /// Two desks' room bridges on a real broker: desk-a's new revision is published with its
-  /// expiry; desk-b, joining 2 s later, hears the retained session with its age counted by the
-  /// broker, sees desk-a in its roster, and loses it by the will when desk-a's bridge dies.
+  /// expiry; desk-b, joining once the broker has counted 2 s off that, hears the retained session
+  /// with its age counted by the broker, sees desk-a in its roster, and loses it by the will when
+  /// desk-a's bridge dies.
   func testTwoDesksRoomBridgesMeetOnARealBroker() throws {
     let broker = try broker()
     defer { broker.stop() }
@@ -154,7 +161,9 @@ final class RoomBrokerTests: XCTestCase {
     // Connected, and the retained messages' second over: the new revision goes out.
     try turn([a]) { a.precedence.live(at: clock.now) != nil && a.session?.client.unacked == 0 }
     let published = clock.now
-    usleep(2_000_000)
+    // The broker counts the session's age in whole seconds of its expiry: the wait is on that
+    // count (two of them), so that desk-b hears an age of a second at least.
+    try broker.waitForExpiry("pomodoro/room/team/sessions/desk-a", toFallBy: 2)
 
     let (b, told) = desk("desk-b")
     b.state(["room": .string("team"), "phase": .string("idle"), "mode": .string("focus")])

@@ -311,8 +311,7 @@ final class ControlSocketTests: XCTestCase {
     // test's Process watches its child through a socketpair that a shutdown would wreck).
     let done = StopBox()
     let rescue = Thread {
-      let until = Date().addingTimeInterval(10)
-      while Date() < until { if done.stopped { return } else { usleep(10_000) } }
+      if done.wait(upTo: 10) { return }
       for fd in everyClient { shutdown(fd, Int32(SHUT_RDWR)) }
     }
     rescue.start()
@@ -320,7 +319,8 @@ final class ControlSocketTests: XCTestCase {
       done.stop()
       shutdown(flood, Int32(SHUT_RDWR))
       // Both threads gone before their descriptors are closed and their numbers reused.
-      while !rescue.isFinished || !floodThread.isFinished { usleep(1000) }
+      join(rescue, "the rescue thread")
+      join(floodThread, "the flooding thread")
       for fd in everyClient { close(fd) }
     }
     let waiter = try PollWaiter(clock: clock)

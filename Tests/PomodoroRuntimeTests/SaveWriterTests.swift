@@ -365,6 +365,8 @@ final class SaveWriterTests: XCTestCase {
     defer { systemClose(client) }
     let took = Took()
     let user = Thread {
+      // Its end closes its side: the loop wakes for it and stops (onWake), not at its 5 s limit.
+      defer { shutdown(client, Int32(SHUT_WR)) }
       var reader = LineReader(fd: client)
       /// Sends `lines` and reads `replies` replies: how long they took (nil: not within 2 s).
       func ask(_ lines: String, replies: Int) -> Nanoseconds? {
@@ -375,7 +377,6 @@ final class SaveWriterTests: XCTestCase {
       }
       // Paused at once: the panel is still, nothing is due; then a save's end is all that comes.
       guard let first = ask("{\"cmd\":\"start\"}\n{\"cmd\":\"pause\"}\n", replies: 2) else { return }
-      usleep(500_000)
       guard let second = ask("{\"cmd\":\"extend\",\"by\":\"5m\"}\n", replies: 1) else { return }
       took.set(max(first, second))
     }
@@ -384,7 +385,7 @@ final class SaveWriterTests: XCTestCase {
     _ = try EventLoop.serve(
       device, waiter: try PollWaiter(clock: clock, catchingSignals: false), extraDeadline: { began + seconds(5) },
       sources: [server], onWake: { _ in took.value == nil && clock.now - began < seconds(5) })
-    while !user.isFinished { usleep(1000) }
+    join(user, "the user's thread")
     device.shutdown()
     let span = took.value ?? seconds(99)
     XCTAssertLessThan(

@@ -90,22 +90,17 @@
     package func signal(_ signo: Int32) { kill(pid, signo) }
 
     /// Waits (up to `timeout` seconds) until the child stops or ends; the raw wait status.
-    package func waitForChange(timeout: TimeInterval = 30) throws -> Int32 {
-      let limit = Date().addingTimeInterval(timeout)
-      while Date() < limit {
+    package func waitForChange(timeout: TimeInterval = Waiting.limit) throws -> Int32 {
+      let s: Int32 = try waitFor("pomodoro (pid \(pid)) to stop or end", limit: timeout) {
         var s: Int32 = 0
-        let r = waitpid(pid, &s, WNOHANG | WUNTRACED)
-        if r == pid {
-          if !isStopped(s) { status = s }
-          return s
-        }
-        usleep(10_000)
+        return waitpid(pid, &s, WNOHANG | WUNTRACED) == pid ? s : nil
       }
-      throw PseudoTerminal.Timeout(what: "pomodoro (pid \(pid)) to stop or end")
+      if !isStopped(s) { status = s }
+      return s
     }
 
     /// Waits for the end; the exit code, or 128 + the signal that ended it (as a shell says).
-    package func waitForExit(timeout: TimeInterval = 30) throws -> Int32 {
+    package func waitForExit(timeout: TimeInterval = Waiting.limit) throws -> Int32 {
       while true {
         let s = try waitForChange(timeout: timeout)
         if isStopped(s) { continue }

@@ -80,37 +80,23 @@
   /// Serves a control server from a thread until stopped.
   package final class ServerPump: @unchecked Sendable {
     package let server: ControlServer
-    package let lock = NSLock()
-    package var stopping = false
     package let thread: Thread
+    package let box = StopBox()
 
     package init(_ server: ControlServer) {
       self.server = server
-      let box = StopBox()
+      let box = box
       nonisolated(unsafe) let unsafeServer = server
       thread = Thread {
-        while !box.stopped {
-          unsafeServer.turn()
-          usleep(1000)
-        }
+        while !box.stopped { unsafeServer.turn(waitingUpTo: 1) }
       }
-      self.box = box
       thread.start()
     }
-    package let box: StopBox
 
     package func stop() {
       box.stop()
-      while !thread.isFinished { usleep(1000) }
+      join(thread, "the control server's pump")
     }
-  }
-
-  package final class StopBox: @unchecked Sendable {
-    package let lock = NSLock()
-    package var flag = false
-    package init() {}
-    package var stopped: Bool { lock.withLock { flag } }
-    package func stop() { lock.withLock { flag = true } }
   }
 #endif
 
@@ -126,6 +112,19 @@
     package func turn() {
       _ = try? EventLoop.turn(device, waiter: NowWaiter(), sources: [self])
       device.step()
+    }
+
+    /// A turn once a client has sent something (a connection, a request, a close) or after
+    /// `milliseconds` if none has: a pump's pass, which wakes for its clients as the device's
+    /// loop does and still turns now and then for what the test does to the device meanwhile.
+    package func turn(waitingUpTo milliseconds: Int32) { Self.turn([self], waitingUpTo: milliseconds) }
+
+    /// A turn of each of `servers` once a client of any has sent something, or after
+    /// `milliseconds` if none has.
+    package static func turn(_ servers: [ControlServer], waitingUpTo milliseconds: Int32) {
+      var fds = servers.flatMap(\.readDescriptors).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      _ = poll(&fds, nfds_t(fds.count), milliseconds)
+      for server in servers { server.turn() }
     }
   }
 #endif

@@ -18,7 +18,7 @@ public final class FaultyFileSystem: FileSystem {
     case ioError
     case readOnly
 
-    var errno: Int32 {
+    package var errno: Int32 {
       switch self {
       case .noSpace: return ENOSPC
       case .ioError: return EIO
@@ -27,20 +27,20 @@ public final class FaultyFileSystem: FileSystem {
     }
   }
 
-  final class Inode {
-    var data: [UInt8]
-    var durable: [UInt8]
-    init(data: [UInt8] = [], durable: [UInt8] = []) {
+  package final class Inode {
+    package var data: [UInt8]
+    package var durable: [UInt8]
+    package init(data: [UInt8] = [], durable: [UInt8] = []) {
       self.data = data
       self.durable = durable
     }
   }
 
-  var names: [String: Inode] = [:]
-  var durableNames: [String: Inode] = [:]
-  var directories: Set<String> = ["/", "."]
-  var open: [Int32: Inode] = [:]
-  var nextFD: Int32 = 3
+  package var names: [String: Inode] = [:]
+  package var durableNames: [String: Inode] = [:]
+  package var directories: Set<String> = ["/", "."]
+  package var open: [Int32: Inode] = [:]
+  package var nextFD: Int32 = 3
 
   /// While set, every call that would change the disk fails with this fault's errno.
   public var fault: Fault?
@@ -103,7 +103,7 @@ public final class FaultyFileSystem: FileSystem {
 
   /// Unsynced data: lost, kept, or kept up to some byte past what the durable and the current
   /// contents share.
-  static func survivingBytes(_ inode: Inode, _ rng: inout SplitMix64) -> [UInt8] {
+  package static func survivingBytes(_ inode: Inode, _ rng: inout SplitMix64) -> [UInt8] {
     if inode.data == inode.durable { return inode.data }
     var common = 0
     while common < min(inode.data.count, inode.durable.count), inode.data[common] == inode.durable[common] {
@@ -237,7 +237,7 @@ public final class FaultyFileSystem: FileSystem {
 
   /// Counts a step and fails it if a fault is on; the caller then does its work and calls
   /// `stepped()` (deferred), so `onStep` sees the disk after the step.
-  func step(_ what: String, failsWhenFull: Bool = true) throws {
+  package func step(_ what: String, failsWhenFull: Bool = true) throws {
     steps += 1
     if let fault, fault != .noSpace || failsWhenFull {
       faultsInjected += 1
@@ -245,21 +245,21 @@ public final class FaultyFileSystem: FileSystem {
     }
   }
 
-  func stepped() { onStep?(steps) }
+  package func stepped() { onStep?(steps) }
 
-  func descriptor(_ inode: Inode) -> Int32 {
+  package func descriptor(_ inode: Inode) -> Int32 {
     let fd = nextFD
     nextFD += 1
     open[fd] = inode
     return fd
   }
 
-  func file(_ fd: Int32) throws -> Inode {
+  package func file(_ fd: Int32) throws -> Inode {
     guard let inode = open[fd] else { throw SystemError("fd \(fd)", errno: EBADF) }
     return inode
   }
 
-  func requireDirectory(of path: String) throws {
+  package func requireDirectory(of path: String) throws {
     guard directories.contains(Files.directory(of: path)) else {
       throw SystemError("cannot create \(path)", errno: ENOENT)
     }

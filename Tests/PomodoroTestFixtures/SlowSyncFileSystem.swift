@@ -6,7 +6,7 @@ import PomodoroSystem
 /// commands. The delay blocks as the card would; it stands for the disk, not for the device's
 /// own waiting (which is never a sleep).
 public final class SlowSyncFileSystem: FileSystem {
-  let inner: FileSystem
+  package let inner: FileSystem
   public let delay: Nanoseconds
   /// fsyncs so far.
   public private(set) var syncs = 0
@@ -16,7 +16,7 @@ public final class SlowSyncFileSystem: FileSystem {
     self.inner = inner
   }
 
-  func slow() {
+  package func slow() {
     syncs += 1
     guard delay > 0 else { return }
     var span = timespec(tv_sec: Int(delay / nanosecondsPerSecond), tv_nsec: Int(delay % nanosecondsPerSecond))

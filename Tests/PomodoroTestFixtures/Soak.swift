@@ -61,14 +61,14 @@ public final class Soak {
   }
 
   /// What the device reported, as the transcript has it.
-  final class Recorder: DeviceObserver {
-    var records: [String] = []
-    var report: Report
-    init(_ report: Report) { self.report = report }
-    func stateChanged(_ state: EngineState, at: Instant) { report.stateChanges += 1 }
-    func frameFlushed(bytes: Int, shown: String, at: Instant) { report.flushes += 1 }
-    func buzzerChanged(_ on: Bool, at: Instant) { report.buzzerEdges += 1 }
-    func recorded(_ entry: HistoryEntry, at: Instant) {
+  package final class Recorder: DeviceObserver {
+    package var records: [String] = []
+    package var report: Report
+    package init(_ report: Report) { self.report = report }
+    package func stateChanged(_ state: EngineState, at: Instant) { report.stateChanges += 1 }
+    package func frameFlushed(bytes: Int, shown: String, at: Instant) { report.flushes += 1 }
+    package func buzzerChanged(_ on: Bool, at: Instant) { report.buzzerEdges += 1 }
+    package func recorded(_ entry: HistoryEntry, at: Instant) {
       records.append(entry.jsonLine)
       report.sessions += 1
       if entry.outcome == .completed { report.completed += 1 }
@@ -76,15 +76,15 @@ public final class Soak {
   }
 
   public static let directory = "/var/lib/pomodoro"
-  static let never = Instant(nanoseconds: .max / 2)
+  package static let never = Instant(nanoseconds: .max / 2)
   public let config: DeviceConfig
   public let fileSystem = FaultyFileSystem()
-  let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
-  let screen: Screen
-  var rng: SplitMix64
-  var hardware: MockHardware!
-  var device: Device!
-  let recorder = Recorder(Report())
+  package let clock = VirtualClock(start: Instant(nanoseconds: 5_000_000_000))
+  package let screen: Screen
+  package var rng: SplitMix64
+  package var hardware: MockHardware!
+  package var device: Device!
+  package let recorder = Recorder(Report())
   /// Log lines of the run, counted by level (the soak keeps none: memory must stay flat).
   public private(set) var logged: [Log.Level: Int] = [:]
 

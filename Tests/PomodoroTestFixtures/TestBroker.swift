@@ -58,11 +58,9 @@
       p.standardError = FileHandle.nullDevice
       try p.run()
       process = p
-      for _ in 0..<100 {
-        if (try? run("/usr/bin/mosquitto_pub", probe + ["-t", "probe", "-m", "x"])) == 0 { return }
-        usleep(50_000)
+      try waitUntil("the broker to take a message on port \(port)", every: 0.05) {
+        (try? run("/usr/bin/mosquitto_pub", probe + ["-t", "probe", "-m", "x"])) == 0
       }
-      throw SystemError("the broker did not start on port \(port)")
     }
 
     package func stop() {
@@ -103,14 +101,43 @@
       return messages
     }
 
-    /// Waits (up to 10 s) until the retained payload on `topic` satisfies `ok`; returns it.
+    /// Waits until the retained payload on `topic` satisfies `ok`; returns it, or throws
+    /// `WaitTimeout` naming the topic and the payload last seen.
     package func waitFor(_ topic: String, _ ok: (String) -> Bool) throws -> String? {
-      let end = Date().addingTimeInterval(10)
-      while Date() < end {
-        if let payload = try retained(topic)[topic], ok(payload) { return payload }
-        usleep(50_000)
+      var last: String?
+      let payload: String = try PomodoroTestFixtures.waitFor(
+        "a retained message on \(topic) that the test wants (last: \(last.map { "'\($0)'" } ?? "none"))", every: 0.05
+      ) {
+        last = try retained(topic)[topic]
+        return last.flatMap { ok($0) ? $0 : nil }
       }
-      return nil
+      return payload
+    }
+
+    /// The message expiry interval (s) the broker gives a new subscriber of the retained message
+    /// on `topic` now: what it counts down in whole seconds (nil: no message, or none).
+    package func expiryLeft(_ topic: String) throws -> Int? {
+      var out = ""
+      try run(
+        "/usr/bin/mosquitto_sub",
+        ["-V", "mqttv5", "-t", topic, "-F", "%E", "-C", "1", "-W", "5", "--retained-only"], output: &out)
+      return Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Waits until the broker has counted `seconds` whole seconds off the retained message on
+    /// `topic` since this is called: a room's age is the broker's count of a message's expiry,
+    /// in whole seconds, so a test that needs an age waits on that count itself, not on a time.
+    package func waitForExpiry(_ topic: String, toFallBy seconds: Int) throws {
+      let first = try PomodoroTestFixtures.waitFor("an expiry on the retained message on \(topic)") {
+        try expiryLeft(topic)
+      }
+      var last = first
+      try waitUntil(
+        "the broker's expiry of \(topic) to fall from \(first) s by \(seconds) (last: \(last) s)", every: 0.1
+      ) {
+        last = try expiryLeft(topic) ?? last
+        return last <= first - seconds
+      }
     }
   }
 #endif

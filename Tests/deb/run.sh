@@ -295,10 +295,8 @@ chroot "$root" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
   timeout --preserve-status 30 setpriv --reuid=pomodoro-web --regid=pomodoro-web --init-groups \
   env STATE_DIRECTORY="$web_state" pomodoro web --config /var/tmp/web.conf >"$work/web.log" 2>&1 &
 web_pid=$!
-for _ in $(seq 50); do
-  [[ -z "$(http "$port" GET /api/session)" ]] || break
-  sleep 0.2
-done
+serving() { [[ -n "$(http "$port" GET /api/session)" ]]; }
+wait_for 25 serving
 answer="$(http "$port" POST /api/pair "{\"code\":\"$code\"}")"
 kill -TERM "$web_pid" 2>/dev/null
 wait "$web_pid"

@@ -10,10 +10,10 @@ on stdout (or a line of why on stderr, exit 1).
   ha.py mqtt PORT                    the MQTT integration through its config flow, broker 127.0.0.1:PORT
   ha.py snapshot PREFIX [--all]      states, entity registry and device registry of the MQTT entities
                                      whose object id starts with PREFIX (--all: any integration's)
-  ha.py wait-entities PREFIX N [--since EPOCH-MS | --since-file FILE] [--timeout S]
+  ha.py wait-entities PREFIX N [--since EPOCH-MS | --since-file FILE] [--timeout S] [--ready-file F]
                                      until N such entities are registered, each with a state other
                                      than unavailable; milliseconds since EPOCH-MS (or the one in FILE,
-                                     read at the end; or its start)
+                                     read at the end; or its start); F made once it has looked once
   ha.py check-entities DISCOVERY SNAPSHOT
                                      PASS/FAIL lines: each config retained on the broker (DISCOVERY:
                                      mosquitto_sub -v lines) against Home Assistant's (SNAPSHOT)
@@ -270,6 +270,8 @@ async def wait_entities(args):
     async with aiohttp.ClientSession(headers=auth()) as s:
         while True:
             snap = await take_snapshot(s, prefix)
+            if "--ready-file" in args:
+                open(args[args.index("--ready-file") + 1], "a").close()
             ready = [e for e in snap["entities"] if snap["states"].get(e, {}).get("state", "unavailable") != "unavailable"]
             if len(snap["entities"]) == n and len(ready) == n:
                 done = time.time() * 1000

@@ -70,8 +70,7 @@ hass_start() {
 }
 hass_stop() {
   kill "$hass_pid"
-  for _ in $(seq 300); do kill -0 "$hass_pid" 2>/dev/null || return 0; sleep 0.1; done
-  return 1
+  wait_for 30 exited "$hass_pid"
 }
 
 t0=$(ms_now)
@@ -98,7 +97,8 @@ control_socket = $work/control.sock
 EOF
 tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 \
   "exec '$BINARY' simulate --no-bell --config '$work/device.conf' --control '$work/control.sock' 2>'$work/simulator.log'"
-for _ in $(seq 100); do ctl status >/dev/null 2>&1 && break; sleep 0.1; done
+answers() { ctl status >/dev/null 2>&1; }
+wait_for 30 answers
 require "the simulator answers on its control socket" ctl status
 device_pid=$(tmux -L "$tmux_sock" display-message -p '#{pane_pid}')
 # tmux continues a pane's process that was stopped (SIGCONT), unless tmux is stopped first.
@@ -124,20 +124,22 @@ bridge_conf desk1
 # Home Assistant is watched from before the bridge starts (ha.py's own start not counted): as
 # many entities as docs/homeassistant.md's table has rows.
 rows=$(grep -cE '^\| `[a-z_]+\.pomodoro_<device>_' "$docs")
-rm -f "$work/t0"
-ha wait-entities pomodoro_desk1_ "$rows" --since-file /ha/t0 --timeout 60 >"$work/discovery.json" 2>&1 &
+rm -f "$work/t0" "$work/watching"
+ha wait-entities pomodoro_desk1_ "$rows" --since-file /ha/t0 --timeout 60 --ready-file /ha/watching \
+  >"$work/discovery.json" 2>&1 &
 watcher=$!
-sleep 2
+wait_for 60 test -e "$work/watching" || fail "ha.py wait-entities watches" "no $work/watching within 60 s"
 ms_now >"$work/t0"
 bridge_start
 discovery_file="$work/discovery-desk1.txt"
 # The configs the bridge retained: what Home Assistant is checked against.
-for _ in $(seq 50); do
-  mosquitto_sub -h 127.0.0.1 -p "$port" -t 'homeassistant/+/pomodoro_desk1/+/config' -v --retained-only -W 1 \
-    >"$discovery_file" 2>/dev/null
+all_configs() {
+  mosquitto_sub -h 127.0.0.1 -p "$port" -t 'homeassistant/+/pomodoro_desk1/+/config' -v --retained-only \
+    -C "$rows" -W 2 >"$discovery_file" 2>/dev/null
   # All of them: read while the bridge was still publishing (a loaded machine), it holds fewer.
-  (($(grep -c . "$discovery_file") >= rows)) && break
-done
+  (($(grep -c . "$discovery_file") >= rows))
+}
+wait_for 60 all_configs
 count=$(grep -c . "$discovery_file")
 if wait "$watcher" && ((count == rows)); then
   pass "Home Assistant made $count entities from the $count discovery configs"
@@ -232,11 +234,11 @@ if [[ "$ends" == None ]]; then
   kill -STOP "$bridge_pid"
   mosquitto_pub -h 127.0.0.1 -p "$port" -t pomodoro/desk1/state \
     -m '{"phase":"running","mode":"focus","remaining_ms":1062000,"total_ms":1500000,"remaining":"17:42","cycle":"1/4","ends_at":"'"$ends"'"}'
-  for _ in $(seq 100); do
+  ends_known() {
     ha_ends=$(ha snapshot "${E}_" | json "j['states']['sensor.${E}_ends_at']['state']")
-    [[ "$ha_ends" == unknown ]] || break
-    sleep 0.1
-  done
+    [[ "$ha_ends" != unknown ]]
+  }
+  wait_for 30 ends_known
   kill -CONT "$bridge_pid"
 fi
 if same_instant "$ends" "$ha_ends"; then
@@ -254,11 +256,11 @@ press_marks() {
   local before after
   before=$(ctl_field "$3")
   ha call button press "button.${E}_$2" >/dev/null
-  for _ in $(seq 50); do
-    after=$(ctl_field "$3")
-    [[ "$after" != "$before" ]] && break
-    sleep 0.1
-  done
+  moved() {
+    after=$(ctl_field "$1")
+    [[ "$after" != "$2" ]]
+  }
+  wait_for 30 moved "$3" "$before"
   if [[ "$after" == $((before + 1)) && $(ctl_field phase) == running ]]; then
     pass "$1: the device's $3 $before -> $after, still running"
   else
@@ -272,7 +274,8 @@ act "button +5 min" '[[ $(ctl_field total_ms) == 1500000 ]]' \
 # Outside the picker the number is refused by the device, said in the bridge's log, and kept.
 before=$(grep -c "refused 'set 10m'" "$work/bridge.log")
 ha call number set_value "number.${E}_duration" value=10 >/dev/null
-for _ in $(seq 50); do (($(grep -c "refused 'set 10m'" "$work/bridge.log") > before)) && break; sleep 0.1; done
+refused_again() { (($(grep -c "refused 'set 10m'" "$work/bridge.log") > before)); }
+wait_for 30 refused_again
 if (($(grep -c "refused 'set 10m'" "$work/bridge.log") > before)) && [[ $(ctl_field total_ms) == 1500000 ]]; then
   pass "number set while running: refused, logged ($(grep "refused 'set 10m'" "$work/bridge.log" | tail -n 1 | cut -c1-140)), unchanged"
 else
@@ -297,11 +300,11 @@ act "button acknowledge (today's sensor: $today)" '[[ $(ctl_field phase) == idle
   "sensor.${E}_today=$today"
 # The daily goal: the today sensor's attributes, as the device's state says them.
 goal_attrs() { ha snapshot "${E}_" | json "(lambda a: (a.get('goal'), a.get('goal_met')))(j['states']['sensor.${E}_today']['attributes'])"; }
+goal_is() { [[ "$(goal_attrs)" == "$1" ]]; }
 for want in "$((today + 2)) ($((today + 2)), False)" "$today ($today, True)" "0 (0, False)"; do
   ctl config set daily_goal "${want%% *}" >/dev/null
   # (within the bridge's 10 s refresh at the latest)
-  end=$(($(ms_now) + 15000))
-  while (($(ms_now) < end)); do [[ "$(goal_attrs)" == "${want#* }" ]] && break; sleep 0.2; done
+  wait_for 30 goal_is "${want#* }"
   [[ "$(goal_attrs)" == "${want#* }" ]] && pass "sensor today: daily_goal ${want%% *} gives the attributes goal, goal_met ${want#* }" ||
     fail "sensor today with daily_goal ${want%% *}: $(goal_attrs)"
 done
@@ -311,8 +314,8 @@ ctl set focus 25m >/dev/null
 # counts the desks in focus, this one alone.
 expect "sensor room_focusing: 0 outside a room" ha wait "sensor.${E}_room_focusing=0" --timeout 15
 ctl config set room ha-room >/dev/null
-end=$(($(ms_now) + 20000))
-while (($(ms_now) < end)); do [[ $(ctl_field room_bridge) == True ]] && break; sleep 0.2; done
+bridged() { [[ $(ctl_field room_bridge) == True ]]; }
+wait_for 30 bridged
 check "the desk in a room: its bridge says so (room_bridge)" "room_bridge is $(ctl_field room_bridge)" \
   test "$(ctl_field room_bridge)" == True
 # Started from Home Assistant's own button: the start becomes the room's session (revision 1,

@@ -3,10 +3,9 @@
 # and the system test's guest (Tests/system: dash on the installed trixie). Sourced, not run,
 # from GUEST_LIB (set by the caller: the folder holding this file, Tests/lib/test-lib.sh and
 # deploy/pomodoro.conf, copied in by Tests/hil/lib/initramfs.sh and Tests/system/run.sh).
-#   the checks               test-lib.sh's pass, fail, check, test_done
+#   the checks and the waits test-lib.sh's pass, fail, check, test_done; wait_for, exited, usleep
 #   the pins                 ENC_A ENC_B ENC_PUSH BTN_START BTN_CANCEL BUZZER: the offsets of the
 #                            default wiring, read from deploy/pomodoro.conf as hardware/ is drawn
-#   waits                    wait_for, exited, usleep (where the system has none)
 #   the chip and the hands   sim_create, inputs_at_rest, pin_pull, pin_value, pin_is, press, turn
 #   the display              trace_start, trace_clear, trace_blocks, display_*, check_display_transfers
 #   the device's log         log_mark, log_since, state_since, expect_state (LOG, STATE_LINE)
@@ -23,22 +22,6 @@ ENC_PUSH=$(pin_of encoder_push)
 BTN_START=$(pin_of button_start)
 BTN_CANCEL=$(pin_of button_cancel)
 BUZZER=$(pin_of buzzer)
-
-# usleep US: busybox has it; trixie has coreutils' sleep with fractions.
-command -v usleep >/dev/null 2>&1 || usleep() { sleep "$(($1 / 1000000)).$(printf '%06d' $(($1 % 1000000)))"; }
-
-# wait_for SECONDS CMD...: retries CMD every 50 ms until it succeeds (0) or time runs out (1).
-wait_for() {
-  deadline=$(($(date +%s) + $1))
-  shift
-  while ! "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || return 1
-    usleep 50000
-  done
-}
-
-# exited PID: whether process PID has ended (gone, or a zombie not yet waited for).
-exited() { [ ! -d "/proc/$1" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat")" = Z ]; }
 
 # --- the simulated GPIO chip (gpio-sim through configfs), lines named as on a Pi header, and a
 # person's hands on it: each input line is driven through its `pull` attribute.
@@ -235,11 +218,11 @@ dial_start_pause_resume() {
   mark=$(log_mark)
   press "$BTN_START"
   expect_state "$1" "$mark" 'phase=running mode=focus remaining_ms=[0-9]+ total_ms=10000$' 10
-  usleep 1500000
+  usleep 1500000 # a person's pace (the timer runs a moment before the pause): a stimulus, not a wait
   mark=$(log_mark)
   press "$BTN_START"
   expect_state pause "$mark" 'phase=paused mode=focus' 10
-  usleep 1000000
+  usleep 1000000 # the same: paused a moment before the resume
   mark=$(log_mark)
   press "$BTN_START"
   expect_state resume "$mark" 'phase=running mode=focus' 10

@@ -3,7 +3,8 @@
 # before anything else; it brings the host library and the checks:
 #   deploy/lib/common.sh       say, die, parse_args, stage, when_finished, build_depends...
 #   deploy/lib/debian-root.sh  Debian roots: root_folder, root_mounts, in_root, root_cleanup...
-#   Tests/lib/test-lib.sh      pass, fail, check, expect, count_results, test_done
+#   Tests/lib/test-lib.sh      pass, fail, check, expect, count_results, test_done, and the
+#                              waits: wait_for, exited, usleep
 # and, here:
 #   scratch_folder TAG          a new folder for the test (sets `work`), deleted when the script
 #                               exits, unless --keep (then its place is said)
@@ -43,7 +44,7 @@ stop_processes() {
     kill "$p" 2>/dev/null
   done
   for p in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    wait_for 5 exited "$p"
     pkill -9 -P "$p" 2>/dev/null
     kill -9 "$p" 2>/dev/null
   done

@@ -14,6 +14,13 @@
 #   count_results FILE         adds FILE's `PASS `/`FAIL ` lines (a guest's, a child's) to the counts
 #   test_done [PREFIX]         the closing `[PREFIX: ]N passed, M failed` (`, K skipped` when
 #                              some were); returns 1 if any failed, else 0
+#   wait_for SECONDS CMD...    the one poll loop of the suites: CMD again every 50 ms (every
+#                              WAIT_EVERY_US us when set, for a costly CMD) until it succeeds (0)
+#                              or SECONDS have passed (1); what a test waits for is an event (a
+#                              line, a state, a file, a message), never a time
+#   exited PID                 whether process PID has ended (gone, or a zombie not yet waited for)
+#   usleep US                  where the system has none (busybox has it; coreutils' sleep
+#                              takes fractions)
 #
 # The counts are PASSED, FAILED and SKIPPED. .ci/run's run_step reads the closing line.
 PASSED=0
@@ -78,3 +85,19 @@ test_done() {
   fi
   [ "$FAILED" -eq 0 ]
 }
+
+command -v usleep >/dev/null 2>&1 || usleep() { sleep "$(($1 / 1000000)).$(printf '%06d' $(($1 % 1000000)))"; }
+
+# The limit is generous (CI shares two busy cores): a wait returns as soon as its event comes, so
+# the limit is only how long a broken test hangs before its check says what never came.
+wait_for() {
+  local _tl_deadline
+  _tl_deadline=$(($(date +%s) + $1))
+  shift
+  while ! "$@"; do
+    [ "$(date +%s)" -lt "$_tl_deadline" ] || return 1
+    usleep "${WAIT_EVERY_US:-50000}" # the poll interval
+  done
+}
+
+exited() { [ ! -d "/proc/$1" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]; }

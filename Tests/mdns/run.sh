@@ -67,7 +67,7 @@ start_dbus() {
   dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>>"$work/dbus.log" &
   dbus_pid=$!
   pids+=("$dbus_pid")
-  until [[ -S "$work/bus.sock" ]]; do sleep 0.1; done
+  wait_for 30 test -S "$work/bus.sock" || die "dbus-daemon made no socket within 30 s: $(tail -n 3 "$work/dbus.log")"
 }
 start_dbus
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/bus.sock
@@ -84,14 +84,6 @@ announced() {
   avahi-browse -rpt _http._tcp >"$work/browse.txt" 2>&1 || true
   grep -Eq "^=;mdns0;IPv4;$(name_re "${2:-}");[^;]*;local;[^;]*;192\.0\.2\.10;$1;\"path=/\"" "$work/browse.txt"
 }
-within() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    ((SECONDS < deadline)) || return 1
-    sleep 0.1
-  done
-}
 serve() {
   mkdir -p "$work/state-$1"
   printf 'control_socket = %s/none.sock\nweb_port = %s\n' "$work" "$1" >"$work/web-$1.conf"
@@ -103,31 +95,31 @@ said() { tr '\n' '|' <"$work/$1" 2>/dev/null | cut -c1-400; }
 
 serve 18777
 check "announced: 'Pomodoro on $host' on 192.0.2.10:18777 with path=/" "$(said browse.txt) $(said web-18777.log)" \
-  within 20 announced 18777
+  wait_for 20 announced 18777
 web_pid=${pids[-1]}
 serve 18778
 check "a second server on this host: 'Pomodoro on $host #2' on 18778" "$(said browse.txt) $(said web-18778.log)" \
-  within 20 announced 18778 '(\\032| )(\\035|#)2'
+  wait_for 20 announced 18778 '(\\032| )(\\035|#)2'
 kill -KILL "$avahi_pid"
 wait "$avahi_pid" 2>/dev/null || true
 start_avahi
 check "avahi-daemon started again: announced again" "$(said browse.txt) $(said web-18777.log)" \
-  within 20 announced 18777
+  wait_for 20 announced 18777
 # The system bus gone with the daemon: the client fails and no new one can be made until both
 # are back; the server says so once, tries again with back-off, and is announced again.
 kill -KILL "$avahi_pid" "$dbus_pid"
 wait "$avahi_pid" "$dbus_pid" 2>/dev/null || true
 retrying() { grep -q "trying again with back-off" "$work/web-18777.log"; }
-check "D-Bus and avahi-daemon gone: said once, trying again with back-off" "$(said web-18777.log)" within 20 retrying
+check "D-Bus and avahi-daemon gone: said once, trying again with back-off" "$(said web-18777.log)" wait_for 20 retrying
 start_dbus
 start_avahi
 check "D-Bus and avahi-daemon back: announced again" "$(said browse.txt) $(said web-18777.log)" \
-  within 40 announced 18777
+  wait_for 40 announced 18777
 check "said once" "$(said web-18777.log)" \
   bash -c "[[ \$(grep -c 'trying again with back-off' '$work/web-18777.log') == 1 ]]"
 kill -TERM "$web_pid"
 withdrawn() { ! announced 18777; }
-check "SIGTERM: withdrawn" "$(said browse.txt)" within 20 withdrawn
+check "SIGTERM: withdrawn" "$(said browse.txt)" wait_for 20 withdrawn
 check "the server said so: announced, went away, announced, withdrew" "$(said web-18777.log)" \
   bash -c "grep -q 'announced as' '$work/web-18777.log' && grep -q 'avahi-daemon went away' '$work/web-18777.log' && grep -q 'withdrew' '$work/web-18777.log'"
 test_done mdns

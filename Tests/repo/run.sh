@@ -111,11 +111,11 @@ cp "$debs"/pomodoro{,-mqtt,-web}_"$new_version"_amd64.deb "$work/debs/$new_versi
 python3 -m http.server --bind 127.0.0.1 --directory "$work/www" 0 >"$work/http.log" 2>&1 &
 server_pid=$!
 port=""
-for _ in $(seq 50); do
+said_port() {
   port="$(grep -oE 'port [0-9]+' "$work/http.log" | grep -oE '[0-9]+' | head -n 1)"
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
+  [[ -n "$port" ]]
+}
+wait_for 30 said_port
 [[ -n "$port" ]] || die "python3 -m http.server did not start: $(cat "$work/http.log")"
 url="http://127.0.0.1:$port/repo"
 say "serving $work/www at http://127.0.0.1:$port/"

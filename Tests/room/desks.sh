@@ -9,6 +9,9 @@
 #   desk NAME [faketime]       a desk (desk_port, desk_conf: its broker's port, more config lines)
 #   ctl DESK ARGS...           pomodoro ctl on the desk's socket
 #   field DESK NAME            one field of its state; is DESK NAME VALUE [SECONDS] waits for one
+#   sees DESK OTHER PHASE      waits for DESK's roster to show desk-OTHER in PHASE
+#   said DESK MARK PATTERN     whether a line of the desk's bridge log after line MARK matches
+#   aged TOPIC SECONDS         waits until the broker has counted SECONDS off TOPIC's retained expiry
 #   together DESKS...          their time left within 1 s of each other
 desk_conf=()
 
@@ -41,14 +44,11 @@ room_setup() {
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+listening() { python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 1)" 2>/dev/null; }
 start_broker() {
   mosquitto -c "$1" >>"$3" 2>&1 &
   started=$!
-  for _ in $(seq 100); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $2), 1)" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  die "mosquitto did not listen on 127.0.0.1:$2: $(tail -n 3 "$3")"
+  wait_for 30 listening "$2" || die "mosquitto did not listen on 127.0.0.1:$2 within 30 s: $(tail -n 3 "$3")"
 }
 
 # desk NAME [faketime [OFFSET]]: its config, its simulator (tmux window) and its bridge, on the
@@ -67,7 +67,7 @@ desk() {
   else
     tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 "$cmd"
   fi
-  for _ in $(seq 100); do ctl "$d" status >/dev/null 2>&1 && break; sleep 0.1; done
+  wait_for 30 answers "$d" || echo "desk $d's simulator did not answer on its control socket within 30 s" >&2
   # The bridge below the device on the CPU, as its unit runs it (Nice=10).
   # shellcheck disable=SC2086 # pre: words
   $pre nice -n 10 "$binary" mqtt --config "$work/$d/pomodoro.conf" >>"$work/$d/bridge.log" 2>&1 &
@@ -75,43 +75,76 @@ desk() {
   pids+=("${bridge["$d"]}")
 }
 ctl() { "$binary" ctl --socket "$work/$1/control.sock" "${@:2}"; }
+answers() { ctl "$1" status >/dev/null 2>&1; }
 # field DESK NAME: one field of the desk's state (ctl status --json).
 field() {
   ctl "$1" status --json 2>/dev/null | python3 -c "import json,sys; s=json.load(sys.stdin)['state']; v=s.get('$2'); print(json.dumps(v) if isinstance(v, dict) else v)"
 }
-# labels_are DESK LABEL...: waits up to 10 s for the desk to list exactly these labels for the
+# labels_are DESK LABEL...: waits up to 30 s for the desk to list exactly these labels for the
 # room's desks (its own and the others', in any order).
-labels_are() {
-  local d=$1
-  shift
-  for _ in $(seq 100); do
-    ctl "$d" status --json 2>/dev/null | python3 -c '
+has_labels() {
+  ctl "$1" status --json 2>/dev/null | python3 -c '
 import json, sys
 have = json.load(sys.stdin)["state"].get("room_desk_labels") or []
-sys.exit(0 if sorted(have) == sorted(sys.argv[1:]) else 1)' "$@" && return 0
-    sleep 0.1
-  done
-  echo "desk $d lists the labels $(field "$d" room_desk_labels)"
+sys.exit(0 if sorted(have) == sorted(sys.argv[1:]) else 1)' "${@:2}"
+}
+labels_are() {
+  wait_for 30 has_labels "$@" && return 0
+  echo "desk $1 lists the labels $(field "$1" room_desk_labels)"
   return 1
 }
-# lists DESK ID [SECONDS]: waits up to SECONDS (10) for the desk's room_desks to hold ID.
+# lists DESK ID [SECONDS]: waits up to SECONDS (30) for the desk's room_desks to hold ID.
+holds() { field "$1" room_desks | grep -qF "'$2'"; }
 lists() {
-  for _ in $(seq "$((${3:-10} * 10))"); do
-    field "$1" room_desks | grep -qF "'$2'" && return 0
-    sleep 0.1
-  done
+  wait_for "${3:-30}" holds "$1" "$2" && return 0
   echo "desk $1 lists $(field "$1" room_desks), not $2"
   return 1
 }
-# is DESK NAME VALUE [SECONDS]: waits up to SECONDS (10) for the field to read VALUE.
+# is DESK NAME VALUE [SECONDS]: waits up to SECONDS (30) for the field to read VALUE.
+reads() { [[ "$(field "$1" "$2")" == "$3" ]]; }
 is() {
-  local v
-  for _ in $(seq "$((${4:-10} * 10))"); do
-    v=$(field "$1" "$2")
-    [[ "$v" == "$3" ]] && return 0
-    sleep 0.1
-  done
-  echo "desk $1: $2 is '$v', not '$3'"
+  wait_for "${4:-30}" reads "$1" "$2" "$3" && return 0
+  echo "desk $1: $2 is '$(field "$1" "$2")', not '$3'"
+  return 1
+}
+# sees DESK OTHER PHASE: waits up to 30 s for DESK's roster (room_desks, room_desk_phases) to show
+# desk-OTHER in PHASE: what desk-OTHER's bridge published before that has reached DESK too.
+shows() {
+  ctl "$1" status --json 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["state"]
+sys.exit(0 if dict(zip(s.get("room_desks") or [], s.get("room_desk_phases") or [])).get(sys.argv[1]) == sys.argv[2] else 1)' \
+    "desk-$2" "$3"
+}
+sees() {
+  wait_for 30 shows "$@" && return 0
+  echo "desk $1 shows desks $(field "$1" room_desks) in phases $(field "$1" room_desk_phases), not desk-$2 $3"
+  return 1
+}
+# said DESK MARK PATTERN: whether a line of DESK's bridge log after line MARK matches PATTERN (ERE).
+said() { tail -n +"$(($2 + 1))" "$work/$1/bridge.log" | grep -qE "$3"; }
+# expiry_left TOPIC: the Message Expiry Interval the broker gives a new subscriber of TOPIC's
+# retained message now (whole seconds, counting down; empty if none).
+expiry_left() {
+  mosquitto_sub -h 127.0.0.1 -p "${desk_port:-$port}" -V mqttv5 -t "$1" -F %E -C 1 -W 5 --retained-only 2>/dev/null
+}
+below() {
+  local e
+  e=$(expiry_left "$1")
+  [[ -n "$e" ]] && ((e < $2))
+}
+# aged TOPIC SECONDS: waits until the broker has counted SECONDS whole seconds off the expiry of
+# TOPIC's retained message. A room's age is the broker's count of a session's expiry, in whole
+# seconds: a test that needs a session to have aged waits on that count, not on a time.
+aged() {
+  local first
+  first=$(expiry_left "$1")
+  [[ -n "$first" ]] || {
+    echo "no retained message with an expiry on $1"
+    return 1
+  }
+  wait_for $(($2 + 30)) below "$1" $((first - $2 + 1)) && return 0
+  echo "the broker's expiry of $1 is $(expiry_left "$1") s, not $2 s below its $first s"
   return 1
 }
 # together DESKS...: their time left within 1000 ms of each other. Each desk is read by ctl, its

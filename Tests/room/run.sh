@@ -71,7 +71,9 @@ expect "resumed: the time left on a, b and c within 1 s" together a b c
 
 ctl b cancel >/dev/null
 check "cancel on b: b idle" "" is b phase idle
-sleep 1
+# b's bridge publishes its session before its member message: once a and c show b idle, whatever
+# b's cancel sent the room has reached them.
+for d in a c; do check "cancel on b: $d shows b idle" "" sees "$d" b idle; done
 check "cancel on b: a runs on" "" is a phase running
 check "cancel on b: c runs on" "" is c phase running
 ctl a skip >/dev/null
@@ -79,7 +81,9 @@ for d in a b c; do check "skip on a: $d in the short break" "" is "$d" mode shor
 for d in b c; do check "skip on a: $d runs it" "" is "$d" phase running; done
 expect "the break's time left on a, b and c within 1 s" together a b c
 
-sleep 3
+# The break's session aged on the broker, 3 s by its count of the expiry (a room's age is that
+# count, in whole seconds): the wait is on the count itself.
+check "the break's session aged 3 s on the broker" "" aged "pomodoro/room/team/sessions/$(field a room_by)" 3
 desk d
 check "a late desk d joins the running break" "" is d phase running
 check "d is in the short break" "" is d mode short
@@ -105,9 +109,11 @@ check "e's bridge stopped: a counts 3 again" "" is a room_members 3
 room_labels=($'Read\u200bme' $'abc\u202efed' $'\U1F469\u200d\U1F469\u200d\U1F467 family')
 for i in 0 1 2; do ctl "${desks_abc[i]}" label "${room_labels[i]}" >/dev/null; done
 for d in a b c; do check "the labels: $d lists each desk's exactly" "" labels_are "$d" "${room_labels[@]}"; done
+broker_gone=$(wc -l <"$work/a/bridge.log")
 kill "$broker"
 wait "$broker" 2>/dev/null
-sleep 1
+check "the broker gone: a's bridge says so" "$(tail -n 3 "$work/a/bridge.log")" \
+  wait_for 30 said a "$broker_gone" "MQTT broker 127.0.0.1:$port: .*retrying"
 check "the broker gone: a runs on" "" is a phase running
 broker_start
 for d in a b c; do
@@ -127,9 +133,16 @@ done
 for d in a b c; do check "desk $d counts the room 'pair'" "" is "$d" room_members 3; done
 # The two starts made before either hears of the other: a's and b's bridges stopped meanwhile
 # (SIGSTOP), so each desk makes its own revision 1; then both bridges publish theirs.
-timeout 8 mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/sessions/+" -v >"$work/pair-sessions" 2>&1 &
+# The subscriber's own marker topic beside the sessions: once a marker comes back, it listens.
+mosquitto_sub -h 127.0.0.1 -p "$port" -t "pomodoro/room/pair/sessions/+" -t pomodoro/test/marker -v -W 120 \
+  >"$work/pair-sessions" 2>&1 &
 sub=$!
-sleep 0.5
+pids+=("$sub")
+marked() {
+  mosquitto_pub -h 127.0.0.1 -p "$port" -t pomodoro/test/marker -m x
+  grep -q '^pomodoro/test/marker x$' "$work/pair-sessions"
+}
+wait_for 30 marked || fail "two starts at once: the sessions' subscriber listens" "no marker came back within 30 s"
 kill -STOP "${bridge[a]}" "${bridge[b]}"
 made_a=$(ctl a start --json)
 made_b=$(ctl b start --json)
@@ -139,7 +152,9 @@ check "two starts at once: b made its own revision 1" "$made_b" grep -qF '"room_
 for d in a b c; do check "two starts at once: $d runs the room's session" "" is "$d" phase running; done
 for d in a b c; do check "two starts at once: $d holds b's session (revision 1 by desk-b)" "" is "$d" room_by desk-b; done
 expect "two starts at once: the time left on a, b and c within 1 s" together a b c
-wait "$sub"
+published() { grep -q "^pomodoro/room/pair/sessions/desk-$1 " "$work/pair-sessions"; }
+wait_for 30 published a && wait_for 30 published b
+kill "$sub"
 for d in a b; do
   check "two starts at once: desk-$d published its revision 1 on its own topic" "$(cat "$work/pair-sessions")" \
     grep -q "^pomodoro/room/pair/sessions/desk-$d {\"v\":2,\"rev\":1," "$work/pair-sessions"
@@ -166,7 +181,8 @@ for d in a b c; do logged[$d]=$(wc -l <"$work/$d/bridge.log"); done
   done
 ) &
 flood=$!
-sleep 0.5
+# The flood under way: a's bridge refuses its first messages.
+check "the flood reaches a's bridge" "$(tail -n 3 "$work/a/bridge.log")" wait_for 30 said a "${logged[a]}" 'ignored a '
 # Desk a's start/pause button (its simulator's Space; tmux's first window), during the flood.
 tmux -L "$tmux_sock" send-keys -t 0:0 Space
 pressed=$(date +%s%N)
@@ -234,8 +250,13 @@ reaches "after the forged cap" a start running
 old=$(timeout 5 mosquitto_sub -h 127.0.0.1 -p "$port" -t pomodoro/room/pair/sessions/desk-a -C 1 -W 4 2>/dev/null)
 reaches "before the replay" b pause paused
 pub pomodoro/room/pair/sessions/desk-a "$(sed -E 's/"expiry":[0-9]+/"expiry":86400/' <<<"$old")" 86400
-sleep 1
+# A marker after it: a member message, which each desk's bridge takes from the broker after the
+# replay (one connection, in order); once a desk counts it, the replay has reached that desk too.
+pub pomodoro/room/pair/members/marker '{"v":1,"desk":"marker","phase":"idle","mode":"focus","following":false}' 75
+for d in a b c; do check "the marker after the replay reaches $d" "" is "$d" room_members 4; done
 for d in a b c; do check "the replay changes nothing on $d" "" is "$d" room_by desk-b; done
+pub pomodoro/room/pair/members/marker ""
+for d in a b c; do check "the marker gone: $d counts 3" "" is "$d" room_members 3; done
 reaches "after the replay" c resume running
 # The longest labels in bytes (40 characters of a quote and a combining mark: 160 bytes) on every
 # desk: each desk still counts and lists the others.

@@ -254,6 +254,7 @@ mount -t devtmpfs dev /dev
 mount -t proc proc /proc
 while read -r ko; do insmod "/lib/modules/$ko"; done </modules.list
 i=0
+# (no test library in the initramfs: its own bounded poll for the disk)
 while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 mount -t ext4 -o ro /dev/vda /newroot || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
 umount /proc
@@ -314,28 +315,26 @@ qemu_running() { [[ -n "$QEMU_PID" ]] && kill -0 "$QEMU_PID" 2>/dev/null; }
 
 # wait_console PATTERN SECONDS: until a console line matches PATTERN (extended regex); prints
 # its host time. Fails when QEMU ends first or time runs out.
+# (console_hit PATTERN, for wait_for: the console polled; a line matched, its time in `hit`, or
+# QEMU has ended.)
+console_hit() {
+  poll_console
+  hit=$(grep -E -m 1 "^[0-9.]+ .*$1" "$stamped" | cut -d' ' -f1 || true)
+  [[ -n "$hit" ]] || ! qemu_running
+}
 wait_console() {
-  local deadline=$((SECONDS + $2)) hit
-  while :; do
-    poll_console
-    hit=$(grep -E -m 1 "^[0-9.]+ .*$1" "$stamped" | cut -d' ' -f1 || true)
-    if [[ -n "$hit" ]]; then
-      echo "$hit"
-      return 0
-    fi
-    qemu_running || return 1
-    ((SECONDS < deadline)) || return 1
-    sleep 0.2
-  done
+  local hit=""
+  WAIT_EVERY_US=200000 wait_for "$2" console_hit "$1" && [[ -n "$hit" ]] || return 1
+  echo "$hit"
 }
 
 # wait_poweroff SECONDS: until QEMU exits by itself; SIGKILL after SECONDS.
+qemu_gone() {
+  poll_console
+  ! qemu_running
+}
 wait_poweroff() {
-  local deadline=$((SECONDS + $1))
-  while qemu_running && ((SECONDS < deadline)); do
-    poll_console
-    sleep 0.5
-  done
+  WAIT_EVERY_US=500000 wait_for "$1" qemu_gone || true
   if qemu_running; then
     say "QEMU still running after $1 s: killed"
     kill -KILL "$(cat "$work/qemu.pid" 2>/dev/null || echo "$QEMU_PID")" 2>/dev/null || true
@@ -470,10 +469,12 @@ for ((n = 1; n <= cuts + 1; n++)); do
   t_cycle=$(wait_console 'systest: cycling sessions' 60) || { fail "cut$n-cycle" "the guest did not start cycling"; wait_poweroff 5; continue; }
   delay=$((5 + RANDOM % 41))
   target=$(awk -v a="$t_cycle" -v d="$delay" 'BEGIN { printf "%.3f", a + d }')
-  while awk -v t="$target" -v n="$(date +%s.%N)" 'BEGIN { exit !(n < t) }' && qemu_running; do
+  # (the cut's instant is the stimulus: the wait is for it, or for QEMU's end)
+  cut_due() {
     poll_console
-    sleep 0.1
-  done
+    awk -v t="$target" -v n="$(date +%s.%N)" 'BEGIN { exit !(n >= t) }' || ! qemu_running
+  }
+  WAIT_EVERY_US=100000 wait_for 120 cut_due || true
   cut_power
   guest_results
   cycle_times+=($((SECONDS - cycle_start)))

@@ -68,7 +68,8 @@ ctl=("$binary" ctl --socket "$sock")
 
 say "the simulator, its control socket $sock"
 bash -c "$device_start" || die "tmux could not start the simulator"
-for _ in $(seq 100); do "${ctl[@]}" status >/dev/null 2>&1 && break; sleep 0.1; done
+answers() { "${ctl[@]}" status >/dev/null 2>&1; }
+wait_for 30 answers
 check "the simulator answers on its control socket" "$(tail -n 5 "$work/simulator.log")" "${ctl[@]}" status
 
 "$binary" --version | grep -qF ', libmicrohttpd)' ||
@@ -79,7 +80,8 @@ pids+=($!)
 server_pid=$!
 pair="STATE_DIRECTORY='$work/web-state' '$binary' web pair --config '$work/web.conf'"
 server="pomodoro web"
-for _ in $(seq 100); do curl -fsS -o /dev/null "$url/" 2>/dev/null && break; sleep 0.1; done
+serves() { curl -fsS -o /dev/null "$url/" 2>/dev/null; }
+wait_for 30 serves
 check "$server answers on $url" "$(tail -n 5 "$work/server.log")" curl -fsS -o /dev/null "$url/"
 headers=$(curl -fsS -D - -o /dev/null "$url/")
 csp="default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"

@@ -64,7 +64,7 @@ check display-first-frame "only $(display_data_bytes) data bytes sent, a 128x64 
 
 # The dial, start, pause and resume (Tests/lib/guest.sh).
 dial_start_pause_resume dial-and-start
-usleep 500000
+usleep 500000 # a person's pace: the resumed timer runs a moment before the cancel
 mark=$(log_mark)
 press "$BTN_CANCEL"
 expect_state cancel-keeps-dial "$mark" 'phase=idle mode=focus remaining_ms=10000 total_ms=10000$' 10
@@ -79,6 +79,7 @@ check alarm-buzzer-high "buzzer line GPIO$BUZZER never went high within 10 s of 
 mark=$(log_mark)
 press "$BTN_START"
 expect_state acknowledge "$mark" 'phase=idle mode=short' 10
+# That the buzzer stays low is an absence: 2 s of reads (20 x 100 ms) are its window.
 quiet=1
 i=0
 while [ $i -lt 20 ]; do

@@ -33,6 +33,18 @@ is_active() { [ "$(systemctl is-active pomodoro.service)" = active ]; }
 # pid_changed OLD: the service is active under a main PID other than OLD.
 pid_changed() { is_active && [ "$(main_pid)" != "$1" ] && [ "$(main_pid)" != 0 ]; }
 
+# watchdog_fed SECONDS: waits until the service, pinging its watchdog all along, has fed it over
+# SECONDS since its first ping after this call (systemd's WatchdogTimestampMonotonic, the last
+# WATCHDOG=1 it had, in microseconds): the wait for a service alive across a watchdog period is
+# on its pings, not on a time.
+fed_since() { [ "$(prop WatchdogTimestampMonotonic)" -ge "$1" ] 2>/dev/null; }
+watchdog_fed() {
+  fed_0=$(prop WatchdogTimestampMonotonic)
+  wait_for 30 fed_since $((fed_0 + 1)) || return 1
+  fed_1=$(prop WatchdogTimestampMonotonic)
+  wait_for $(($1 + 30)) fed_since $((fed_1 + $1 * 1000000))
+}
+
 # set_conf KEY VALUE: edits the config as a person would (the key's line, or a new one).
 set_conf() {
   if grep -qE "^$1 *=" "$CONF"; then

@@ -24,6 +24,7 @@ while :; do
   sleep 0.25
 done &
 say "cycling sessions"
+# A person's pace, the stimulus under the cuts (not a wait for anything): the host kills QEMU.
 while :; do
   status=$(prop StatusText)
   case "$status" in

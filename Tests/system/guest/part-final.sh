@@ -50,4 +50,4 @@ check purge-removes "dpkg status '$(dpkg_status)' (expected none); still there:$
 check purge-keeps-user "no user pomodoro after purge (README: the users stay)" sh -c 'getent passwd pomodoro >/dev/null'
 say "part final done: $(test_done)"
 systemctl poweroff
-sleep 600
+sleep 600 # parked: the poweroff ends this script

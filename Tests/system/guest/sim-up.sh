@@ -24,13 +24,10 @@ fi
 bus=$(basename "$(dirname "$(grep -l 'SMBus stub' /sys/class/i2c-dev/*/name 2>/dev/null | head -n 1)")")
 # The device nodes' groups come from the package's udev rule: wait for those two nodes only
 # (udevadm settle would wait for the whole boot's queue of events).
+# shellcheck disable=SC2317 # called by wait_for
 nodes_ready() {
   [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = gpio ] && [ "$(stat -c %G "/dev/$bus" 2>/dev/null)" = i2c ]
 }
-i=0
-while [ $i -lt 100 ] && ! nodes_ready; do
-  sleep 0.1
-  i=$((i + 1))
-done
+wait_for 10 nodes_ready
 echo "systest: gpio-sim /dev/$SIM_CHIP ($(stat -c %G "/dev/$SIM_CHIP")), i2c-stub /dev/$bus ($(stat -c %G "/dev/$bus"))"
 exit 0
