@@ -18,7 +18,8 @@ final class ConfigKeyTests: XCTestCase {
   /// the key's "other" value.
   static let candidates = [
     "false", "true", "2", "180", "128x32", "sh1106", "GPIO5", "0x3d", "7m", "9m", "300ms", "never", "off", "/tmp/other",
-    "desk-2", "9", "example.org", "https://example.org/hook", "focus flow", "127.0.0.1", "paired", "22:00-07:00", "dim", "passive", "ode", "fade",
+    "desk-2", "9", "example.org", "https://example.org/hook", "focus flow", "127.0.0.1", "paired", "22:00-07:00", "dim",
+    "passive", "ode", "fade",
   ]
 
   static func otherValue(_ key: ConfigKey) -> String? {
