@@ -3,7 +3,8 @@
 
 The GPIO lines come from the defaults in deploy/pomodoro.conf (encoder_a, encoder_b,
 encoder_push, button_start, button_cancel, buzzer: the contract between the runtime, the
-installer and the wiring), the fixed parts (power, ground, I2C) from PARTS below. Change a
+installer and the wiring; the optional presence sensor's from its example line,
+`# presence_line = GPIO16`), the fixed parts (power, ground, I2C) from parts_from below. Change a
 pin in pomodoro.conf, run this script, and the table and the diagram follow.
 
   python3 hardware/make_wiring_svg.py           # rewrite wiring.svg, wiring-passive.svg and WIRING.md's tables
@@ -53,8 +54,13 @@ COLOURS = {"3V3": "#d62728", "5V": "#ff7f0e", "GND": "#222222", "SDA": "#1f77b4"
 
 
 def conf_defaults(path=CONF):
-    """Returns the key = value pairs of a pomodoro.conf (comments and blank lines skipped)."""
+    """Returns the key = value pairs of a pomodoro.conf (comments and blank lines skipped), and
+    presence_line's from its example line (`# presence_line = GPIO16`) when no line sets it."""
     values = {}
+    for raw in path.read_text().splitlines():
+        example = re.fullmatch(r"# (presence_line) = (\S+)", raw.strip())
+        if example:
+            values.setdefault(example.group(1), example.group(2))
     for number, raw in enumerate(path.read_text().splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -63,6 +69,8 @@ def conf_defaults(path=CONF):
             raise SystemExit(f"{path}:{number}: expected `key = value`, found {raw!r}")
         key, value = (part.strip() for part in line.split("=", 1))
         values[key] = value
+    if "presence_line" not in values:
+        raise SystemExit(f"{path}: no presence_line, nor its example line `# presence_line = GPIO16`")
     return values
 
 
@@ -99,7 +107,7 @@ def row_of(pin):
 def parts_from(conf):
     """The device's parts, wired by the GPIO defaults in conf (the buzzer as buzzer_kind says)."""
     g = {key: physical_pin(conf[key]) for key in
-         ("encoder_a", "encoder_b", "encoder_push", "button_start", "button_cancel", "buzzer")}
+         ("encoder_a", "encoder_b", "encoder_push", "button_start", "button_cancel", "buzzer", "presence_line")}
     bus = conf.get("i2c_bus", "1")
     if bus != "1":
         raise SystemExit(f"{CONF}: i2c_bus = {bus}: the drawing knows the header's bus 1 (pins 3 and 5) only")
@@ -137,6 +145,12 @@ def parts_from(conf):
             ("Buzzer", "1k to base", g["buzzer"], f"buzzer = {conf['buzzer']}", "GPIO"),
             ("Ground", "emitter", 30, None, "GND"),
         ], "buzzer"),
+        # Last: its box spans the header's right side (5 V is on pin 2 only), so it goes outermost.
+        Part("Presence sensor (optional: HC-SR501 PIR or LD2410)", "right", [
+            ("5 V (sensor supply)", "VCC", 2, None, "5V"),
+            ("Presence", "OUT", g["presence_line"], f"presence_line = {conf['presence_line']}", "GPIO"),
+            ("Ground", "GND", 34, None, "GND"),
+        ], "presence"),
     ]
 
 
@@ -295,6 +309,11 @@ def draw_symbol(part, x, y0, y1):
         out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="9" fill="#c33"/>')
     elif part.drawing == "buzzer":
         out += draw_buzzer(part, x, y0, y1)
+    elif part.drawing == "presence":
+        out += draw_title(part, cx, (y0 + y1) / 2 - 30)
+        cy = (y0 + y1) / 2 + 14
+        out.append(f'<circle cx="{cx}" cy="{cy:.1f}" r="22" fill="#f2f2f2" stroke="#444" stroke-width="2"/>')
+        out.append(text(cx, cy + 44, "5 V in, 3.3 V OUT: safe", 11, "middle", "bold", "#a00"))
     return out
 
 

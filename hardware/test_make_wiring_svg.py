@@ -15,7 +15,7 @@ def conf_with(**changes):
     lines = []
     for raw in wiring.CONF.read_text().splitlines():
         key = raw.split("=", 1)[0].strip()
-        if not raw.startswith("#") and "=" in raw and key in changes:
+        if (not raw.startswith("#") or raw.startswith("# presence_line =")) and "=" in raw and key in changes:
             raw = f"{key} = {changes[key]}"
         lines.append(raw)
     path = Path(SCRATCH.name) / f"pomodoro-{len(list(Path(SCRATCH.name).iterdir()))}.conf"
@@ -39,6 +39,15 @@ class WiringTests(unittest.TestCase):
                     "| I2C1 SDA | GPIO2 | 3 |", "| I2C1 SCL | GPIO3 | 5 |", "| 3.3 V | - | 1 (3V3) |"):
             self.assertIn(row, table)
         self.assertIn("`buzzer = GPIO25`", table)
+        self.assertIn("| Presence | GPIO16 | 36 | Presence sensor (optional: HC-SR501 PIR or LD2410): OUT |", table)
+        self.assertIn("| 5 V (sensor supply) | - | 2 (5V) |", table)
+
+    def test_the_presence_sensor_is_drawn_at_its_example_line(self):
+        # presence_line is unset by default: the pin drawn is its example line's in pomodoro.conf.
+        svg, table = wiring.build(conf_with(**{"# presence_line": "GPIO26"}))
+        self.assertIn("| Presence | GPIO26 | 37 |", table)
+        self.assertIn("`presence_line = GPIO26`", table)
+        self.assertIn("Presence sensor", svg)
 
     def test_committed_svg_and_table_are_current(self):
         self.assertEqual(wiring.main(["--check"]), 0, "run python3 hardware/make_wiring_svg.py")

@@ -62,9 +62,8 @@ enum ProbeCommand {
     }
     print("GPIO chip: \(chip.path) (\(chip.name), label \(chip.label), \(chip.lineCount) lines)")
     var problems = 0
-    for signal in DeviceLine.allCases {
+    for (signal, line) in config.wired {
       let role = signal.partLabel
-      let line = config.pin(signal)
       do {
         let info = try chip.lineInfo(line)
         let state = info.used ? "BUSY, held by '\(info.consumer)'" : "free"
@@ -139,7 +138,9 @@ enum ProbeCommand {
       print("buzzer: one 200 ms beep now (if silent: wiring, or buzzer_active_high)")
     }
     print(problems == 0 ? "all checks passed." : "\(problems) problem(s) above.")
-    print("Turn the encoder and press the buttons; Ctrl-C ends.")
+    print(
+      "Turn the encoder and press the buttons\(config.presenceLine == nil ? "" : "; move before the presence sensor"); Ctrl-C ends."
+    )
 
     var mapper = InputMapper(config: config, initialLevels: (try? inputs.levels()) ?? [])
     let waiter = try PollWaiter(clock: clock)
@@ -176,6 +177,8 @@ enum ProbeCommand {
         case .engine(.press(let b)): print("\(b.rawValue): click")
         case .engine(.longPress(let b)): print("\(b.rawValue): long press")
         case .buttonDown(let b): print("\(b.rawValue): down")
+        case .presence(let active):
+          print("presence: \(active ? "someone seen" : "nobody seen") (\(config.presenceLine ?? ""))")
         default: break
         }
       }

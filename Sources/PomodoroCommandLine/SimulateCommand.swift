@@ -39,7 +39,7 @@ enum SimulateCommand {
     guard let text = read else {
       throw UsageError("no script at \(scriptPath)")
     }
-    let script = try ScriptParser.parse(text, file: scriptPath)
+    let script = try ScriptParser.parse(text, file: scriptPath, config: config)
     let pngDirectory = args.values["--png"]
     if let pngDirectory { try Files.makeDirectories(pngDirectory, followingLinks: true) }
     // A signal ends the run after the step in progress, with a summary saying so (exit 128+n);

@@ -156,7 +156,8 @@ public struct ConfigKey {
         }, .restart, "the GPIO chip with the header's lines")
     ]
     for signal in DeviceLine.allCases {
-      keys.append(ConfigKey(signal.configKey, signal.configField, C.line, .restart, "the \(signal.partLabel)'s line"))
+      guard let field = signal.configField else { continue }  // the presence line: with presence's keys
+      keys.append(ConfigKey(signal.configKey, field, C.line, .restart, "the \(signal.partLabel)'s line"))
     }
     let durationOrNever = "a duration from 5s to 24h, or never"
     let pwmChip = "auto, or the end of a PWM chip's device path like 1f00098000.pwm, or pwmchip0"
@@ -238,6 +239,20 @@ public struct ConfigKey {
       ConfigKey(
         "quiet_panel", \.quietPanel, C.choice(QuietPanel.allCases.map { ($0.rawValue, $0) }, "off or dim"), .live,
         "the idle panel in quiet hours: off, or dim (the lowest contrast)"),
+      ConfigKey(
+        DeviceLine.presence.configKey, \.presenceLine, C.optional(C.line), .restart,
+        "a presence sensor's output (a PIR, an LD2410's OUT; docs/use.md, Presence); unset: none",
+        example: "GPIO16"),
+      ConfigKey(
+        "presence_active", \.presenceActive,
+        C.choice(PresenceActive.allCases.map { ($0.rawValue, $0) }, "high or low"), .restart,
+        "the presence line's level while the sensor sees someone"),
+      ConfigKey(
+        "away_after", \.awayAfter, C.duration(seconds(30)...hours(4), "a duration from 30s to 4h, like 5m"), .live,
+        "nobody seen this long: away (the idle panel goes dark, no click)"),
+      ConfigKey(
+        "pause_when_away", \.pauseWhenAway, C.flag, .live,
+        "away pauses a running focus, until a press (a sensor may miss someone sitting still)"),
       ConfigKey(
         "buzzer_kind", \.buzzerKind, C.choice(BuzzerKind.allCases.map { ($0.rawValue, $0) }, "active or passive"),
         .restart, "active: a buzzer on the buzzer line; passive: a piezo on PWM, playing tunes (docs/sound.md)"),

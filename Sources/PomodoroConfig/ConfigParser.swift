@@ -100,31 +100,32 @@ public enum ConfigParser {
   static func checkPins(_ config: DeviceConfig, lines: [String: Int], file: String, pins: PinSet?) throws {
     func line(_ signal: DeviceLine) -> Int? { lines[signal.configKey] }
     var errors: [ConfigError] = []
+    let wired = config.wired
     if let pins {
-      for signal in DeviceLine.allCases where pins.offset(config.pin(signal)) == nil {
+      for (signal, pin) in wired where pins.offset(pin) == nil {
         errors.append(
           ConfigError(
             file: file, line: line(signal) ?? 0,
             message:
-              "bad value '\(TextLines.visible(config.pin(signal)))' for '\(signal.configKey)': \(pins.name) has no such line; "
+              "bad value '\(TextLines.visible(pin))' for '\(signal.configKey)': \(pins.name) has no such line; "
               + "expected \(pins.expected)"))
       }
     }
-    func same(_ a: DeviceLine, _ b: DeviceLine) -> Bool {
-      if let pins, let x = pins.offset(config.pin(a)), let y = pins.offset(config.pin(b)) { return x == y }
-      return config.pin(a) == config.pin(b)
+    func same(_ a: String, _ b: String) -> Bool {
+      if let pins, let x = pins.offset(a), let y = pins.offset(b) { return x == y }
+      return a == b
     }
-    let all = DeviceLine.allCases
-    for (i, a) in all.enumerated() {
-      for b in all[(i + 1)...] where same(a, b) {
+    for (i, (a, pinA)) in wired.enumerated() {
+      for (b, pinB) in wired[(i + 1)...] where same(pinA, pinB) {
         // Report on the later line of the two; a default is "before" every line.
-        let (earlier, later) = (line(a) ?? 0) <= (line(b) ?? 0) ? (a, b) : (b, a)
+        let ((earlier, _), (later, pin)) =
+          (line(a) ?? 0) <= (line(b) ?? 0) ? ((a, pinA), (b, pinB)) : ((b, pinB), (a, pinA))
         let origin = line(earlier).map { "on line \($0)" } ?? "by default"
         errors.append(
           ConfigError(
             file: file, line: line(later) ?? 0,
             message:
-              "'\(later.configKey)' is on \(TextLines.visible(config.pin(later))), the pin '\(earlier.configKey)' has (\(origin)); "
+              "'\(later.configKey)' is on \(TextLines.visible(pin)), the pin '\(earlier.configKey)' has (\(origin)); "
               + "give each signal its own pin"))
       }
     }

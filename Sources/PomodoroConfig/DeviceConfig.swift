@@ -53,6 +53,13 @@ public struct DeviceConfig: Equatable, Sendable {
   /// the click is silent.
   public var quietHours: QuietHours?
   public var quietPanel = QuietPanel.off
+  /// A presence sensor's output (a PIR, an LD2410's OUT; nil: none) and its active level: nobody
+  /// seen for `awayAfter`, the idle panel goes dark and the click is silent as in quiet hours; with
+  /// `pauseWhenAway` a running focus pauses then (docs/use.md, "Presence").
+  public var presenceLine: String?
+  public var presenceActive = PresenceActive.high
+  public var awayAfter: Nanoseconds = minutes(5)
+  public var pauseWhenAway = false
   // Files
   public var stateDirectory = "/var/lib/pomodoro"
   // Control socket (nil: `off`) and the MQTT bridge (`pomodoro mqtt`)
@@ -101,6 +108,11 @@ public struct DeviceConfig: Equatable, Sendable {
 /// the `buzzer` line) or a passive piezo on PWM (tunes, volume).
 public enum BuzzerKind: String, CaseIterable, Sendable {
   case active, passive
+}
+
+/// The level of the presence sensor's output while it sees someone (`presence_active`).
+public enum PresenceActive: String, CaseIterable, Sendable {
+  case high, low
 }
 
 /// The focus's tick (`tick`): off, each second, or each second of its first minute (`fade`).

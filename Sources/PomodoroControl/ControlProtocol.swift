@@ -532,7 +532,7 @@ public enum ControlProtocol {
   }
 
   /// What follows the status line when the state has it: the label, the focus's interruptions,
-  /// today's count toward the goal (`  · Report  · 2 interruptions  · today 3/8`).
+  /// today's count toward the goal, the room, away (`  · Report  · 2 interruptions  · today 3/8`).
   static func extras(_ state: [String: JSONValue]) -> String {
     var parts: [String] = []
     if let label = state["label"]?.string { parts.append(label) }
@@ -543,6 +543,7 @@ public enum ControlProtocol {
       parts.append("today \(today)/\(goal)" + (today >= goal ? ", goal met" : ""))
     }
     if let room = state["room_text"]?.string { parts.append("room " + room) }
+    if state["present"] == .bool(false) { parts.append("away") }
     return parts.map { "  · " + $0 }.joined()
   }
 }

@@ -9,7 +9,7 @@ public enum StateFields {
   /// Every field `full` can give, in its order.
   public static let names =
     coreNames + ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"] + interruptionNames
-    + viewNames + roomNames
+    + ["present"] + viewNames + roomNames
 
   /// A desk in a room (docs/room.md): the room's name; its members and how many are in focus
   /// (this desk included); whether the bridge is there (it spoke in the last minute) and trusts
@@ -87,6 +87,8 @@ public enum StateFields {
       fields.append(("interruptions_internal", .int(Int64(marks.internal))))
       fields.append(("interruptions_external", .int(Int64(marks.external))))
     }
+    // A desk with a presence sensor (`presence_line`): false once nobody was seen for `away_after`.
+    if let present = state.present { fields.append(("present", .bool(present))) }
     return fields + view(state, at: now) + room(state, at: now)
   }
 

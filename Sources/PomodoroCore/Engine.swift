@@ -72,6 +72,8 @@ public enum Engine {
         s.room?.view = view
         s.room?.viewAt = now
       }
+    case .setPresent(let present):
+      s.present = present
     }
     if s.room != nil { roomAfter(event, before: state, &s, now: now, effects: &effects) }
     return (s, effects)

@@ -33,6 +33,9 @@ public struct EngineState: Equatable, Sendable {
   public internal(set) var lastInterruption: InterruptionMark?
   /// The room the desk is in (docs/room.md), nil: none.
   public internal(set) var room: RoomStanding?
+  /// Whether the presence sensor sees someone (false: away), nil: the desk has none. Shown, never
+  /// saved: the shell says it again after a restart.
+  public internal(set) var present: Bool?
 
   /// An interruption and the instant it was marked.
   public struct InterruptionMark: Equatable, Sendable {
@@ -98,6 +101,7 @@ public struct EngineState: Equatable, Sendable {
     labelChoice = nil
     lastInterruption = nil
     room = nil
+    present = nil
   }
 
   /// Where the timer stands at `now`: a countdown's time left and length, or a flow's time

@@ -41,6 +41,9 @@ public enum Event: Equatable, Sendable {
   case roomSession(RoomHeld)
   /// What the bridge says of the room now (its members, the broker, the clock).
   case roomView(RoomView)
+  /// The presence sensor's word: someone is there (true) or away (false); nil: no sensor. Shown
+  /// only: pausing when away is a press the shell feeds (`pause_when_away`).
+  case setPresent(Bool?)
 }
 
 /// What the engine asks the shell to do. The shell redraws after every step anyway.

@@ -45,8 +45,10 @@ public struct BridgeTopics: Equatable, Sendable {
 
   /// Home Assistant MQTT discovery: (config topic, retained JSON payload) for each entity of
   /// `HomeAssistant.entities`, all on one device with its software version and the bridge as
-  /// their origin.
-  public var discovery: [(topic: String, payload: String)] {
+  /// their origin. An entity that `needs` a field is announced when `fields` (the device's state
+  /// fields) has it, withdrawn (an empty payload) when it has not, and left out while the state
+  /// is not known (nil); `optional` gives those entities alone.
+  public func discovery(fields: Set<String>?, optional: Bool = false) -> [(topic: String, payload: String)] {
     let node = "pomodoro_\(deviceId)"
     let device = DiscoveryValue.object([
       .init("identifiers", .list([node])), .init("name", .text("Pomodoro \(deviceId)")),
@@ -56,7 +58,13 @@ public struct BridgeTopics: Equatable, Sendable {
     let origin = DiscoveryValue.object([
       .init("name", .text("pomodoro mqtt")), .init("sw_version", .text(Release.version)),
     ])
-    return HomeAssistant.entities.map { e in
+    return HomeAssistant.entities.compactMap { e in
+      if let needed = e.needs {
+        guard let fields else { return nil }
+        if !fields.contains(needed) { return (topic: configTopic(e), payload: "") }
+      } else if optional {
+        return nil
+      }
       let id = "\(node)_\(e.object)"
       var pairs: [DiscoveryValue.Pair] = [
         .init("name", .text(e.name)), .init("unique_id", .text(id)),

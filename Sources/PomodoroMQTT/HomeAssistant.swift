@@ -46,6 +46,9 @@ public struct HomeAssistantEntity: Sendable {
   public var commands: Bool
   /// The component's own keys (device class, unit, options, templates, the press payload).
   public var keys: [DiscoveryValue.Pair]
+  /// The state field a desk has only with a part (`present`: a presence sensor): the entity is
+  /// announced while the state has it, withdrawn while it has not; nil: every desk's.
+  public var needs: String? = nil
 }
 
 /// Home Assistant's view of the device: the entity table and the discovery payloads made from it.
@@ -154,6 +157,14 @@ public enum HomeAssistant {
       binary(
         "ringing", "Ringing", "on while the alarm rings", "value_json.phase == 'ringing'",
         [.init("icon", .text("mdi:bell-ring-outline"))]),
+      {
+        var presence = binary(
+          "presence", "Presence",
+          "on while someone is at the desk, off once away (`away_after`); only a desk with a sensor (`presence_line`)",
+          "value_json.present | default(false)", [.init("device_class", .text("occupancy"))])
+        presence.needs = "present"
+        return presence
+      }(),
       HomeAssistantEntity(
         component: "select", object: "mode", name: "Mode", type: "select (the modes)",
         meaning: "picks the mode (`set <mode>`); idle only, refused and logged otherwise", readsState: true,

@@ -139,6 +139,15 @@ public final class MockGPIOChip: GPIOChip {
 
   // MARK: Scripting inputs
 
+  /// Makes `line`, before any edge is scheduled on it, rest at the physical level `high` (a
+  /// line nobody drives rests high): a part that drives its output, like a presence sensor.
+  public func rest(_ line: String, high: Bool) {
+    guard let offset = offset(of: line) else { preconditionFailure("no line \(line) on \(displayName)") }
+    precondition(lines[offset].scheduled.isEmpty, "\(line) has edges scheduled already")
+    lines[offset].initialHigh = high
+    lines[offset].droppedHigh = high
+  }
+
   /// Schedules `line` to go to the physical level `high` at `time`, with `bounce` of contact
   /// chatter after it (0 = a clean edge). `time` must not be before `clock.now`.
   public func schedule(_ line: String, high: Bool, at time: Instant, bounce: Nanoseconds = 0) {

@@ -39,6 +39,8 @@ final class InteractiveSession: DeviceObserver {
   var drawDue: Instant?
   /// When each mock input (by line name, "encoder" for A/B) is free for the next key's edges.
   var busyUntil: [String: Instant] = [:]
+  /// Whether the presence sensor sees someone (`p` toggles it; with a `presence_line` only).
+  var here = true
   /// Set while stopping for Ctrl-Z/SIGTSTP, until the SIGCONT that follows has been seen.
   var stoppedOurselves = false
   /// An I/O failure met inside the loop's callbacks, rethrown once the loop has stopped.
@@ -182,6 +184,9 @@ final class InteractiveSession: DeviceObserver {
       case .push: press(.encoder)
       case .startPause: press(.start)
       case .cancel: press(.cancel)
+      case .presence:
+        here.toggle()
+        hardware.presence(here, at: clock.now)
       }
     }
     return true
@@ -232,7 +237,7 @@ final class InteractiveSession: DeviceObserver {
     }
     var view = SimulatorView(
       image: picture, label: "\(config.controller.rawValue.uppercased()) 128x\(config.height)\(careLabel)",
-      status: device.state.statusLine(at: now))
+      status: device.state.statusLine(at: now) + (device.state.present == false ? "   away" : ""))
     view.buzzing = buzzing
     view.note = note
     view.fastForward = clock.rate > 1

@@ -30,6 +30,8 @@ public final class MockHardware {
     self.config = config
     chip = MockGPIOChip.raspberryPiHeader(clock: clock)
     for (line, consumer) in busy { chip.markBusy(line, consumer: consumer) }
+    // Someone is at the desk when it starts (`presence away` and `presence here` move them).
+    if let line = config.presenceLine { chip.rest(line, high: config.presenceActive == .high) }
     let controller = config.controller
     emulator = OLEDEmulator(
       controller: controller, panelHeight: config.height, address: config.i2cAddress, busName: "emulated-i2c")
@@ -54,6 +56,13 @@ public final class MockHardware {
       a: config.encoderA, b: config.encoderB, detents: config.encoderInvert ? -detents : detents, start: start,
       spacing: fast ? Self.fastDetentSpacing : Self.detentSpacing, bounce: bounce ? Self.bounceTime : 0,
       transitionsPerDetent: config.encoderDetent)
+  }
+
+  /// The presence sensor sees someone (`here`) or nobody from `start`, on its line as wired;
+  /// nothing without one.
+  public func presence(_ here: Bool, at start: Instant) {
+    guard let line = config.presenceLine else { return }
+    chip.schedule(line, high: here == (config.presenceActive == .high), at: start)
   }
 
   /// Presses `button` at `start` for `holding`; returns when it is free for the next press

@@ -17,6 +17,9 @@ public enum ScriptStep: Equatable, Sendable {
   case clock(minuteOfDay: Int)
   /// `set KEY VALUE`: a setting changed on the running device, as `pomodoro ctl config set` does.
   case set(key: String, value: String)
+  /// `presence away|here`: the presence sensor (`presence_line`) sees nobody, or someone; the
+  /// step lasts while the line settles (`PresenceWatch.settle`).
+  case presence(here: Bool)
 }
 
 /// A script line: its number in the file, its step, and the `# expect` lines that follow it.
@@ -66,6 +69,7 @@ extension ScriptStep {
     case .press: return MockHardware.pressTime + MockHardware.releaseTime
     case .hold(_, let duration): return duration + MockHardware.releaseTime
     case .wait(let duration): return duration
+    case .presence: return PresenceWatch.settle
     case .clock, .set: return 0
     }
   }
@@ -73,12 +77,13 @@ extension ScriptStep {
 
 public enum ScriptParser {
   static let usage =
-    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION; clock HH:MM; set KEY VALUE"
+    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION; clock HH:MM; set KEY VALUE; presence away|here"
 
   /// Parses the whole script first: a bad line is an error and nothing runs. Lines may end in
   /// CRLF; a leading BOM is dropped; `#` starts a comment at the start of a line or after a
-  /// space; an invisible character (a control or format character) is an error naming it.
-  public static func parse(_ text: String, file: String) throws -> Script {
+  /// space; an invisible character (a control or format character) is an error naming it. With
+  /// `config`, the device the script runs on: a `presence` line without a presence line is an error.
+  public static func parse(_ text: String, file: String, config: DeviceConfig? = nil) throws -> Script {
     var script = Script()
     var virtualTime: Nanoseconds = 0
     for (index, raw) in TextLines.split(text).enumerated() {
@@ -157,6 +162,14 @@ public enum ScriptParser {
         var probe = DeviceConfig()
         if let problem = ConfigParser.read(key, value, into: &probe) { throw fail(problem) }
         step = .set(key: key, value: value)
+      case "presence":
+        guard words.count == 2, words[1] == "away" || words[1] == "here" else {
+          throw fail("expected `presence away` or `presence here`")
+        }
+        if let config, config.presenceLine == nil {
+          throw fail("`presence` needs a presence sensor: set presence_line in the config (--config FILE)")
+        }
+        step = .presence(here: words[1] == "here")
       default:
         throw fail("unknown step '\(verb)'; \(usage)")
       }

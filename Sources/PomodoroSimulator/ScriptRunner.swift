@@ -151,6 +151,9 @@ public final class ScriptRunner {
     case .set(let key, let value):
       _ = device.settingsAnswer(.configSet(key: key, value: value))
       return start
+    case .presence(let here):
+      hardware.presence(here, at: start)
+      return start + PresenceWatch.settle
     }
   }
 }

@@ -12,6 +12,8 @@ public enum SimulatorKey: Equatable, Sendable {
   case cancel
   /// Toggle 60x fast-forward.
   case fastForward
+  /// The presence sensor (`presence_line`) sees nobody, or someone again: a toggle.
+  case presence
   case quit
   /// Ctrl-Z (raw mode delivers it as a key): suspend like SIGTSTP, back on `fg`.
   case suspend
@@ -22,7 +24,7 @@ public enum SimulatorKey: Equatable, Sendable {
 ///
 /// Encoder: Right, Up, `k`, `l` = +1 detent; Left, Down, `j`, `h` = -1; Shift (or any modifier)
 /// with an arrow, or `K L J H`, spins fast. Push: Enter, `e`. Start/pause: Space. Cancel: `c`,
-/// Backspace, Delete. Fast-forward: `f`. Quit: `q`, Ctrl-C.
+/// Backspace, Delete. Fast-forward: `f`. Presence away/here: `p`. Quit: `q`, Ctrl-C.
 public struct TerminalKeyDecoder {
   private var pending: [UInt8] = []
 
@@ -119,6 +121,7 @@ public struct TerminalKeyDecoder {
     case UInt8(ascii: " "): return .startPause
     case UInt8(ascii: "c"), UInt8(ascii: "C"), 0x7F, 0x08: return .cancel
     case UInt8(ascii: "f"), UInt8(ascii: "F"): return .fastForward
+    case UInt8(ascii: "p"), UInt8(ascii: "P"): return .presence
     case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03: return .quit
     case 0x1A: return .suspend
     default: return nil

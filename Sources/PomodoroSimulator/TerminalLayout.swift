@@ -41,7 +41,7 @@ public struct SimulatorView: Equatable {
 public enum TerminalLayout {
   public static let keyLines = [
     "Left/Right j/k turn   Shift or J/K spin   Enter/e push",
-    "Space start/pause   c/Backspace cancel   f 60x   q quit",
+    "Space start/pause   c/Backspace cancel   f 60x   p away/here   q quit",
   ]
   static let buzzerMark = "  ((( BZZZ )))"
   static let fastForwardMark = "  >> 60x"

@@ -44,7 +44,7 @@ final class HomeAssistantTests: XCTestCase {
   /// software version and the origin; each kind with what Home Assistant needs of it.
   func testDiscoveryPayloads() throws {
     let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
-    let configs = topics.discovery.map { ($0.topic, object($0.payload)) }
+    let configs = topics.discovery(fields: ["present"]).map { ($0.topic, object($0.payload)) }
     XCTAssertEqual(configs.count, HomeAssistant.entities.count)
     var byId: [String: [String: Any]] = [:]
     for (topic, o) in configs {
@@ -82,6 +82,7 @@ final class HomeAssistantTests: XCTestCase {
     XCTAssertEqual(byId["sensor.pomodoro_desk_1_remaining"]?["unit_of_measurement"] as? String, "min")
     XCTAssertEqual(byId["sensor.pomodoro_desk_1_ends_at"]?["device_class"] as? String, "timestamp")
     XCTAssertEqual(byId["binary_sensor.pomodoro_desk_1_focusing"]?["device_class"] as? String, "running")
+    XCTAssertEqual(byId["binary_sensor.pomodoro_desk_1_presence"]?["device_class"] as? String, "occupancy")
     let number = try XCTUnwrap(byId["number.pomodoro_desk_1_duration"])
     XCTAssertEqual(number["min"] as? Int, 1)
     XCTAssertEqual(number["max"] as? Int, 1439, "23h59m: the longest the device takes, in whole minutes")
@@ -92,11 +93,27 @@ final class HomeAssistantTests: XCTestCase {
     }
   }
 
+  /// The presence sensor's entity: announced only for a desk whose state has `present`, withdrawn
+  /// (an empty retained config) for one whose state has not, left alone before any state.
+  func testThePresenceEntityIsTheDesksWithASensorOnly() throws {
+    let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
+    let topic = "homeassistant/binary_sensor/pomodoro_desk-1/presence/config"
+    XCTAssertFalse(topics.discovery(fields: nil).contains { $0.topic == topic }, "no state yet: left alone")
+    XCTAssertEqual(topics.discovery(fields: []).first { $0.topic == topic }?.payload, "", "no sensor: withdrawn")
+    let with = try XCTUnwrap(topics.discovery(fields: ["present"]).first { $0.topic == topic }?.payload)
+    let o = object(with)
+    XCTAssertEqual(o["device_class"] as? String, "occupancy")
+    XCTAssertEqual(o["value_template"] as? String, "{{ 'ON' if value_json.present | default(false) else 'OFF' }}")
+    XCTAssertEqual(topics.discovery(fields: ["present"], optional: true).map(\.topic), [topic], "the optional alone")
+    XCTAssertEqual(topics.discovery(fields: []).count, HomeAssistant.entities.count)
+  }
+
   /// The withdrawal empties every retained topic of a desk, and a record names it back.
   func testWithdrawalAndRecord() throws {
     let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
     XCTAssertEqual(
-      topics.withdrawal, topics.discovery.map(\.topic) + ["pomodoro/desk-1/state", "pomodoro/desk-1/availability"])
+      topics.withdrawal,
+      topics.discovery(fields: ["present"]).map(\.topic) + ["pomodoro/desk-1/state", "pomodoro/desk-1/availability"])
     XCTAssertEqual(BridgeTopics(record: topics.record), topics)
     XCTAssertNil(BridgeTopics(record: "{\"device_id\":\"x\"}"))
   }
@@ -139,6 +156,27 @@ final class HomeAssistantTests: XCTestCase {
     }
   }
 
+  /// A desk with a presence sensor: its state has `present`, and the bridge announces the
+  /// occupancy sensor beside every desk's entities.
+  func testADeskWithAPresenceSensorGetsItsOccupancyEntity() throws {
+    try requireBroker()
+    var device = DeviceConfig()
+    device.presenceLine = "GPIO16"
+    let f = try ControlFixture(config: device)
+    let broker = try TestBroker(directory: f.directory)
+    defer { broker.stop() }
+    let pump = ServerPump(f.server)
+    defer { pump.stop() }
+    let stop = try startBridge(f, broker, "desk3", lines: Lines())
+    defer { stop() }
+    XCTAssertNotNil(try broker.waitFor("pomodoro/desk3/state") { self.object($0)["present"] as? Bool == true })
+    let n = HomeAssistant.entities.count
+    let configs = try broker.retained("homeassistant/+/pomodoro_desk3/+/config", count: n)
+    XCTAssertEqual(configs.count, n)
+    let presence = object(configs["homeassistant/binary_sensor/pomodoro_desk3/presence/config"])
+    XCTAssertEqual(presence["device_class"] as? String, "occupancy")
+  }
+
   /// A new mqtt_device_id: the bridge empties the old desk's retained configs, state and
   /// availability before announcing the new one; `--remove` then leaves nothing retained.
   func testARenamedDeskIsWithdrawnAndRemoveLeavesNothing() throws {
@@ -148,7 +186,8 @@ final class HomeAssistantTests: XCTestCase {
     defer { broker.stop() }
     let pump = ServerPump(f.server)
     defer { pump.stop() }
-    let n = HomeAssistant.entities.count
+    // Every desk's entities (this desk has no presence sensor: not its occupancy sensor).
+    let n = HomeAssistant.entities.filter { $0.needs == nil }.count
     let lines = Lines()
     var stop = try startBridge(f, broker, "desk1", lines: lines)
     XCTAssertNotNil(try broker.waitFor("pomodoro/desk1/availability") { $0 == "online" })

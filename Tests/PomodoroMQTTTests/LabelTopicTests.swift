@@ -17,7 +17,7 @@ final class LabelTopicTests: XCTestCase {
 
   func config(_ id: String) throws -> [String: Any] {
     let payload = try XCTUnwrap(
-      topics.discovery.first { $0.payload.contains("\"default_entity_id\":\"\(id)\"") }?.payload, id)
+      topics.discovery(fields: nil).first { $0.payload.contains("\"default_entity_id\":\"\(id)\"") }?.payload, id)
     return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
   }
 

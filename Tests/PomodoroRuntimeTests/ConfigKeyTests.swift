@@ -19,7 +19,7 @@ final class ConfigKeyTests: XCTestCase {
   static let candidates = [
     "false", "true", "2", "180", "128x32", "sh1106", "GPIO5", "0x3d", "7m", "9m", "300ms", "never", "off", "/tmp/other",
     "desk-2", "9", "example.org", "https://example.org/hook", "focus flow", "127.0.0.1", "paired", "22:00-07:00", "dim",
-    "passive", "ode", "fade",
+    "passive", "ode", "fade", "low",
   ]
 
   static func otherValue(_ key: ConfigKey) -> String? {

@@ -17,8 +17,15 @@ final class ExampleScenarioTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(files.count, 6)
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      let scenario = try Scenario(text, file: file)
-      XCTAssertGreaterThan(try ScriptParser.parse(text, file: file).expectationCount, 0, "\(file) checks something")
+      // NAME.conf beside NAME.pomo: the config it runs with (docs/scripts.md), as `--config` gives it.
+      let conf = folder.appendingPathComponent(String(file.dropLast(5)) + ".conf")
+      let config =
+        try (try? String(contentsOf: conf, encoding: .utf8)).map {
+          try ConfigParser.parse($0, file: conf.lastPathComponent, pins: .raspberryPiHeader)
+        } ?? DeviceConfig()
+      let scenario = try Scenario(text, file: file, config: config)
+      XCTAssertGreaterThan(
+        try ScriptParser.parse(text, file: file, config: config).expectationCount, 0, "\(file) checks something")
       XCTAssertNil(scenario.unmet, "\(file): \(scenario.unmet.map(String.init(describing:)) ?? "")")
       for object in scenario.objects {
         let event = try XCTUnwrap(object["event"]?.string, "\(file): a line without an event")

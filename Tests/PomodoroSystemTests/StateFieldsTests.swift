@@ -21,7 +21,8 @@ final class StateFieldsTests: XCTestCase {
     var state = EngineState(now: t0)
     for event: Event in [
       .setLabel(label), .setRoom(RoomIdentity(name: "team", desk: "desk-a")),
-      .roomView(RoomView(desk: "desk-a", broker: true, clockTrusted: true, others: [])), .press(.start),
+      .roomView(RoomView(desk: "desk-a", broker: true, clockTrusted: true, others: [])), .setPresent(false),
+      .press(.start),
     ] {
       state = Engine.step(state, event, now: t0).0
     }
@@ -33,6 +34,9 @@ final class StateFieldsTests: XCTestCase {
     XCTAssertEqual(Array(full.prefix(4)).map(\.0), StateFields.core(state, at: now).map(\.0), "core leads")
     XCTAssertEqual(full.first { $0.0 == "remaining" }?.1, .string("23:30"))
     XCTAssertEqual(full.first { $0.0 == "ends_at" }?.1.string?.isEmpty, false)
+    XCTAssertEqual(full.first { $0.0 == "present" }?.1, .bool(false), "a desk with a presence sensor says it")
+    XCTAssertNil(
+      StateFields.full(running().0, at: now, wall: nil).first { $0.0 == "present" }, "a desk without one does not")
     XCTAssertNil(
       StateFields.full(state, at: now, wall: WallTime(epochSeconds: 1_796_040_000, synced: false)).first {
         $0.0 == "ends_at"

@@ -23,7 +23,7 @@
     ) throws {
       var collected: [String] = []
       let log = Log(sink: { _, _ in })
-      let steps = try ScriptParser.parse(script, file: file)
+      let steps = try ScriptParser.parse(script, file: file, config: config)
       runner = try ScriptRunner(config: config, screen: screen, log: log, write: { collected.append($0) })
       unmet = runner.run(steps, file: file)
       lines = collected

@@ -92,8 +92,11 @@ require "onboarding through the REST API (user, token, core config, analytics, i
 require "the MQTT integration through its config flow, broker 127.0.0.1:$port" ha mqtt "$port"
 
 # The device: the interactive simulator (it needs a terminal: tmux gives it one) with its socket.
+# A presence sensor on its mock line (someone there at the start; `p` in the simulator toggles
+# it), so that every entity of docs/homeassistant.md's table is announced.
 cat >"$work/device.conf" <<EOF
 control_socket = $work/control.sock
+presence_line = GPIO16
 EOF
 tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 \
   "exec '$BINARY' simulate --no-bell --config '$work/device.conf' --control '$work/control.sock' 2>'$work/simulator.log'"
@@ -327,6 +330,17 @@ check "Home Assistant's start is the room's session (room_by desk1)" "room_by is
   test "$(ctl_field room_by)" == desk1
 ctl cancel >/dev/null
 ctl config reset room >/dev/null
+# The presence sensor (issue 47): occupancy on while the sensor sees someone; nobody for
+# away_after (30 s here) turns it off; seen again, on.
+expect "binary sensor presence: on while the sensor sees someone" ha wait "binary_sensor.${E}_presence=on" --timeout 15
+ctl config set away_after 30s >/dev/null
+tmux -L "$tmux_sock" send-keys p
+expect "binary sensor presence: off 30 s after the sensor lost everyone" \
+  ha wait "binary_sensor.${E}_presence=off" --timeout 60
+tmux -L "$tmux_sock" send-keys p
+expect "binary sensor presence: on again as soon as the sensor sees someone" \
+  ha wait "binary_sensor.${E}_presence=on" --timeout 15
+ctl config reset away_after >/dev/null
 # The room's session is the room's, not the desk's: left retained until it expires, it is cleared
 # here so that the broker holds nothing of this test's desk at the end (checked below).
 mosquitto_pub -h 127.0.0.1 -p "$port" -t pomodoro/room/ha-room/sessions/desk1 -r -n

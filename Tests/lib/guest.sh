@@ -4,8 +4,9 @@
 # from GUEST_LIB (set by the caller: the folder holding this file, Tests/lib/test-lib.sh and
 # deploy/pomodoro.conf, copied in by Tests/hil/lib/initramfs.sh and Tests/system/run.sh).
 #   the checks and the waits test-lib.sh's pass, fail, check, test_done; wait_for, exited, usleep
-#   the pins                 ENC_A ENC_B ENC_PUSH BTN_START BTN_CANCEL BUZZER: the offsets of the
-#                            default wiring, read from deploy/pomodoro.conf as hardware/ is drawn
+#   the pins                 ENC_A ENC_B ENC_PUSH BTN_START BTN_CANCEL BUZZER PRESENCE: the offsets of
+#                            the default wiring, read from deploy/pomodoro.conf as hardware/ is drawn
+#                            (PRESENCE: the optional presence sensor's, from its example line)
 #   the chip and the hands   sim_create, inputs_at_rest, pin_pull, pin_value, pin_is, press, turn
 #   the display              trace_start, trace_clear, trace_blocks, display_*, check_display_transfers
 #   the device's log         log_mark, log_since, state_since, expect_state (LOG, STATE_LINE)
@@ -22,6 +23,7 @@ ENC_PUSH=$(pin_of encoder_push)
 BTN_START=$(pin_of button_start)
 BTN_CANCEL=$(pin_of button_cancel)
 BUZZER=$(pin_of buzzer)
+PRESENCE=$(pin_of presence_line)
 
 # --- the simulated GPIO chip (gpio-sim through configfs), lines named as on a Pi header, and a
 # person's hands on it: each input line is driven through its `pull` attribute.
@@ -103,6 +105,8 @@ turn() {
 # inputs_at_rest: every input pulled high, as the Pi's pull-ups hold open contacts.
 inputs_at_rest() {
   for pin in $ENC_A $ENC_B $ENC_PUSH $BTN_START $BTN_CANCEL; do pin_pull "$pin" up; done
+  # A presence sensor (active high) that sees someone, where one is configured.
+  pin_pull "$PRESENCE" up
 }
 
 # --- the kernel's smbus_write trace events: every SMBus transfer to the simulated I2C adapter,

@@ -53,7 +53,7 @@ extension Engine {
     case .press, .longPress, .skip, .extend, .turn:
       act(event, before: before, &s, &room, now: now, effects: &effects)
     case .tick, .setCompletedToday, .select, .setDuration, .configure, .setLabel, .interrupt, .setRecentLabels,
-      .setRoom, .roomSession, .roomView:
+      .setRoom, .roomSession, .roomView, .setPresent:
       break
     }
     s.room = room

@@ -37,6 +37,7 @@ public final class Device {
   var panel: PanelCare
   public var look: DisplayCare.Look { panel.look }
   var quiet = QuietWatch()
+  var presence = PresenceWatch()
   /// The pairing code `pomodoro web` asked for, shown over the timer's screen.
   public internal(set) var pairing = PairingPrompt()
   /// Makes the pairing screen's QR code (libqrencode's shim; a seam for tests, `package`).
@@ -123,6 +124,10 @@ public final class Device {
       log.info(QuietWatch.text(change, panel: config.quietPanel))
     }
     for (at, action) in inputs.actions(to: now, log: log) { handle(action, at: at) }
+    let sensed = presence.advance(config, state: state, to: now)
+    if let said = sensed.said { log.info(said) }
+    if let woke = sensed.woke { panel.touch(at: woke) }
+    for (at, event) in sensed.events { feed(event, at: at) }
     feed(.tick, at: now)
     if storage != nil && now - dayCheckedAt >= seconds(60) { recountToday(at: now) }
     sound.tickIfDue(state, tick: config.tick, quiet: quiet.since != nil, at: now)
@@ -143,6 +148,7 @@ public final class Device {
 
   /// One input, in time order, where `PressRouter` sends it.
   func handle(_ action: InputMapper.Action, at: Instant) {
+    guard let silent = presence.take(action, at: at, quietSince: quiet.since, config) else { return }  // not a touch
     let waking = !look.on
     panel.touch(at: at)
     if waking { refreshLook(at: at) }
@@ -151,7 +157,7 @@ public final class Device {
       // A press at the desk puts the timer's screen back (one that wakes the panel shows the code).
       if !waking { pairing.pressedAway(at: at) }
       // The click sounds from now (the press settled `debounce` ago, longer than a click).
-      if config.click && quiet.since == nil { sound.click(at: clock.now) }
+      if config.click && !silent { sound.click(at: clock.now) }
     }
     if let event = route.event { feed(event, at: at) }
   }
@@ -175,8 +181,8 @@ public final class Device {
     return [
       Engine.nextWake(state, now: now), look.on ? screen.nextFrame(state, now) : nil,
       look.on ? pairing.nextFrame(after: now) : nil, inputs.nextDeadline, sound.nextChange(after: now),
-      display.nextRetry,
-      panel.nextChange(state, quietSince: quiet.since, after: now), quiet.boundary,
+      display.nextRetry, presence.nextChange(config),
+      panel.nextChange(state, quietSince: presence.hushed(quiet.since, config), after: now), quiet.boundary,
     ].compactMap { $0 }.min()
   }
 
@@ -210,8 +216,7 @@ public final class Device {
     parts.inputs.release()
   }
 
-  // MARK: -
-
+  /// Hands the engine one event, in time order, and acts on what it says.
   func feed(_ event: Event, at time: Instant) {
     let at = max(engineTime, time)
     engineTime = at

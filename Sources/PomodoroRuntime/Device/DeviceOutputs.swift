@@ -9,7 +9,7 @@ extension Device {
   /// next frame.
   func refreshLook(at now: Instant) {
     let before = look
-    guard let want = panel.refresh(state, quietSince: quiet.since, at: now) else { return }
+    guard let want = panel.refresh(state, quietSince: presence.hushed(quiet.since, config), at: now) else { return }
     if want.on != before.on || want.contrast != before.contrast {
       display.setLook(on: want.on, contrast: want.contrast, at: now)
     }

@@ -6,7 +6,7 @@ import PomodoroSystem
 
 /// What the device is made of, whichever backend (Linux or mock) provided it.
 public struct DeviceParts {
-  /// The input lines, requested in `DeviceLine.inputs` order.
+  /// The input lines, requested in `DeviceConfig.inputLines` order.
   public var inputs: InputLines
   public var buzzer: OutputLine
   /// The passive buzzer's PWM (`buzzer_kind = passive`); nil: the active buzzer on `buzzer` alone.

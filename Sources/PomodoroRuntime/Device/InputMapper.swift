@@ -6,16 +6,22 @@ import PomodoroSystem
 /// Turns line edges into engine events: the quadrature decoder for the encoder, a debouncer
 /// per button. A click (press and release under the long-press time) is a `.press`, acted on
 /// at the release; holding reports `.longPress` once and the release then says nothing more.
+/// The presence line's edges pass as they come (`PresenceWatch` settles them), its level at
+/// start first.
 public struct InputMapper {
   /// What happened, with the instant it happened.
   public enum Action: Equatable {
     case engine(Event)
     /// A button went down (for the optional click sound).
     case buttonDown(Button)
+    /// The presence line's level changed (true: the sensor sees someone); not a touch.
+    case presence(Bool)
   }
 
   var decoder: QuadratureDecoder
   var debouncers: [ButtonDebouncer]  // indexed like Button.allCases
+  /// The presence line's level at start, said at the first `advance` (nil: said, or no line).
+  var presenceAtStart: Bool?
 
   public init(config: DeviceConfig, initialLevels: [Bool]) {
     let level = { (line: DeviceLine) in initialLevels.count > line.rawValue ? initialLevels[line.rawValue] : false }
@@ -26,14 +32,14 @@ public struct InputMapper {
       ButtonDebouncer(
         stableFor: config.debounce, longPressAfter: config.longPress, initiallyPressed: level(DeviceLine(button)))
     }
+    if config.presenceLine != nil { presenceAtStart = level(.presence) }
   }
 
   /// Feeds edges (oldest first) and returns the actions they complete, in time order.
   public mutating func feed(_ edges: [LineEdge]) -> [(Instant, Action)] {
     var out: [(Instant, Action)] = []
     for edge in edges {
-      guard edge.index < DeviceLine.inputs.count else { continue }
-      let line = DeviceLine.inputs[edge.index]
+      guard let line = DeviceLine(rawValue: edge.index), line != .buzzer else { continue }
       switch line {
       case .encoderA, .encoderB:
         if let detent = decoder.edge(line == .encoderA ? .a : .b, active: edge.active, at: edge.timestamp) {
@@ -41,6 +47,8 @@ public struct InputMapper {
         }
       case .buzzer:
         continue
+      case .presence:
+        out.append((edge.timestamp, .presence(edge.active)))
       case .encoderPush, .start, .cancel:
         let button = line.button!
         let index = Button.allCases.firstIndex(of: button)!
@@ -54,6 +62,10 @@ public struct InputMapper {
   /// time, a long press).
   public mutating func advance(to now: Instant) -> [(Instant, Action)] {
     var out: [(Instant, Action)] = []
+    if let level = presenceAtStart {
+      presenceAtStart = nil
+      out.append((now, .presence(level)))
+    }
     for (index, button) in Button.allCases.enumerated() {
       out += debouncers[index].advance(to: now).compactMap { map($0, button) }
     }

@@ -7,7 +7,7 @@ import PomodoroSystem
 public enum LineRequests {
   public static let consumer = "pomodoro"
 
-  /// The inputs in `DeviceLine.inputs` order, and the buzzer. A refusal (busy, missing,
+  /// The inputs in `DeviceConfig.inputLines` order, and the buzzer. A refusal (busy, missing,
   /// permission) is a `HardwareError` (exit 69) naming the line, the chip, the holder and the fix.
   public static func request(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
     do {
@@ -21,15 +21,18 @@ public enum LineRequests {
 
   static func requestLines(on chip: GPIOChip, config: DeviceConfig) throws -> (InputLines, OutputLine) {
     let debounceUs = UInt32(wholeMicroseconds(config.debounce))
-    func spec(_ line: String, button: Bool) -> InputLineSpec {
-      InputLineSpec(
-        line: line, activeLow: config.inputsActiveLow, pullUp: true, debounceMicroseconds: button ? debounceUs : 0)
+    func spec(_ line: DeviceLine) -> InputLineSpec {
+      let pin = config.pin(line)!
+      // A presence sensor drives its output both ways: no pull, its own active level.
+      if line == .presence { return InputLineSpec(line: pin, activeLow: config.presenceActive == .low, pullUp: false) }
+      return InputLineSpec(
+        line: pin, activeLow: config.inputsActiveLow, pullUp: true,
+        debounceMicroseconds: line.button != nil ? debounceUs : 0)
     }
-    let specs = DeviceLine.inputs.map { spec(config.pin($0), button: $0.button != nil) }
-    let inputs = try chip.requestInputs(specs, consumer: consumer)
+    let inputs = try chip.requestInputs(config.inputLines.map(spec), consumer: consumer)
     do {
       let buzzer = try chip.requestOutput(
-        line: config.pin(.buzzer), activeHigh: config.buzzerActiveHigh, consumer: consumer)
+        line: config.buzzer, activeHigh: config.buzzerActiveHigh, consumer: consumer)
       return (inputs, buzzer)
     } catch {
       inputs.release()

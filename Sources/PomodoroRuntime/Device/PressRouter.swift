@@ -42,6 +42,8 @@ package struct PressRouter: Equatable {
       return Route(event: event)
     case .engine(let event):
       return Route(event: waking ? nil : event)
+    case .presence:
+      return Route()  // not a press (`PresenceWatch` takes it)
     }
   }
 }

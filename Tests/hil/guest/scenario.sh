@@ -94,6 +94,32 @@ check_display_transfers display-transfers
 check display-updates "no display data after the first frame ($(display_data_bytes) bytes in all)" \
   [ "$(display_data_bytes)" -gt 1024 ]
 
+# The presence sensor (issue 47; presence_line, active high, no bias asked: the sensor drives
+# it): low for away_after (30 s) is away, the panel dark; high again wakes it at once, with no
+# press and nothing fed to the timer.
+info=$(line_info "GPIO$PRESENCE")
+case "$info" in
+  *active-low* | *pull-up*) fail "lines-GPIO$PRESENCE-presence" "expected active high, no pull-up; gpioinfo: $info" ;;
+  *'"pomodoro"'*input*) pass "lines-GPIO$PRESENCE-presence" ;;
+  *) fail "lines-GPIO$PRESENCE-presence" "expected consumer \"pomodoro\", input; gpioinfo: $info" ;;
+esac
+mark=$(log_mark)
+pin_pull "$PRESENCE" down
+usleep 20000000
+if log_since "$mark" '^<6>away'; then
+  fail presence-not-early "away said within 20 s of GPIO$PRESENCE going low (away_after = 30s)"
+else
+  pass presence-not-early
+fi
+check presence-away "no '<6>away: nobody seen for 30s' within 45 s of GPIO$PRESENCE going low" \
+  wait_for 25 log_since "$mark" '^<6>away: nobody seen for 30s'
+mark=$(log_mark)
+pin_pull "$PRESENCE" up
+check presence-back "no '<6>someone is here again: the panel wakes' within 5 s of GPIO$PRESENCE going high" \
+  wait_for 5 log_since "$mark" '^<6>someone is here again: the panel wakes'
+check presence-touches-no-timer "a state line after the sensor saw someone: $(state_since "$mark")" \
+  sh -c "! tail -n +$((mark + 1)) $LOG | grep -q '^$STATE_LINE'"
+
 # The preselected 0:10 short break runs to its alarm; SIGTERM while it rings.
 mark=$(log_mark)
 press "$BTN_START"
