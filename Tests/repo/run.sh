@@ -24,7 +24,8 @@
 #     repository and Debian.
 #
 # Usage: sudo bash Tests/repo/run.sh --debs DIR --root DIR [--source DIR] [--keep]
-#   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --debs DIR    the folder with PACKAGE_VERSION_{amd64,arm64}.deb for each of deploy/debian/control's
+#                 packages (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (lintian; the upgrade build if it is missing)
 #   --source DIR  the package (default: the repository holding this script)
 #   --keep        keep the scratch folder and the fresh root (their mounts are undone)
@@ -103,10 +104,12 @@ else
   fail "the second version $new_version built" "$(tail -n 20 "$work/v2.log")"
 fi
 mkdir -p "$work/debs/$version" "$work/debs/$new_version" "$work/www"
-for f in "$debs"/pomodoro{,-mqtt,-web}_"$version"_{amd64,arm64}.deb; do
-  if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
+for package in "${packages[@]}"; do
+  for f in "$debs/${package}_${version}"_{amd64,arm64}.deb; do
+    if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
+  done
+  cp "$debs/${package}_${new_version}_amd64.deb" "$work/debs/$new_version/" 2>/dev/null
 done
-cp "$debs"/pomodoro{,-mqtt,-web}_"$new_version"_amd64.deb "$work/debs/$new_version/" 2>/dev/null
 
 # The server first: the keyring package's apt source names its port.
 python3 -m http.server --bind 127.0.0.1 --directory "$work/www" 0 >"$work/http.log" 2>&1 &
