@@ -162,8 +162,9 @@ Description: apt source and signing key of the Pomodoro desk device's repository
  Installs the OpenPGP key that signs the Pomodoro desk device's apt
  repository (/usr/share/keyrings/pomodoro-archive-keyring.pgp) and the apt
  source that names it (/etc/apt/sources.list.d/pomodoro.sources), so that
- after "sudo apt update" the packages pomodoro and pomodoro-mqtt install with
- "sudo apt install pomodoro" and updates come with "sudo apt upgrade".
+ after "sudo apt update" the packages pomodoro, pomodoro-web, pomodoro-mqtt
+ and pomodoro-hooks install with "sudo apt install pomodoro" (and the others
+ by name) and updates come with "sudo apt upgrade".
  With unattended-upgrades installed and turned on, they also come by
  themselves (/etc/apt/apt.conf.d/51pomodoro-unattended-upgrades).
 EOF

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# deploy/build-deb.sh: make the Debian packages pomodoro, pomodoro-mqtt and pomodoro-web for
-# Raspberry Pi OS (64-bit, trixie: arm64) or Debian trixie on a PC (amd64), on any x86-64 Linux
-# machine.
+# deploy/build-deb.sh: make the Debian packages pomodoro, pomodoro-mqtt, pomodoro-web and
+# pomodoro-hooks (deploy/debian/control's; common.sh's binary_packages) for Raspberry Pi OS
+# (64-bit, trixie: arm64) or Debian trixie on a PC (amd64), on any x86-64 Linux machine.
 #
 # It debootstraps a Debian trixie amd64 root (minbase; a root kept by --keep, or by
 # Tests/trixie/run.sh --keep, is reused), installs trixie's swiftlang (6.0.3), debhelper and the
@@ -210,7 +210,8 @@ for f in "$root$BUILD_DIR"/*_"$version"_"$arch".deb "$root$BUILD_DIR"/*_"$versio
   cp "$f" "$out/"
   debs+=("$out/${f##*/}")
 done
-for package in pomodoro pomodoro-mqtt pomodoro-web; do
+mapfile -t packages < <(binary_packages)
+for package in "${packages[@]}"; do
   [[ -f "$out/${package}_${version}_$arch.deb" ]] ||
     die "dpkg-buildpackage finished but ${package}_${version}_$arch.deb is missing"
 done
@@ -224,9 +225,9 @@ done
 for f in "${debs[@]}"; do
   say "  ${f##*/}: $(du -k "$f" | cut -f1) KiB, installed $(dpkg-deb -f "$f" Installed-Size) KiB"
 done
-say "  pomodoro Depends: $(dpkg-deb -f "$out/pomodoro_${version}_$arch.deb" Depends)"
-say "  pomodoro-mqtt Depends: $(dpkg-deb -f "$out/pomodoro-mqtt_${version}_$arch.deb" Depends)"
-say "  pomodoro-web Depends: $(dpkg-deb -f "$out/pomodoro-web_${version}_$arch.deb" Depends)"
+for package in "${packages[@]}"; do
+  say "  $package Depends: $(dpkg-deb -f "$out/${package}_${version}_$arch.deb" Depends)"
+done
 stage_times
 say "OK: pomodoro $version for $arch in $out in $((SECONDS - T0)) s"
 if [[ "$arch" == arm64 ]]; then

@@ -7,23 +7,28 @@
 #     changed recompiles) from a copy of the source whose version is VERSION+upgradetest and
 #     whose shipped config (deploy/pomodoro.conf) changed: Tests/lib/host.sh, which
 #     reuses the one Tests/system/run.sh made into the same --debs folder (CI runs that first).
-#  2. In the build root: lintian on pomodoro, pomodoro-mqtt and pomodoro-web for amd64 and arm64
+#  2. In the build root: lintian on every package of deploy/debian/control (pomodoro,
+#     pomodoro-mqtt, pomodoro-web, pomodoro-hooks: common.sh's binary_packages) for amd64 and arm64
 #     (no error and no warning; --pedantic, infos shown); each package's Version against its own
 #     binary's `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod
-#     v2, libi2c and libmosquitto, and carry the web page's server (libmicrohttpd); every Tests/scenarios/*.pomo run by the amd64 package's binary
+#     v2, libi2c and libmosquitto, and carry the web page's server (libmicrohttpd) and the hooks'
+#     webhooks (libcurl); every Tests/scenarios/*.pomo run by the amd64 package's binary
 #     and the arm64 one under qemu (its `# expect` lines checked by pomodoro itself), with the
 #     same transcript from both.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal
 #     (</dev/null), as docs/install.md says: install, the owner edits the config and has a
 #     history, upgrade to the second build (no prompt, the edit kept, no warning), remove (config
 #     and history kept), purge (nothing left that docs/install.md does not name: the system users
-#     pomodoro, pomodoro-mqtt and pomodoro-web and the groups gpio and i2c), install again; all
-#     three packages each time. pomodoro-web: its user, `sudo pomodoro web pair` and `forget` in
-#     the state directory as systemd makes it (the files they write readable by the service's
-#     user), the page served as the unit runs it, the pairings kept by upgrade and remove.
+#     pomodoro, pomodoro-mqtt, pomodoro-web and pomodoro-hooks and the groups gpio and i2c),
+#     install again; every package each time. pomodoro-web: its user, `sudo pomodoro web pair` and
+#     `forget` in the state directory as systemd makes it (the files they write readable by the
+#     service's user), the page served as the unit runs it, the pairings kept by upgrade and
+#     remove. pomodoro-hooks: its user, its unit (and the condition that skips it until a hook is
+#     set), the recipes shipped executable, `pomodoro hooks` as its user with libcurl loaded and
+#     stopped by SIGTERM, what the hooks kept gone with purge.
 #
 # Usage: sudo bash Tests/deb/run.sh --debs DIR --root DIR [--source DIR] [--keep]
-#   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --debs DIR    the folder with PACKAGE_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (its arm64 sysroot runs the arm64 binary)
 #   --source DIR  the package (default: the repository holding this script)
 #   --keep        keep the scratch folder and the fresh root (their mounts are undone)
@@ -52,6 +57,7 @@ scratch_folder test-deb
 when_finished root_cleanup_if_any
 
 deb() { printf '%s/%s_%s_%s.deb' "$debs" "$1" "$2" "$3"; } # deb PACKAGE VERSION ARCH
+mapfile -t packages < <(binary_packages) # deploy/debian/control's, pomodoro first
 
 # --- 1. the upgrade package ----------------------------------------------------------------
 say "the upgrade package $upgrade_version (amd64): Tests/lib/host.sh (build-deb.sh)"
@@ -76,7 +82,7 @@ mkdir -p "$root/var/tmp/test-deb/Tests"
 cp -r "$source_dir/Tests/scenarios" "$root/var/tmp/test-deb/Tests/"
 
 for arch in amd64 arm64; do
-  for package in pomodoro pomodoro-mqtt pomodoro-web; do
+  for package in "${packages[@]}"; do
     file="$(deb "$package" "$version" "$arch")"
     if [[ ! -f "$file" ]]; then
       fail "lintian $package $arch" "no ${file##*/} in $debs (build-deb.sh --arch $arch --out $debs)"
@@ -105,7 +111,8 @@ manifest() { # manifest SYSROOT: the manifest as the packages' build evaluates i
 out="$(manifest /var/tmp/test-deb/empty-sysroot)"
 status=$?
 if ((status != 0)) && grep -q 'empty-sysroot/usr/include/gpiod.h is missing' <<<"$out" &&
-  grep -q 'mosquitto.h is missing' <<<"$out" && grep -q 'microhttpd.h is missing' <<<"$out"; then
+  grep -q 'mosquitto.h is missing' <<<"$out" && grep -q 'microhttpd.h is missing' <<<"$out" &&
+  grep -q 'curl/curl.h is missing' <<<"$out"; then
   pass "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them"
 else
   fail "POMODORO_REQUIRE_HARDWARE=1 with a sysroot without the headers: the manifest stops, naming them" \
@@ -138,6 +145,9 @@ for arch in amd64 arm64; do
   # body does not).
   check "$arch: pomodoro web is compiled in (the binary loads libmicrohttpd.so.12)" \
     "no libmicrohttpd.so.12 in /usr/bin/pomodoro" grep -qa 'libmicrohttpd\.so\.12' "$root/var/tmp/test-deb/$arch/usr/bin/pomodoro"
+  # The hooks' webhooks compiled in: the shim names the library it loads (pomodoro-hooks Depends on it).
+  check "$arch: pomodoro hooks' webhooks are compiled in (the binary loads libcurl.so.4)" \
+    "no libcurl.so.4 in /usr/bin/pomodoro" grep -qa 'libcurl\.so\.4' "$root/var/tmp/test-deb/$arch/usr/bin/pomodoro"
 done
 if [[ -f "$(deb pomodoro "$upgrade_version" amd64)" ]]; then
   check "the upgrade package's Version is $upgrade_version" "it is $(dpkg-deb -f "$(deb pomodoro "$upgrade_version" amd64)" Version)" \
@@ -182,14 +192,11 @@ mkdir -p "$root/var/tmp/debs"
 cp "$debs"/*.deb "$root/var/tmp/debs/"
 chmod -R a+rX "$root/var/tmp/debs" # apt reads local packages as _apt
 
-old_pomodoro="/var/tmp/debs/pomodoro_${version}_amd64.deb"
-old_mqtt="/var/tmp/debs/pomodoro-mqtt_${version}_amd64.deb"
-old_web="/var/tmp/debs/pomodoro-web_${version}_amd64.deb"
-new_pomodoro="/var/tmp/debs/pomodoro_${upgrade_version}_amd64.deb"
-new_mqtt="/var/tmp/debs/pomodoro-mqtt_${upgrade_version}_amd64.deb"
-new_web="/var/tmp/debs/pomodoro-web_${upgrade_version}_amd64.deb"
-[[ -f "$root$old_pomodoro" && -f "$root$old_mqtt" && -f "$root$old_web" ]] ||
-  die "no ${old_pomodoro##*/}, ${old_mqtt##*/} and ${old_web##*/} in $debs"
+# debs_of VERSION: every package's amd64 file of VERSION, as the fresh root sees it, one a line.
+debs_of() { printf "/var/tmp/debs/%s_$1_amd64.deb\n" "${packages[@]}"; }
+mapfile -t old_debs < <(debs_of "$version")
+mapfile -t new_debs < <(debs_of "$upgrade_version")
+for f in "${old_debs[@]}"; do [[ -f "$root$f" ]] || die "no ${f##*/} in $debs"; done
 
 # apt_step LOG ARGS...: apt-get -y ARGS with no terminal; its output in $work/LOG.
 apt_step() {
@@ -203,7 +210,7 @@ warnings() { grep -iE '^W: |warn|already a member|conffile|\(Y/I/N/O/D/Z\)' "$wo
 
 # The packages' dependencies first, so that what is left after purge is measured against a
 # system that has them.
-dependencies="$(for f in "$root$old_pomodoro" "$root$old_mqtt" "$root$old_web"; do dpkg-deb -f "$f" Depends; done |
+dependencies="$(for f in "${old_debs[@]}"; do dpkg-deb -f "$root$f" Depends; done |
   tr ',' '\n' | sed -E 's/\|.*//; s/\(.*\)//; s/ //g' | grep -vx 'pomodoro' | sort -u | xargs)"
 say "dependencies: $dependencies"
 apt_retry in_root apt-get -qq update >/dev/null || die "apt-get update in $root failed"
@@ -221,12 +228,14 @@ snapshot >"$work/before"
 status_of() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
 in_groups() { in_root id -nG "$1" 2>/dev/null | tr ' ' '\n' | sort | xargs; }
 
-statuses() { printf '%s' "$(status_of pomodoro)$(status_of pomodoro-mqtt)$(status_of pomodoro-web)"; }
+statuses() { for package in "${packages[@]}"; do status_of "$package"; done; }
+# every STATUS: the status of each package ("iiii...", "rcrc...").
+every() { printf "$1%.0s" "${packages[@]}"; }
 
 # 3a. install
-apt_step install.log install "$old_pomodoro" "$old_mqtt" "$old_web"
-check "install $version: apt-get -y with no terminal succeeds" "$(tail -n 20 "$work/install.log")" \
-  [ "$(statuses)" = "iiiiii" ]
+apt_step install.log install "${old_debs[@]}"
+check "install $version: apt-get -y with no terminal succeeds (${packages[*]})" "$(tail -n 20 "$work/install.log")" \
+  [ "$(statuses)" = "$(every ii)" ]
 check "install: no warning" "$(warnings install.log)" no_warnings install.log
 check "install: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
   [ "$(in_root pomodoro --version 2>&1)" = "pomodoro $version (libgpiod v2 API, libi2c, libmosquitto, libmicrohttpd)" ]
@@ -249,7 +258,7 @@ printf 'wait 2s\n' >"$root/var/tmp/wait.pomo"
 check "install: pomodoro reads $CONF (simulate --config)" \
   "$(in_root pomodoro simulate --config "$CONF" --script /var/tmp/wait.pomo 2>&1 | tail -n 3)" \
   in_root sh -c "pomodoro simulate --config $CONF --script /var/tmp/wait.pomo | grep -q summary"
-for unit in pomodoro pomodoro-mqtt pomodoro-web; do
+for unit in "${packages[@]}"; do
   check "install: $unit.service enabled (multi-user.target.wants)" \
     "$(ls -l "$root/etc/systemd/system/multi-user.target.wants/" 2>&1)" \
     [ "$(readlink "$root/etc/systemd/system/multi-user.target.wants/$unit.service")" = "/usr/lib/systemd/system/$unit.service" ]
@@ -310,6 +319,70 @@ check "pomodoro web: the pairing kept, hashed, in $web_state/pairings (the servi
   "$(owner_mode "$web_state/pairings"); $(cat "$root$web_state/pairings" 2>&1)" pairings_are 1
 cp "$root$web_state/pairings" "$work/pairings"
 
+# The hooks as their unit runs them: the user, the unit and its condition, the recipes, then
+# `pomodoro hooks` as that user (setpriv, as the web page above) with a hook and a webhook set.
+hooks_state=/var/lib/pomodoro-hooks
+hooks_unit="$root/usr/lib/systemd/system/pomodoro-hooks.service"
+groups="$(in_groups pomodoro-hooks)"
+check "install: the system user pomodoro-hooks is in pomodoro, nothing else" "id -nG pomodoro-hooks: $groups" \
+  [ "$groups" = "pomodoro pomodoro-hooks" ]
+home="$(in_root getent passwd pomodoro-hooks | cut -d: -f6)"
+check "install: pomodoro-hooks' home is its state directory $hooks_state (~/.ssh for a hook that uses ssh)" \
+  "home: $home" [ "$home" = "$hooks_state" ]
+check "install: the hooks unit runs /usr/bin/pomodoro hooks" "$(grep -E '^ExecStart=' "$hooks_unit")" \
+  grep -qx 'ExecStart=/usr/bin/pomodoro hooks --config /etc/pomodoro/pomodoro.conf' "$hooks_unit"
+examples=/usr/share/doc/pomodoro-hooks/examples
+for recipe in "$source_dir"/deploy/hooks/*; do
+  shipped="$root$examples/${recipe##*/}"
+  check "install: the recipe ${recipe##*/} in $examples, as written and executable" "$(ls -l "$root$examples" 2>&1)" \
+    bash -c "[ -x '$shipped' ] && cmp -s '$recipe' '$shipped'"
+done
+# The unit's ExecCondition=, run as the unit runs it, on a config at a path of the test's own:
+# false (the unit skipped, not failed) with the shipped config and a commented-out hook, true
+# once a hook or a webhook is set.
+condition="$(sed -n 's/^ExecCondition=//p' "$hooks_unit")"
+condition_on() { # condition_on CONFIG-TEXT: the condition's exit status on a config holding it
+  printf '%s\n' "$1" >"$root/var/tmp/condition.conf"
+  chmod 644 "$root/var/tmp/condition.conf"
+  in_root setpriv --reuid=pomodoro-hooks --regid=pomodoro-hooks --init-groups \
+    sh -c "${condition//\/etc\/pomodoro\/pomodoro.conf//var/tmp/condition.conf}"
+}
+said=""
+for text in "$(cat "$root$CONF")" "# hook_command = /etc/pomodoro/hooks/ntfy"; do
+  condition_on "$text" && said="$said; true on: ${text:0:40}"
+done
+for text in "hook_command = /etc/pomodoro/hooks/ntfy" "  webhook_url = https://ntfy.sh/desk"; do
+  condition_on "$text" || said="$said; false on: $text"
+done
+check "the hooks unit's ExecCondition: skipped with the shipped config, started once hook_command or webhook_url is set" \
+  "ExecCondition=${condition:-none}$said" [ -n "$condition" -a -z "$said" ]
+in_root install -d -m 0700 -o pomodoro-hooks -g pomodoro-hooks "$hooks_state"
+printf '#!/bin/sh\ncat >>"$STATE_DIRECTORY/events"\n' >"$root/var/tmp/hook.sh"
+chmod 755 "$root/var/tmp/hook.sh"
+printf 'hook_command = /var/tmp/hook.sh\nwebhook_url = http://127.0.0.1:9/hook\n' >"$root/var/tmp/hooks.conf"
+chmod 644 "$root/var/tmp/hooks.conf"
+chroot "$root" /usr/bin/env -i LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+  timeout --preserve-status 30 setpriv --reuid=pomodoro-hooks --regid=pomodoro-hooks --init-groups \
+  env STATE_DIRECTORY="$hooks_state" pomodoro hooks --config /var/tmp/hooks.conf >"$work/hooks.log" 2>&1 &
+hooks_pid=$!
+for _ in $(seq 50); do
+  ! grep -q 'running hook_command' "$work/hooks.log" || break
+  sleep 0.2
+done
+kill -TERM "$hooks_pid" 2>/dev/null
+wait "$hooks_pid"
+hooks_status=$?
+hooks_ran() {
+  ((hooks_status == 0)) && grep -q 'running hook_command /var/tmp/hook.sh and webhook_url' "$work/hooks.log" &&
+    grep -q '>stopped$' "$work/hooks.log" && ! grep -q 'webhooks cannot be posted' "$work/hooks.log"
+}
+check "pomodoro hooks as pomodoro-hooks: runs (libcurl.so.4 loaded, the Depends brought it), stops on SIGTERM with 0" \
+  "exit $hooks_status; $(cat "$work/hooks.log")" hooks_ran
+# What a hook keeps (the slack-status recipe's status), written as the hooks' user.
+in_root setpriv --reuid=pomodoro-hooks --regid=pomodoro-hooks --init-groups \
+  sh -c "echo '{\"status_text\":\"before\"}' >$hooks_state/slack-status.json"
+cp "$root$hooks_state/slack-status.json" "$work/hooks-kept"
+
 # 3b. the owner's edit and history, then the upgrade with a changed shipped config
 sed -i 's/^# focus = 25m$/focus = 50m/' "$root$CONF"
 printf '# my desk\n' >>"$root$CONF"
@@ -320,10 +393,10 @@ printf '{"history":"line"}\n' >"$root/var/lib/pomodoro/history.jsonl"
 in_root chown -R pomodoro:pomodoro /var/lib/pomodoro
 cp "$root/var/lib/pomodoro/history.jsonl" "$work/history.jsonl"
 
-if [[ -f "$root$new_pomodoro" ]]; then
-  apt_step upgrade.log install "$new_pomodoro" "$new_mqtt" "$new_web"
-  check "upgrade to $upgrade_version with no terminal succeeds (the three packages)" "$(tail -n 20 "$work/upgrade.log")" \
-    [ "$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}\n' pomodoro pomodoro-mqtt pomodoro-web | tr -d ' ' | sort -u)" = "${upgrade_version}ii" ]
+if [[ -f "$root${new_debs[0]}" ]]; then
+  apt_step upgrade.log install "${new_debs[@]}"
+  check "upgrade to $upgrade_version with no terminal succeeds (every package)" "$(tail -n 20 "$work/upgrade.log")" \
+    [ "$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}\n' "${packages[@]}" | tr -d ' ' | sort -u)" = "${upgrade_version}ii" ]
   check "upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
   check "upgrade: pomodoro --version is $upgrade_version" "$(in_root pomodoro --version 2>&1)" \
     in_root sh -c "pomodoro --version | grep -qF 'pomodoro $upgrade_version ('"
@@ -334,8 +407,10 @@ if [[ -f "$root$new_pomodoro" ]]; then
   check "upgrade: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
     cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
   check "upgrade: the web pairings kept" "$(ls -la "$root$web_state" 2>&1)" cmp -s "$work/pairings" "$root$web_state/pairings"
+  check "upgrade: what the hooks kept, kept" "$(ls -la "$root$hooks_state" 2>&1)" \
+    cmp -s "$work/hooks-kept" "$root$hooks_state/slack-status.json"
 else
-  fail "upgrade to $upgrade_version" "no ${new_pomodoro##*/} in $debs"
+  fail "upgrade to $upgrade_version" "no ${new_debs[0]##*/} in $debs"
 fi
 
 # sudo pomodoro web forget: every pairing revoked, the file still the service user's.
@@ -346,9 +421,9 @@ check "sudo pomodoro web forget: no pairing left, pairings still the service use
 cp "$root$web_state/pairings" "$work/pairings"
 
 # 3c. remove: the config, the history and the pairings stay
-apt_step remove.log remove pomodoro pomodoro-mqtt pomodoro-web
-check "remove: the three removed, their config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
-  [ "$(statuses)" = "rcrcrc" ]
+apt_step remove.log remove "${packages[@]}"
+check "remove: every package removed, its config state kept (rc)" "$(tail -n 10 "$work/remove.log")" \
+  [ "$(statuses)" = "$(every rc)" ]
 check "remove: /usr/bin/pomodoro gone" "$(ls -l "$root/usr/bin/pomodoro" 2>&1)" [ ! -e "$root/usr/bin/pomodoro" ]
 check "remove: /usr/lib/pomodoro/pomodoro-mqtt gone" "$(ls -l "$root/usr/lib/pomodoro" 2>&1)" \
   [ ! -e "$root/usr/lib/pomodoro/pomodoro-mqtt" ]
@@ -356,24 +431,28 @@ check "remove: $CONF kept as edited" "$(ls -la "$root/etc/pomodoro" 2>&1)" cmp -
 check "remove: the history kept" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   cmp -s "$work/history.jsonl" "$root/var/lib/pomodoro/history.jsonl"
 check "remove: the web pairings kept" "$(ls -la "$root$web_state" 2>&1)" cmp -s "$work/pairings" "$root$web_state/pairings"
+check "remove: what the hooks kept, kept" "$(ls -la "$root$hooks_state" 2>&1)" \
+  cmp -s "$work/hooks-kept" "$root$hooks_state/slack-status.json"
 
 # 3d. purge: nothing left but the system users and groups (lines in /etc/passwd, group...)
-apt_step purge.log purge pomodoro pomodoro-mqtt pomodoro-web
-check "purge: the three purged" "$(tail -n 10 "$work/purge.log")" [ -z "$(statuses)" ]
+apt_step purge.log purge "${packages[@]}"
+check "purge: every package purged" "$(tail -n 10 "$work/purge.log")" [ -z "$(statuses)" ]
 check "purge: /etc/pomodoro gone" "$(ls -la "$root/etc/pomodoro" 2>&1)" [ ! -e "$root/etc/pomodoro" ]
 check "purge: /var/lib/pomodoro (state and history) gone" "$(ls -la "$root/var/lib/pomodoro" 2>&1)" \
   [ ! -e "$root/var/lib/pomodoro" ]
 check "purge: $web_state (the pairings) gone" "$(ls -la "$root$web_state" 2>&1)" [ ! -e "$root$web_state" ]
+check "purge: $hooks_state (what the hooks kept) gone" "$(ls -la "$root$hooks_state" 2>&1)" [ ! -e "$root$hooks_state" ]
 snapshot >"$work/after"
 check "purge: no file left behind (against the root before the first install)" \
   "$(diff "$work/before" "$work/after")" cmp -s "$work/before" "$work/after"
+# Each package's user is named as the package.
 check "purge: the system users stay (docs/install.md)" "$(grep -E '^pomodoro' "$root/etc/passwd")" \
-  [ "$(grep -cE '^pomodoro(-mqtt|-web)?:' "$root/etc/passwd")" = 3 ]
+  [ "$(cut -d: -f1 "$root/etc/passwd" | grep -cxF -f <(printf '%s\n' "${packages[@]}"))" = "${#packages[@]}" ]
 
 # 3e. install again
-apt_step reinstall.log install "$old_pomodoro" "$old_mqtt" "$old_web"
+apt_step reinstall.log install "${old_debs[@]}"
 check "install again after purge succeeds" "$(tail -n 20 "$work/reinstall.log")" \
-  [ "$(statuses)" = "iiiiii" ]
+  [ "$(statuses)" = "$(every ii)" ]
 check "install again: no warning (the users exist)" "$(warnings reinstall.log)" no_warnings reinstall.log
 check "install again: a fresh $CONF from the shipped one" "$(diff "$root/usr/share/pomodoro/pomodoro.conf" "$root$CONF")" \
   cmp -s "$root$CONF" "$root/usr/share/pomodoro/pomodoro.conf"

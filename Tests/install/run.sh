@@ -17,18 +17,28 @@ check "one install: no deploy/install.sh beside the package" "it is back" [ ! -e
 named=$(grep -lE 'install\.sh' README.md Sources/*/*.swift deploy/*.service 2>/dev/null || true)
 check "README, the sources and the units name no install script" "named in: $named" [ -z "$named" ]
 check "debian/rules ships deploy's units as they are" "$(grep -n 'service' "$debian/rules")" \
-  grep -qE '^\s+cp deploy/pomodoro.service deploy/pomodoro-mqtt.service deploy/pomodoro-web.service debian/$' \
-  "$debian/rules"
+  grep -qE '^\s+cp deploy/\*\.service debian/$' "$debian/rules"
+# One unit a package, named after it (dh_installsystemd takes debian/PACKAGE.service): every
+# Package: of debian/control has deploy/PACKAGE.service, and every unit there is a package's.
+mapfile -t packages < <(binary_packages)
+units=$(find deploy -maxdepth 1 -name '*.service' -printf '%f\n' | sed 's/\.service$//' | sort | xargs)
+check "deploy's units are debian/control's packages, one each" "units: $units; packages: ${packages[*]}" \
+  [ "$units" = "$(printf '%s\n' "${packages[@]}" | sort | xargs)" ]
 
 # value UNIT KEY: the value of KEY= in deploy/UNIT.service.
 value() { sed -n "s/^$2=//p" "deploy/$1.service"; }
 binary=/$(awk '$1 == "debian/build/pomodoro" { print $2 }' "$debian/pomodoro.install")/pomodoro
-for unit in pomodoro pomodoro-mqtt pomodoro-web; do
+for unit in "${packages[@]}"; do
   exec_start=$(value "$unit" ExecStart)
   check "$unit.service runs the package's $binary" "ExecStart=$exec_start" [ "${exec_start%% *}" = "$binary" ]
   user=$(value "$unit" User)
   check "$unit.service's user $user is made by $unit.sysusers" "$(cat "$debian/$unit.sysusers")" \
     grep -qE "^u $user " "$debian/$unit.sysusers"
+  # A home is the unit's state directory (ssh's ~/.ssh for a hook), or none at all.
+  home=$(awk -v u="$user" '$1 == "u" && $2 == u { print $(NF - 1) }' "$debian/$unit.sysusers")
+  check "$unit.sysusers gives $user no home, or $unit.service's state directory" \
+    "home $home; StateDirectory=$(value "$unit" StateDirectory)" \
+    bash -c "[ '$home' = /nonexistent ] || [ '$home' = '/var/lib/$(value "$unit" StateDirectory)' ]"
   for group in $(value "$unit" SupplementaryGroups); do
     check "$unit.service's group $group: $unit.sysusers puts $user in it" "$(cat "$debian/$unit.sysusers")" \
       grep -qx "m $user $group" "$debian/$unit.sysusers"

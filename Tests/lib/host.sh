@@ -74,7 +74,8 @@ readonly UPGRADE_SUFFIX=+upgradetest
 # package_version SOURCE: Release.version, the one place the version is written.
 package_version() { release_version "$1"; }
 
-# upgrade_debs SOURCE BUILD_ROOT DEBS LOG: makes (or finds) DEBS/pomodoro{,-mqtt,-web}_VERSION+upgradetest_amd64.deb.
+# upgrade_debs SOURCE BUILD_ROOT DEBS LOG: makes (or finds) DEBS/PACKAGE_VERSION+upgradetest_amd64.deb,
+# each of binary_packages.
 # Prints one line on stdout: `built in N s (dpkg-buildpackage M s)` or `reused (built earlier)`.
 # Returns non-zero when the build fails (its output is in LOG).
 upgrade_debs() {
@@ -88,8 +89,11 @@ upgrade_debs() {
   upgrade_version="$version$UPGRADE_SUFFIX"
   old="$debs/pomodoro_${version}_amd64.deb"
   new="$debs/pomodoro_${upgrade_version}_amd64.deb"
-  if [[ -f "$new" && -f "$debs/pomodoro-mqtt_${upgrade_version}_amd64.deb" &&
-    -f "$debs/pomodoro-web_${upgrade_version}_amd64.deb" && ! "$new" -ot "$old" ]]; then
+  local package all=1
+  for package in $(binary_packages); do
+    [[ -f "$debs/${package}_${upgrade_version}_amd64.deb" ]] || all=0
+  done
+  if ((all)) && [[ ! "$new" -ot "$old" ]]; then
     echo "reused (built earlier into $debs)"
     return 0
   fi

@@ -6,25 +6,26 @@
 #  1. A throwaway ed25519 key (certification-only primary, signing subkey with an expiry, as
 #     docs/release.md makes the real one), an unrelated one and a next one (for a rotation), in
 #     temporary GnuPG homes.
-#  2. The packages build-deb.sh made (--debs: pomodoro, pomodoro-mqtt and pomodoro-web, amd64 and
-#     arm64) and a second version of the amd64 ones (VERSION+upgradetest, Tests/lib/host.sh,
+#  2. The packages build-deb.sh made (--debs: each of deploy/debian/control, common.sh's
+#     binary_packages: pomodoro, pomodoro-mqtt, pomodoro-web, pomodoro-hooks; amd64 and arm64) and a second version of the amd64 ones (VERSION+upgradetest, Tests/lib/host.sh,
 #     reused when Tests/deb/run.sh or Tests/system/run.sh made it into the same folder), the keyring package
 #     (apt-repo.sh keyring, lintian in the build root) and the repository (apt-repo.sh build),
 #     served by `python3 -m http.server` on 127.0.0.1 beside three that apt must refuse: signed
 #     by the other key, unsigned, and with a Packages file changed after signing.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal: the keyring
 #     package installed from its file; `apt-get update` with no warning (apt verifies with sqv);
-#     `apt-get install pomodoro pomodoro-mqtt pomodoro-web` gets the newest; `pomodoro=VERSION`
+#     `apt-get install` of every package gets the newest; `pomodoro=VERSION`
 #     goes back; `unattended-upgrade --dry-run --debug` (unattended-upgrades installed from
 #     Debian) picks the newest pomodoro through the keyring package's Origins-Pattern, and
 #     nothing of the repository without it; the owner's config and history kept through `apt-get upgrade` to the newest, which also
 #     brings a second keyring package holding a next key (a rotation: sqv then takes both); purge; the
 #     three bad repositories refused; then arm64 added as a foreign architecture and
-#     `apt-get install --download-only pomodoro:arm64` (and the other two) resolved from the
+#     `apt-get install --download-only pomodoro:arm64` (and the others) resolved from the
 #     repository and Debian.
 #
 # Usage: sudo bash Tests/repo/run.sh --debs DIR --root DIR [--source DIR] [--keep]
-#   --debs DIR    the folder with pomodoro{,-mqtt,-web}_VERSION_{amd64,arm64}.deb (build-deb.sh --out)
+#   --debs DIR    the folder with PACKAGE_VERSION_{amd64,arm64}.deb for each of deploy/debian/control's
+#                 packages (build-deb.sh --out)
 #   --root DIR    the root build-deb.sh --keep kept (lintian; the upgrade build if it is missing)
 #   --source DIR  the package (default: the repository holding this script)
 #   --keep        keep the scratch folder and the fresh root (their mounts are undone)
@@ -44,6 +45,7 @@ readonly UNATTENDED=/etc/apt/apt.conf.d/51pomodoro-unattended-upgrades
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/host.sh"
 debs="" build_root=""
 parse_args --debs=debs/ --root=build_root/ -- "$@"
+mapfile -t packages < <(binary_packages) # deploy/debian/control's, pomodoro first
 [[ -n "$debs" && -n "$build_root" ]] || usage_error "--debs and --root are needed"
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap, chroot and mounts): run it with sudo"
 for tool in gpg apt-ftparchive dpkg-deb python3 debootstrap xz; do
@@ -102,10 +104,12 @@ else
   fail "the second version $new_version built" "$(tail -n 20 "$work/v2.log")"
 fi
 mkdir -p "$work/debs/$version" "$work/debs/$new_version" "$work/www"
-for f in "$debs"/pomodoro{,-mqtt,-web}_"$version"_{amd64,arm64}.deb; do
-  if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
+for package in "${packages[@]}"; do
+  for f in "$debs/${package}_${version}"_{amd64,arm64}.deb; do
+    if [[ -f "$f" ]]; then cp "$f" "$work/debs/$version/"; else fail "package ${f##*/} in $debs" "build-deb.sh --out $debs makes it"; fi
+  done
+  cp "$debs/${package}_${new_version}_amd64.deb" "$work/debs/$new_version/" 2>/dev/null
 done
-cp "$debs"/pomodoro{,-mqtt,-web}_"$new_version"_amd64.deb "$work/debs/$new_version/" 2>/dev/null
 
 # The server first: the keyring package's apt source names its port.
 python3 -m http.server --bind 127.0.0.1 --directory "$work/www" 0 >"$work/http.log" 2>&1 &
@@ -175,10 +179,16 @@ check "Release: SHA256 and SHA512 sums, no MD5 or SHA-1" "$(grep -E '^[A-Za-z0-9
 packages_of() { # packages_of ARCH: NAME=VERSION of each stanza in binary-ARCH/Packages
   awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }' "$dist/main/binary-$1/Packages" | LC_ALL=C sort | xargs
 }
-want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-mqtt=$new_version"
-want+=" pomodoro-web=$version pomodoro-web=$new_version pomodoro=$version pomodoro=$new_version"
+# want V...: NAME=V of the keyring package (both versions) and every package, sorted as packages_of.
+want() {
+  {
+    printf 'pomodoro-archive-keyring=%s\n' "$version" "$new_version"
+    for v in "$@"; do printf "%s=$v\n" "${packages[@]}"; done
+  } | LC_ALL=C sort | xargs
+}
+want="$(want "$version" "$new_version")"
 check "binary-amd64 keeps both versions ($(packages_of amd64))" "want $want" [ "$(packages_of amd64)" = "$want" ]
-want="pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version pomodoro-mqtt=$version pomodoro-web=$version pomodoro=$version"
+want="$(want "$version")"
 check "binary-arm64: $(packages_of arm64)" "want $want" [ "$(packages_of arm64)" = "$want" ]
 check "binary-all: the keyring packages alone ($(packages_of all))" "" \
   [ "$(packages_of all)" = "pomodoro-archive-keyring=$version pomodoro-archive-keyring=$new_version" ]
@@ -242,6 +252,13 @@ warnings() { grep -iE '^(W|E): |warn|conffile|\(Y/I/N/O/D/Z\)' "$work/$1"; }
 no_warnings() { ! warnings "$1" >/dev/null; }
 status_of() { in_root dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null | tr -d ' '; }
 version_of() { in_root dpkg-query -W -f '${Version}' "$1" 2>/dev/null; }
+# versions_are V: every package is installed at V (and pomodoro is ii).
+versions_are() {
+  local package
+  for package in "${packages[@]}"; do [ "$(version_of "$package")" = "$1" ] || return 1; done
+  [ "$(status_of pomodoro)" = ii ]
+}
+versions() { for package in "${packages[@]}"; do printf '%s %s; ' "$package" "$(version_of "$package")"; done; }
 
 apt_retry in_root apt-get -qq update >/dev/null || die "apt-get update (Debian only) in $root failed"
 check "apt in the root verifies with sqv (sqv installed, gpgv not)" \
@@ -271,17 +288,17 @@ check "apt-cache policy pomodoro: the candidate is the newest, $new_version" "$(
   [ "$candidate" = "$new_version" ]
 
 start=$SECONDS
-apt_step install.log install pomodoro pomodoro-mqtt pomodoro-web
+apt_step install.log install "${packages[@]}"
 install_time=$((SECONDS - start))
-check "apt-get install pomodoro pomodoro-mqtt pomodoro-web: the newest, $new_version (${install_time} s)" "$(tail -n 20 "$work/install.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$new_version $new_version $new_version ii" ]
+check "apt-get install ${packages[*]}: the newest, $new_version (${install_time} s)" "$(versions)$(tail -n 20 "$work/install.log")" \
+  versions_are "$new_version"
 check "apt-get install: no warning" "$(warnings install.log)" no_warnings install.log
 fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/install.log" | head -n 1)"
 say "  $fetched (with the Debian packages it depends on), in $install_time s"
 
-apt_step downgrade.log install --allow-downgrades "pomodoro=$version" "pomodoro-mqtt=$version" "pomodoro-web=$version"
-check "apt-get install pomodoro=$version pomodoro-mqtt=$version pomodoro-web=$version: goes back" "$(tail -n 20 "$work/downgrade.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$version $version $version ii" ]
+apt_step downgrade.log install --allow-downgrades "${packages[@]/%/=$version}"
+check "apt-get install ${packages[*]/%/=$version}: goes back" "$(versions)$(tail -n 20 "$work/downgrade.log")" \
+  versions_are "$version"
 check "the way back: pomodoro --version is $version" "$(in_root pomodoro --version 2>&1)" \
   in_root sh -c "pomodoro --version | grep -qF 'pomodoro $version ('"
 
@@ -296,9 +313,12 @@ check "apt-config sees the keyring package's Origins-Pattern" "$(in_root apt-con
   bash -c "chroot '$root' apt-config dump Unattended-Upgrade::Origins-Pattern | grep -qF 'origin=pomodoro,label=pomodoro,codename=trixie'"
 in_root unattended-upgrade --dry-run --debug </dev/null >"$work/unattended.log" 2>&1
 upgraded="$(grep -E 'Packages that will be upgraded:' "$work/unattended.log" | tail -n 1)"
-# upgrades_all LINE: LINE names pomodoro, pomodoro-mqtt and pomodoro-web, each as a word of its own.
-upgrades_all() { [[ " $1 " == *" pomodoro "* && " $1 " == *" pomodoro-mqtt "* && " $1 " == *" pomodoro-web "* ]]; }
-check "unattended-upgrade --dry-run --debug: upgrades pomodoro, pomodoro-mqtt and pomodoro-web ($upgraded)" \
+# upgrades_all LINE: LINE names every package, each as a word of its own.
+upgrades_all() {
+  local package
+  for package in "${packages[@]}"; do [[ " $1 " == *" $package "* ]] || return 1; done
+}
+check "unattended-upgrade --dry-run --debug: upgrades ${packages[*]} ($upgraded)" \
   "$(grep -E 'pomodoro|Allowed origins|ERROR|error' "$work/unattended.log" | tail -n 20)" upgrades_all "$upgraded"
 check "unattended-upgrade --dry-run: it was a dry run (pomodoro still $version)" "$(version_of pomodoro)" \
   [ "$(version_of pomodoro)" = "$version" ]
@@ -323,8 +343,8 @@ gpg --homedir "$next_gnupg" --batch --local-user "$next_key" --detach-sign -o "$
 check "before the rotation: the installed keyring refuses the next key's signature" "" \
   bash -c "! chroot '$root' sqv --keyring $KEYRING /var/tmp/Release.next.gpg /var/tmp/Release >/dev/null 2>&1"
 apt_step upgrade.log upgrade
-check "apt-get upgrade: the three to $new_version" "$(tail -n 20 "$work/upgrade.log")" \
-  [ "$(version_of pomodoro) $(version_of pomodoro-mqtt) $(version_of pomodoro-web) $(status_of pomodoro)" = "$new_version $new_version $new_version ii" ]
+check "apt-get upgrade: every package to $new_version" "$(versions)$(tail -n 20 "$work/upgrade.log")" \
+  versions_are "$new_version"
 check "apt-get upgrade: no prompt, no warning" "$(warnings upgrade.log)" no_warnings upgrade.log
 check "apt-get upgrade: the owner's $CONF kept as edited" "$(diff "$work/edited.conf" "$root$CONF")" \
   cmp -s "$work/edited.conf" "$root$CONF"
@@ -337,9 +357,9 @@ check "after it, sqv takes the next key's signature" "$said" grep -q "$next_key"
 said="$(in_root sqv --keyring "$KEYRING" /var/tmp/Release.gpg /var/tmp/Release 2>&1)"
 check "and still the first key's" "$said" grep -q "$key" <<<"$said"
 
-apt_step purge.log purge pomodoro pomodoro-mqtt pomodoro-web
-check "apt-get purge pomodoro pomodoro-mqtt pomodoro-web: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
-  [ -z "$(status_of pomodoro)$(status_of pomodoro-mqtt)$(status_of pomodoro-web)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
+apt_step purge.log purge "${packages[@]}"
+check "apt-get purge ${packages[*]}: gone, config and state too" "$(tail -n 10 "$work/purge.log")" \
+  [ -z "$(for package in "${packages[@]}"; do status_of "$package"; done)" -a ! -e "$root/etc/pomodoro" -a ! -e "$root/var/lib/pomodoro" ]
 
 # --- 5. what apt must refuse ----------------------------------------------------------------
 stage "the repositories apt must refuse"
@@ -374,20 +394,31 @@ status=$?
 check "apt-get update with arm64 added: no warning, no error" "exit $status; $(warnings update-arm64.log)" \
   bash -c "[ $status -eq 0 ] && ! grep -qiE '^(W|E): ' '$work/update-arm64.log'"
 rm -f "$root"/var/cache/apt/archives/*.deb
-apt_retry apt_step arm64.log install --download-only pomodoro:arm64 pomodoro-mqtt:arm64 pomodoro-web:arm64
+apt_retry apt_step arm64.log install --download-only "${packages[@]/%/:arm64}"
 status=$?
 got="$(find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort | xargs)"
-check "pomodoro:arm64, pomodoro-mqtt:arm64 and pomodoro-web:arm64 $version from the repository" "exit $status; got: $got; $(tail -n 5 "$work/arm64.log")" \
-  bash -c "[ $status -eq 0 ] && [ -f '$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-mqtt_${version}_arm64.deb' ] && [ -f '$root/var/cache/apt/archives/pomodoro-web_${version}_arm64.deb' ]"
-check "their dependencies from Debian: libgpiod3, libi2c0, libmosquitto1, libmicrohttpd12t64 :arm64" "got: $got" \
-  bash -c "ls '$root'/var/cache/apt/archives/ | grep -q '^libgpiod3_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libi2c0_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmosquitto1_.*_arm64.deb$' && ls '$root'/var/cache/apt/archives/ | grep -q '^libmicrohttpd12t64_.*_arm64.deb$'"
+# fetched NAME...: each NAME_*_arm64.deb is in apt's archives.
+fetched_arm64() {
+  local name
+  for name in "$@"; do compgen -G "$root/var/cache/apt/archives/${name}_*_arm64.deb" >/dev/null || return 1; done
+}
+ours_fetched() { # every package's $version for arm64, from the repository
+  local package
+  ((status == 0)) || return 1
+  for package in "${packages[@]}"; do [[ -f "$root/var/cache/apt/archives/${package}_${version}_arm64.deb" ]] || return 1; done
+}
+check "${packages[*]/%/:arm64} $version from the repository" "exit $status; got: $got; $(tail -n 5 "$work/arm64.log")" \
+  ours_fetched
+check "their dependencies from Debian: libgpiod3, libi2c0, libmosquitto1, libmicrohttpd12t64, libcurl4t64 :arm64" "got: $got" \
+  fetched_arm64 libgpiod3 libi2c0 libmosquitto1 libmicrohttpd12t64 libcurl4t64
 arm64_fetched="$(grep -oE '^Need to get [^ ]+ [kMG]?B' "$work/arm64.log" | head -n 1)"
-say "  arm64: $arm64_fetched for pomodoro, pomodoro-mqtt and pomodoro-web with their Debian dependencies"
+say "  arm64: $arm64_fetched for ${packages[*]} with their Debian dependencies"
 check "the downloaded pomodoro_${version}_arm64.deb is build-deb.sh's" "" \
   cmp -s "$root/var/cache/apt/archives/pomodoro_${version}_arm64.deb" "$debs/pomodoro_${version}_arm64.deb"
 
 # --- figures --------------------------------------------------------------------------------
-say "figures: keyring package $(stat -c %s "$keyring_deb") bytes; pomodoro_${version}_arm64.deb $(stat -c %s "$debs/pomodoro_${version}_arm64.deb") bytes, pomodoro-mqtt_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-mqtt_${version}_arm64.deb") bytes, pomodoro-web_${version}_arm64.deb $(stat -c %s "$debs/pomodoro-web_${version}_arm64.deb") bytes"
-say "figures: apt-get install pomodoro pomodoro-mqtt pomodoro-web $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
+say "figures: keyring package $(stat -c %s "$keyring_deb") bytes;$(for package in "${packages[@]}"; do
+  printf ' %s_%s_arm64.deb %s bytes' "$package" "$version" "$(stat -c %s "$debs/${package}_${version}_arm64.deb")"; done)"
+say "figures: apt-get install ${packages[*]} $install_time s ($fetched); the repository with two versions $(du -sk "$work/www/repo" | cut -f1) KiB"
 stage_times
 test_done

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Tests/service/run.sh: checks deploy/pomodoro.service, deploy/pomodoro-mqtt.service (the
-# MQTT bridge) and deploy/pomodoro-web.service (the web page) without booting them.
+# MQTT bridge), deploy/pomodoro-web.service (the web page) and deploy/pomodoro-hooks.service (the
+# owner's hooks) without booting them.
 #  - systemd-analyze verify finds no unknown or malformed setting (a missing
 #    /usr/bin/pomodoro on the build machine is expected and ignored);
 #  - the settings each relies on are there (the device: Type=notify, the watchdog, the user, the
-#    runtime folder of its control socket...; the bridge and the page: their user in the group
-#    pomodoro, no devices; the page: every sandbox line of the bridge's unit but the two it must
-#    differ in, said below);
+#    runtime folder of its control socket...; the bridge, the page and the hooks: their user in
+#    the group pomodoro, no devices, the network; the page: every sandbox line of the bridge's
+#    unit but those it must differ in, the hooks every one of the page's, said below);
 #  - `systemd-analyze security --offline=true` rates each one's exposure at MAX or lower (default 1.5).
-# Usage: bash Tests/service/run.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the three units)
+# Usage: bash Tests/service/run.sh [UNIT-FILE] [MAX]   (no UNIT-FILE: the four units)
 set -euo pipefail
 PROG=service
 # shellcheck source=Tests/lib/host.sh
@@ -83,6 +84,33 @@ check_unit() {
     # would hide /proc/sys/kernel/random/boot_id, which a printed pairing code is checked against.
     forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes" "ProcSubset=")
     ;;
+  pomodoro-hooks.service)
+    required=(
+      "ExecStart=/usr/bin/pomodoro hooks --config /etc/pomodoro/pomodoro.conf"
+      # Skipped, not failed, until hook_command or webhook_url is set (the shipped config sets
+      # neither, and pomodoro hooks exits 78 without one).
+      "ExecCondition=/usr/bin/grep "
+      "Restart=on-failure"
+      # Below the device on the CPU (a hook that floods or spins slows the hooks, not the buttons).
+      "Nice=10$"
+      "RestartPreventExitStatus=64 78$"
+      "StartLimitBurst=5"
+      "User=pomodoro-hooks"
+      "Group=pomodoro-hooks"
+      "SupplementaryGroups=pomodoro$"
+      "PrivateDevices=yes"
+      "NoNewPrivileges=yes"
+      # The webhooks and the hooks' own calls; no AF_NETLINK (getaddrinfo resolves without it).
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6$"
+      # What a hook keeps (the slack-status recipe: the status it replaced), STATE_DIRECTORY.
+      "StateDirectory=pomodoro-hooks$"
+      "StateDirectoryMode=0700"
+      "MemoryDenyWriteExecute=yes"
+    )
+    # The webhooks go out on the network and the control socket is the pomodoro group's; a hook is
+    # the owner's program, which may read /proc as any program does (ProcSubset=pid hides most).
+    forbidden=("PrivateNetwork=yes" "IPAddressDeny=any" "PrivateUsers=yes" "DynamicUser=yes" "ProcSubset=")
+    ;;
   *)
     required=(
       "Type=notify"
@@ -113,18 +141,24 @@ check_unit() {
     if grep -q "^${setting}" "$unit"; then fail "$name: has ${setting}"; else pass "$name: no ${setting}"; fi
   done
 
-  # 2b. The page is sandboxed as the bridge is: each of the bridge's [Service] lines but those
-  # that name the bridge, its exit codes, its address families and ProcSubset= (above).
-  if [[ "$name" == pomodoro-web.service ]]; then
+  # 2b. The page is sandboxed as the bridge is, and the hooks as the page: each of the other's
+  # [Service] lines but those that name it, its exit codes, its address families and ProcSubset=
+  # (above; the hooks' exit codes are the page's).
+  local base=""
+  case "$name" in
+  pomodoro-web.service) base=pomodoro-mqtt.service ;;
+  pomodoro-hooks.service) base=pomodoro-web.service ;;
+  esac
+  if [[ -n "$base" ]]; then
     local line missing=()
     while IFS= read -r line; do
       grep -qxF -- "$line" "$unit" || missing+=("$line")
-    done < <(sed -n '/^\[Service\]/,/^\[/p' "$(dirname "$unit")/pomodoro-mqtt.service" |
+    done < <(sed -n '/^\[Service\]/,/^\[/p' "$(dirname "$unit")/$base" |
       grep -E '^[A-Za-z]+=' | grep -vE '^(ExecStart|User|Group|StateDirectory|RestartPreventExitStatus|RestrictAddressFamilies|ProcSubset)=')
     if ((${#missing[@]} == 0)); then
-      pass "$name: every sandbox line of pomodoro-mqtt.service"
+      pass "$name: every sandbox line of $base"
     else
-      fail "$name: lacks pomodoro-mqtt.service's ${missing[*]}"
+      fail "$name: lacks $base's ${missing[*]}"
     fi
   fi
 
@@ -147,6 +181,7 @@ else
   check_unit deploy/pomodoro.service
   check_unit deploy/pomodoro-mqtt.service
   check_unit deploy/pomodoro-web.service
+  check_unit deploy/pomodoro-hooks.service
 fi
 
 test_done test-service

@@ -2,8 +2,9 @@
 # Tests/system/run.sh: the device as a person installs it, booted for real. A Debian trixie
 # root with systemd as init, trixie's own kernel (6.12) with gpio-sim built for it and i2c-stub,
 # and the amd64 Debian packages (deploy/build-deb.sh: trixie's swiftlang, libgpiod 2.2.1)
-# installed with `apt-get install ./pomodoro_VERSION_amd64.deb ./pomodoro-web_VERSION_amd64.deb`
-# (no terminal; apt takes libmicrohttpd12t64 from trixie) as README says,
+# installed with `apt-get install ./pomodoro_VERSION_amd64.deb ./pomodoro-web_VERSION_amd64.deb
+# ./pomodoro-hooks_VERSION_amd64.deb` (no terminal; apt takes libmicrohttpd12t64 and libcurl4t64
+# from trixie) as README says,
 # packed into an ext4 disk image (mkfs.ext4 -d) and booted under QEMU (TCG). The checks run in
 # the guest (Tests/system/guest: test-only units under /usr/local/lib/systest, never part of the
 # package) and on the host, which also cuts the power: it SIGKILLs QEMU at random instants while
@@ -20,7 +21,7 @@
 #   --build-root DIR  a trixie root kept by `deploy/build-deb.sh --keep` or `Tests/trixie/run.sh
 #                     --keep` (gpio-sim and the upgrade package are built there); default: a new
 #                     one in the scratch folder
-#   --debs DIR        the folder with pomodoro{,-web}_VERSION_amd64.deb (`build-deb.sh --arch amd64 --out
+#   --debs DIR        the folder with pomodoro{,-web,-hooks}_VERSION_amd64.deb (`build-deb.sh --arch amd64 --out
 #                     DIR`); the upgrade package is made there unless it is already (and newer);
 #                     default: build-deb.sh --arch amd64 into the scratch folder
 #   --cuts N          power cuts (default 3, as in CI; more for a soak)
@@ -110,16 +111,18 @@ if [[ -z "$debs" ]]; then
 fi
 deb_file=$debs/pomodoro_${version}_amd64.deb
 web_file=$debs/pomodoro-web_${version}_amd64.deb
-for f in "$deb_file" "$web_file"; do
+hooks_file=$debs/pomodoro-hooks_${version}_amd64.deb
+for f in "$deb_file" "$web_file" "$hooks_file"; do
   [[ -f "$f" ]] || die "no ${f##*/} in $debs: deploy/build-deb.sh --arch amd64 --out $debs"
 done
-say "the packages under test: $deb_file and ${web_file##*/} (Version $(dpkg-deb -f "$deb_file" Version))"
+say "the packages under test: $deb_file, ${web_file##*/} and ${hooks_file##*/} (Version $(dpkg-deb -f "$deb_file" Version))"
 stage "the upgrade package $upgrade_version (Tests/lib/host.sh)"
 how=$(upgrade_debs "$REPO" "$build_root" "$debs" "$work/upgrade-deb.log") ||
   { tail -n 20 "$work/upgrade-deb.log" >&2; die "building the upgrade package $upgrade_version failed"; }
 say "  ${how}"
 upgrade_file=$debs/pomodoro_${upgrade_version}_amd64.deb
 upgrade_web_file=$debs/pomodoro-web_${upgrade_version}_amd64.deb
+upgrade_hooks_file=$debs/pomodoro-hooks_${upgrade_version}_amd64.deb
 
 # --- 2. the device root: trixie minbase, systemd as init, trixie's kernel -----------------------
 if [[ -f "$devroot/$READY_MARK" ]]; then
@@ -164,12 +167,12 @@ fi
 chroot "$devroot" depmod "$KVER"
 
 # --- 4. install as a person does, plus the test-only units ---------------------------------------
-stage "apt-get install ./${deb_file##*/} ./${web_file##*/} in the device root"
+stage "apt-get install ./${deb_file##*/} ./${web_file##*/} ./${hooks_file##*/} in the device root"
 rm -rf "$devroot/usr/local/lib/systest"
 install -d "$devroot/var/tmp/pomodoro-deb" "$devroot/usr/local/lib/systest/debs"
-install -m 644 "$deb_file" "$web_file" "$devroot/var/tmp/pomodoro-deb/"
+install -m 644 "$deb_file" "$web_file" "$hooks_file" "$devroot/var/tmp/pomodoro-deb/"
 # The upgrade, for the guest (apt reads local packages as _apt: world-readable).
-install -m 644 "$upgrade_file" "$upgrade_web_file" "$devroot/usr/local/lib/systest/debs/"
+install -m 644 "$upgrade_file" "$upgrade_web_file" "$upgrade_hooks_file" "$devroot/usr/local/lib/systest/debs/"
 root=$devroot
 root_mounts
 apt_in_root -qq update >/dev/null || die "apt-get update in the device root failed"
@@ -182,12 +185,12 @@ apt_retry in_root apt-get -y -q -o APT::Install-Recommends=false install avahi-d
   { tail -n 20 "$work/install-avahi.log" >&2; die "apt-get install avahi-daemon avahi-utils iproute2 failed in the device root"; }
 apt_start=$SECONDS
 apt_retry in_root apt-get -y -o APT::Install-Recommends=false install "/var/tmp/pomodoro-deb/${deb_file##*/}" \
-  "/var/tmp/pomodoro-deb/${web_file##*/}" </dev/null >"$work/install.log" 2>&1 ||
-  { tail -n 20 "$work/install.log" >&2; die "apt-get install ./${deb_file##*/} ./${web_file##*/} failed in the device root"; }
+  "/var/tmp/pomodoro-deb/${web_file##*/}" "/var/tmp/pomodoro-deb/${hooks_file##*/}" </dev/null >"$work/install.log" 2>&1 ||
+  { tail -n 20 "$work/install.log" >&2; die "apt-get install ./${deb_file##*/} ./${web_file##*/} ./${hooks_file##*/} failed in the device root"; }
 say "  apt-get install: $((SECONDS - apt_start)) s"
 sed -E 's/\(Reading database \.\.\. [0-9]+%//g; s/^/  | /' "$work/install.log" >&2
 # shellcheck disable=SC2016 # dpkg-query's format, not the shell's
-installed=$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro pomodoro-web 2>&1 || true)
+installed=$(in_root dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro pomodoro-web pomodoro-hooks 2>&1 || true)
 # The downloaded packages go; apt's caches of the package lists stay, as on a Pi, rebuilt
 # here so that the guest's apt does not parse the lists again under TCG (about 60 s).
 rm -f "$devroot"/var/cache/apt/archives/*.deb
@@ -195,15 +198,15 @@ in_root apt-cache gencaches >/dev/null
 root_unmount
 rm -f "$devroot/usr/sbin/policy-rc.d"
 rm -rf "$devroot/var/tmp/pomodoro-deb"
-if [[ "$installed" == "$version ii $version ii " ]]; then
-  pass "install-deb: apt-get install ./${deb_file##*/} ./${web_file##*/} with no terminal: $version installed"
+if [[ "$installed" == "$version ii $version ii $version ii " ]]; then
+  pass "install-deb: apt-get install ./${deb_file##*/} ./${web_file##*/} ./${hooks_file##*/} with no terminal: $version installed"
 else
-  fail install-deb "dpkg-query says '$installed' for pomodoro and pomodoro-web, expected '$version ii ' each"
+  fail install-deb "dpkg-query says '$installed' for pomodoro, pomodoro-web and pomodoro-hooks, expected '$version ii ' each"
 fi
 # No `systemctl enable` by hand: the packages enable their units (dh_installsystemd).
-for unit in pomodoro pomodoro-web; do
-  name=install-deb-unit-enabled
-  [[ "$unit" == pomodoro ]] || name=install-deb-web-unit-enabled
+for unit in pomodoro pomodoro-web pomodoro-hooks; do
+  name=install-deb-${unit#pomodoro}-unit-enabled
+  name=${name/--/-}
   enabled=$(readlink "$devroot/etc/systemd/system/multi-user.target.wants/$unit.service" || true)
   if [[ "$enabled" == "/usr/lib/systemd/system/$unit.service" ]]; then
     pass "$name"
@@ -214,7 +217,7 @@ done
 # The test's own files: never part of the package.
 install -D -m 644 -t "$devroot/usr/local/lib/systest/lib" "$REPO"/Tests/lib/{guest,test-lib}.sh "$REPO/deploy/pomodoro.conf"
 install -m 644 "$SYS_DIR"/guest/{lib,part-main,part-cut,part-final}.sh "$devroot/usr/local/lib/systest/"
-install -m 755 "$SYS_DIR"/guest/{main,sim-up,sim-down,sandbox-probe,web-request}.sh "$devroot/usr/local/lib/systest/"
+install -m 755 "$SYS_DIR"/guest/{main,sim-up,sim-down,sandbox-probe,web-request,hook-record}.sh "$devroot/usr/local/lib/systest/"
 for helper in bounce level; do
   cc -static -O2 -Wall -o "$devroot/usr/local/lib/systest/$helper" "$SYS_DIR/guest/$helper.c" ||
     die "compiling Tests/system/guest/$helper.c failed"
@@ -230,6 +233,8 @@ for unit in serial-getty@ttyS0 getty@tty1 getty-static; do
 done
 echo 'LABEL=pomodoro / ext4 errors=remount-ro 0 1' >"$devroot/etc/fstab"
 echo pomodoro-systest >"$devroot/etc/hostname"
+# debootstrap makes no /etc/hosts; a Pi's has these lines (a hook resolves localhost through it).
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tpomodoro-systest\n' >"$devroot/etc/hosts"
 [[ -f "$devroot/etc/pomodoro/pomodoro.conf" ]] || die "the package left no /etc/pomodoro/pomodoro.conf"
 
 # --- 5. the initramfs, the disk image ----------------------------------------------------------

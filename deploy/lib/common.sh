@@ -204,6 +204,10 @@ build_depends_names() {
   fi
 }
 
+# binary_packages: the binary packages deploy/debian/control makes, one a line in its order
+# (pomodoro first): its Package: stanzas, the one list of them, never typed again elsewhere.
+binary_packages() { sed -n 's/^Package:[ \t]*//p' "$(dirname "${BASH_SOURCE[0]}")/../debian/control"; }
+
 # The release's version, written once in Swift (`pomodoro --version`, the packages, Home
 # Assistant's sw_version): RELEASE_FILE below a source tree.
 RELEASE_FILE=Sources/PomodoroSystem/System/Release.swift

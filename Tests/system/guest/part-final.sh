@@ -1,9 +1,9 @@
 # shellcheck shell=dash
 # The boot after the last power cut (sourced by main.sh): reports how that cut was survived,
 # then removes the package as README says, on the live system: `apt-get remove` stops the
-# service and keeps the config and the history (and takes pomodoro-web, which depends on it,
-# keeping its pairings); `apt-get purge` of both deletes them, and the enable links, and
-# leaves the system user (docs/install.md). Then power-off.
+# service and keeps the config and the history (and takes pomodoro-web and pomodoro-hooks, which
+# depend on it, keeping the pairings and what the hooks kept); `apt-get purge` of the three
+# deletes them, and the enable links, and leaves the system user (docs/install.md). Then power-off.
 after_cut_report "cut$CUT"
 hist_sum=$(md5sum <"$STATE_DIR/history.jsonl" 2>/dev/null)
 conf_sum=$(md5sum <"$CONF")
@@ -20,11 +20,13 @@ else
   fail remove-runs "apt-get remove pomodoro failed: $(tail -n 3 /run/systest/remove.log | tr '\n' '|')"
 fi
 left=""
-for f in /usr/bin/pomodoro /usr/lib/systemd/system/pomodoro.service /usr/share/pomodoro /usr/lib/systemd/system/pomodoro-web.service; do
+for f in /usr/bin/pomodoro /usr/lib/systemd/system/pomodoro.service /usr/share/pomodoro /usr/lib/systemd/system/pomodoro-web.service \
+  /usr/lib/systemd/system/pomodoro-hooks.service; do
   [ ! -e "$f" ] || left="$left $f"
 done
 [ "$(systemctl is-active pomodoro.service)" != active ] || left="$left running-service"
 [ "$(systemctl is-active pomodoro-web.service)" != active ] || left="$left running-web-service"
+[ "$(systemctl is-active pomodoro-hooks.service)" != active ] || left="$left running-hooks-service"
 check remove-stops-and-removes "dpkg status '$(dpkg_status)' (expected rc); still there:$left" \
   [ "$(dpkg_status):$left" = "rc:" ]
 check remove-keeps-config "$CONF changed or went: $(ls -l "$CONF" 2>&1)" \
@@ -33,16 +35,19 @@ check remove-keeps-state-and-history "state.json gone, or history.jsonl changed 
   sh -c "[ -s $STATE_DIR/state.json ] && [ -n '$hist_sum' ] && [ \"\$(md5sum <$STATE_DIR/history.jsonl 2>/dev/null)\" = '$hist_sum' ]"
 check remove-keeps-web-pairings "/var/lib/pomodoro-web/pairings gone or empty: $(find /var/lib/pomodoro-web 2>&1 | tr '\n' '|')" \
   [ -s /var/lib/pomodoro-web/pairings ]
-# Both packages: pomodoro-web left removed but not purged (rc) would keep its pairings, and keep
-# pomodoro known to dpkg (status un).
-if apt_quiet purge.log purge pomodoro pomodoro-web; then
+check remove-keeps-hooks-state "/var/lib/pomodoro-hooks/events gone or empty: $(find /var/lib/pomodoro-hooks 2>&1 | tr '\n' '|')" \
+  [ -s /var/lib/pomodoro-hooks/events ]
+# The three packages: pomodoro-web or pomodoro-hooks left removed but not purged (rc) would keep
+# their state, and keep pomodoro known to dpkg (status un).
+if apt_quiet purge.log purge pomodoro pomodoro-web pomodoro-hooks; then
   pass purge-runs
 else
-  fail purge-runs "apt-get purge pomodoro pomodoro-web failed: $(tail -n 3 /run/systest/purge.log | tr '\n' '|')"
+  fail purge-runs "apt-get purge pomodoro pomodoro-web pomodoro-hooks failed: $(tail -n 3 /run/systest/purge.log | tr '\n' '|')"
 fi
 left=""
 for f in /etc/pomodoro $STATE_DIR /etc/systemd/system/multi-user.target.wants/pomodoro.service \
-  /var/lib/pomodoro-web /etc/systemd/system/multi-user.target.wants/pomodoro-web.service; do
+  /var/lib/pomodoro-web /etc/systemd/system/multi-user.target.wants/pomodoro-web.service \
+  /var/lib/pomodoro-hooks /etc/systemd/system/multi-user.target.wants/pomodoro-hooks.service; do
   [ ! -e "$f" ] && [ ! -L "$f" ] || left="$left $f"
 done
 check purge-removes "dpkg status '$(dpkg_status)' (expected none); still there:$left" \

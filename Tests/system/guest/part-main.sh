@@ -126,15 +126,26 @@ ip link add mdns0 type dummy 2>/dev/null || { ip link add mdns0 type veth peer n
 ip link set mdns0 multicast on up
 ip addr add 192.0.2.10/24 dev mdns0 2>/dev/null || true
 # avahi-browse's parsable lines: =;IFACE;IPv4;NAME;TYPE;DOMAIN;HOST;ADDRESS;PORT;TXT, spaces in a
-# name written \032, the type as _http._tcp or its description (Web Site).
+# name written \032, the type as _http._tcp or its description (Web Site). ADDRESS is the host's
+# A or its AAAA record, whichever answers first (avahi-browse resolves with AVAHI_PROTO_UNSPEC,
+# seen both ways in CI): either of mdns0's own addresses, never another's.
 mdns_name='Pomodoro(\\032| )on(\\032| )pomodoro-systest'
 browse() { avahi-browse -rpt _http._tcp >/run/systest/mdns.txt 2>&1 || true; }
-announced() { browse && grep -Eq "^=;mdns0;IPv4;$mdns_name;(_http\._tcp|Web Site);local;[^;]*;192\.0\.2\.10;8080;.*\"path=/\"" /run/systest/mdns.txt; }
+mdns0_addresses() { ip -o addr show dev mdns0 | awk '{ sub(/\/.*/, "", $4); print $4 }'; }
+announced() {
+  browse || return 1
+  found=$(grep -E "^=;mdns0;IPv4;$mdns_name;(_http\._tcp|Web Site);local;[^;]*;[^;]*;8080;.*\"path=/\"" /run/systest/mdns.txt) ||
+    return 1
+  for address in $(mdns0_addresses); do
+    case "$found" in *";$address;8080;"*) return 0 ;; esac
+  done
+  return 1
+}
 withdrawn() { browse && ! grep -Eq "$mdns_name" /run/systest/mdns.txt; }
 wait_for 60 announced || true
 say "mDNS: avahi-browse -rpt _http._tcp: $(grep -E "$mdns_name" /run/systest/mdns.txt | head -n 2 | tr '\n' '|')"
 say "mDNS: pomodoro-web said: $(journalctl -b -u pomodoro-web.service -o cat --no-pager 2>/dev/null | grep -i 'mdns\|avahi' | tail -n 2 | tr '\n' '|')"
-check web-mdns-announced "avahi-browse -rpt _http._tcp: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-400); expected 'Pomodoro on pomodoro-systest' on 192.0.2.10 port 8080 with path=/" \
+check web-mdns-announced "avahi-browse -rpt _http._tcp: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-400); expected 'Pomodoro on pomodoro-systest' over IPv4 on mdns0 at one of its addresses ($(mdns0_addresses | xargs)), port 8080, path=/" \
   announced
 systemctl stop pomodoro-web.service
 wait_for 30 withdrawn || true
@@ -144,6 +155,56 @@ systemctl start pomodoro-web.service
 wait_for 60 web_active || true
 wait_for 60 announced || true
 check web-mdns-again "started again: $(tr '\n' '|' </run/systest/mdns.txt | cut -c1-300); expected announced again" announced
+
+# --- 2c. the hooks: pomodoro-hooks.service as installed, then with a hook set --------------------
+# As installed (no hook_command, no webhook_url in the config) the unit is enabled but skipped by
+# its ExecCondition=: inactive, not failed. Set as an owner sets it, a hook runs on a press of the
+# device's start button, in the unit's sandbox (hook-record.sh writes what it could do).
+HOOK_EVENTS=/var/lib/pomodoro-hooks/events
+hooks_prop() { systemctl show -P "$1" pomodoro-hooks.service; }
+hooks_active() { [ "$(systemctl is-active pomodoro-hooks.service)" = active ]; }
+hooks_state="$(systemctl is-active pomodoro-hooks.service) ($(hooks_prop Result)), $(systemctl is-enabled pomodoro-hooks.service 2>&1)"
+check hooks-skipped-unset "pomodoro-hooks.service as installed: $hooks_state; expected inactive (exec-condition), enabled" \
+  [ "$hooks_state" = "inactive (exec-condition), enabled" ]
+set_conf hook_command "$SYSTEST/hook-record.sh"
+systemctl restart pomodoro-hooks.service || true
+wait_for 30 hooks_active || true
+check hooks-active "with hook_command set: pomodoro-hooks.service is $(systemctl is-active pomodoro-hooks.service) ($(hooks_prop Result)); $(journalctl -b -u pomodoro-hooks.service -o cat --no-pager | tail -n 3 | tr '\n' '|')" \
+  hooks_active
+hooks_pid=$(hooks_prop MainPID)
+hooks_user=$(stat -c %U "/proc/$hooks_pid" 2>&1)
+check hooks-user "main process $hooks_pid runs as '$hooks_user', expected pomodoro-hooks" [ "$hooks_user" = pomodoro-hooks ]
+hooks_sandbox=$(awk '$1 == "Seccomp:" || $1 == "NoNewPrivs:" { printf "%s%s ", $1, $2 }' "/proc/$hooks_pid/status")
+check hooks-sandbox-live "/proc/$hooks_pid/status: '$hooks_sandbox', expected NoNewPrivs:1 Seccomp:2 (a filter)" \
+  [ "$hooks_sandbox" = "NoNewPrivs:1 Seccomp:2 " ]
+# hooks_said EVENT: the hook's line for EVENT (the last), if it ran.
+hooks_said() { grep "^event=$1 " "$HOOK_EVENTS" 2>/dev/null | tail -n 1; }
+hooks_ran() { [ -n "$(hooks_said "$1")" ]; }
+mark=$(log_mark)
+press "$BTN_START"
+expect_state hooks-press-starts "$mark" 'phase=running mode=focus' 10
+wait_for 30 hooks_ran started || true
+said=$(hooks_said started)
+say "hooks: on the start press: ${said:-nothing}"
+check hooks-run-on-start "$HOOK_EVENTS: '$(tr '\n' '|' <"$HOOK_EVENTS" 2>&1)'; expected a line for started (running focus, as pomodoro-hooks, the JSON on stdin)" \
+  sh -c "echo '$said' | grep -q '^event=started phase=running mode=focus user=pomodoro-hooks stdin=[1-9]'"
+# The hook's sandbox is the unit's: the system read-only, the network there (a TCP connection to
+# the page on 127.0.0.1:8080; localhost resolved with AI_ADDRCONFIG while AF_NETLINK is refused).
+check hooks-sandbox-etc-readonly "$said; expected etc= refused, a read-only file system" \
+  sh -c "echo '$said' | grep -q ' etc=[^ ]*Read-only_file_system'"
+check hooks-network "$said; expected inet=ok (a connection to 127.0.0.1:8080), resolve=ok and netlink refused" \
+  sh -c "echo '$said' | grep -q ' inet=ok resolve=ok netlink=socket:_Address_family_not_supported_by_protocol\$'"
+mark=$(log_mark)
+press "$BTN_CANCEL"
+expect_state hooks-cancel "$mark" 'phase=idle mode=focus' 10
+wait_for 30 hooks_ran cancelled || true
+check hooks-in-order "$HOOK_EVENTS: '$(tr '\n' '|' <"$HOOK_EVENTS" 2>&1)'; expected started, then cancelled" \
+  sh -c "grep -o '^event=[a-z]*' $HOOK_EVENTS | grep -A1 -x 'event=started' | tail -n 1 | grep -qx 'event=cancelled'"
+security=$(systemd-analyze security pomodoro-hooks.service 2>&1 | tail -n 1)
+level=$(echo "$security" | sed -n 's/.*: \([0-9.]*\) .*/\1/p')
+say "systemd-analyze security pomodoro-hooks: $security"
+check hooks-security-live "exposure '$level' ($security), expected 1.5 or lower" \
+  awk -v l="$level" 'BEGIN { exit !(l != "" && l <= 1.5) }'
 
 # --- 3. the sandbox, on the live unit ----------------------------------------------------------
 security=$(systemd-analyze security pomodoro.service 2>&1 | tail -n 1)
@@ -276,9 +337,10 @@ restart_service
 # The host put the second build (VERSION+upgradetest, its shipped config changed) in
 # $SYSTEST/debs; the owner's config was edited above (set_conf). apt-get -y, no terminal.
 UPGRADE_DEB=$(find "$SYSTEST/debs" -name 'pomodoro_*_amd64.deb' | head -n 1)
-# pomodoro-web depends on this very version of pomodoro: the two go up together, as apt upgrade
-# takes them.
+# pomodoro-web and pomodoro-hooks depend on this very version of pomodoro: the three go up
+# together, as apt upgrade takes them.
 UPGRADE_WEB=$(find "$SYSTEST/debs" -name 'pomodoro-web_*_amd64.deb' | head -n 1)
+UPGRADE_HOOKS=$(find "$SYSTEST/debs" -name 'pomodoro-hooks_*_amd64.deb' | head -n 1)
 new_version=$(dpkg-deb -f "$UPGRADE_DEB" Version)
 old_version=$(dpkg-query -W -f '${Version}' pomodoro)
 say "upgrade: pomodoro $old_version -> $new_version (${UPGRADE_DEB##*/})"
@@ -297,7 +359,8 @@ wait_for 30 grep -qE '"duration_ns": ?360000000000[,}]' "$STATE_DIR/state.json" 
 old_pid=$(main_pid)
 apt_start=$(date +%s%3N)
 upgrade_rc=0
-DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=false "$UPGRADE_DEB" "$UPGRADE_WEB" \
+hook_lines=$(wc -l <"$HOOK_EVENTS" 2>/dev/null || echo 0)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Install-Recommends=false "$UPGRADE_DEB" "$UPGRADE_WEB" "$UPGRADE_HOOKS" \
   </dev/null >/run/systest/upgrade.log 2>&1 || upgrade_rc=$?
 apt_ms=$(($(date +%s%3N) - apt_start))
 say "upgrade: apt-get install took $apt_ms ms (exit $upgrade_rc)"
@@ -327,6 +390,15 @@ denials=$(journalctl -b -u pomodoro-web.service -o cat --no-pager |
 denials="$denials$(journalctl -b -k -o cat --no-pager | grep -E 'type=1326|audit.*seccomp' | head -n 3)"
 say "web: journal: $(journalctl -b -u pomodoro-web.service -o cat --no-pager | grep -vE '^(Started|Stopping|Stopped) ' | cut -c1-160 | head -n 20 | tr '\n' '|')"
 check web-no-denial "pomodoro-web this boot: $(echo "$denials" | tr '\n' '|')" [ -z "$denials" ]
+# The hooks, upgraded beside it: active on the new version; no refusal or failure this boot.
+hooks_version=$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' pomodoro-hooks)
+wait_for 30 hooks_active || true
+check hooks-after-upgrade "pomodoro-hooks '$hooks_version', $(systemctl is-active pomodoro-hooks.service); expected $new_version, active" \
+  [ "$hooks_version:$(systemctl is-active pomodoro-hooks.service)" = "$new_version ii :active" ]
+denials=$(journalctl -b -u pomodoro-hooks.service -o cat --no-pager |
+  grep -iE 'bad system call|SIGSYS|status=31|operation not permitted|core-dump|failed with result|start request repeated' | head -n 3)
+say "hooks: journal: $(journalctl -b -u pomodoro-hooks.service -o cat --no-pager | grep -vE '^(Started|Stopping|Stopped) ' | cut -c1-160 | head -n 20 | tr '\n' '|')"
+check hooks-no-denial "pomodoro-hooks this boot: $(echo "$denials" | tr '\n' '|')" [ -z "$denials" ]
 wait_for 20 log_since "$mark" '^restored a focus timer'
 journal_order() { # stopping on SIGTERM, then restored a focus timer, then ready, after MARK
   tail -n +"$((mark + 1))" "$LOG" | grep -oE '^(stopping on SIGTERM|restored a focus timer|ready$)' | uniq | tr '\n' '|'
@@ -346,6 +418,11 @@ at_stop=$(journalctl -b "_PID=$old_pid" -o short-unix --no-pager | awk '
 mark=$(log_mark)
 press "$BTN_START"
 expect_state upgrade-resumes "$mark" 'phase=running mode=focus' 10
+# The new hooks reach the new device: the press that resumed the timer ran the hook.
+hooks_more() { [ "$(wc -l <"$HOOK_EVENTS")" -gt "$hook_lines" ]; }
+wait_for 30 hooks_more || true
+check hooks-after-upgrade-run "$HOOK_EVENTS after the upgrade: '$(tail -n +"$((hook_lines + 1))" "$HOOK_EVENTS" | tr '\n' '|')'; expected a line for the resume" \
+  sh -c "tail -n +$((hook_lines + 1)) $HOOK_EVENTS | grep -q '^event=[a-z]* phase=running .* user=pomodoro-hooks '"
 restored=$(state_since "$mark" | sed -n 's/.*remaining_ms=\([0-9]*\).*/\1/p')
 say "upgrade: restored remaining_ms=$restored; ${at_stop:-?} left when the old service stopped (lost $((${at_stop:-0} - ${restored:-0})) ms)"
 check upgrade-time-kept "remaining_ms=$restored after the upgrade, ${at_stop:-?} at the stop: expected at most 10 s lost, none gained (1 s tolerance)" \
