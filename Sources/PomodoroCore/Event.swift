@@ -28,6 +28,10 @@ public enum Event: Equatable, Sendable {
   /// A command: the label of the session running (if any) and of those that follow, until
   /// changed; nil clears it. A label set is remembered first among the recent ones.
   case setLabel(SessionLabel?)
+  /// A command: the profile named (one of the settings' `profiles`; nil: the base settings) from
+  /// now on. A timer keeps its length; the idle picker follows the new preset unless dialed. A
+  /// name the settings do not define changes nothing.
+  case setProfile(String?)
   /// A command (or the knob's push while a focus runs): an interruption of the running focus,
   /// counted on its session; the timer runs on. Ignored without a running focus.
   case interrupt(Interruption)
