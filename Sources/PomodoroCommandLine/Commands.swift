@@ -188,6 +188,8 @@ extension PomodoroCLI {
                                  \(SessionLabel.maxCharacters) characters): label Write the report; label alone clears it
           interrupt [--external] mark an interruption of the running focus (yours; --external: someone
                                  else's); the timer runs on
+          profile [NAME]         the profile of the next sessions (the config's profile NAME lines; a timer
+                                 keeps its length): profile deep; profile alone: the base settings
           watch                  the state now and on every change, a line each, until the device stops
           config                 the settings ctl and the page change (\(ConfigKey.settableKeys.count) keys): each one's value and
                                  where it comes from (default, FILE:LINE of the config file, or set)

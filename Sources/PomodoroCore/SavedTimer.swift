@@ -153,6 +153,11 @@ extension Engine {
       }
       held = .counted(max(0, min(longestFlow, counted)))
     }
+    // A picker at the preset of a profile no longer defined shows the base's preset.
+    if saved.phase == .idle, saved.origin == .preset, saved.profile != s.profile, let preset = settings.preset(s.mode) {
+      s.duration = preset
+      s.origin = .preset
+    }
     var effects: [Effect] = []
     switch saved.phase {
     case .idle:
