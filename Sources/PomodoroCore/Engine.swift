@@ -291,7 +291,7 @@ public enum Engine {
       SessionRecord(
         mode: s.mode, outcome: outcome, planned: planned, actual: actual, extended: extended, endedAt: endedAt,
         label: s.label, interruptions: s.session?.interruptions ?? Interruptions(),
-        room: s.room?.following == true ? s.room?.name : nil))
+        room: s.room?.following == true ? s.room?.name : nil, profile: s.profile))
   }
 
   /// The cancel button under a countdown: the session ends (recorded cancelled, or completed

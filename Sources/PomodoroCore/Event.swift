@@ -84,6 +84,8 @@ public struct SessionRecord: Equatable, Sendable {
   public var interruptions: Interruptions
   /// The room whose session it was (the desk followed the room's phase), nil: its own.
   public var room: String?
+  /// The profile in use when it ended (issue 48), nil: the base settings.
+  public var profile: String?
 
   /// Whether a session of `mode` that ended with `outcome` is completed focus: completed, of a
   /// kind that is focus (`ModeKind.isFocus`: focus and flow). The one meaning of "completed
@@ -99,7 +101,7 @@ public struct SessionRecord: Equatable, Sendable {
   public init(
     mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
     endedAt: Instant, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions(),
-    room: String? = nil
+    room: String? = nil, profile: String? = nil
   ) {
     self.mode = mode
     self.outcome = outcome
@@ -110,5 +112,6 @@ public struct SessionRecord: Equatable, Sendable {
     self.label = label
     self.interruptions = interruptions
     self.room = room
+    self.profile = profile
   }
 }
