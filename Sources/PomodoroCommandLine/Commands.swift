@@ -147,9 +147,13 @@ extension PomodoroCLI {
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
       run: { try HistoryCommand.run($0) }),
     Subcommand(
-      name: "stats", usage: ["stats [--days N] [--png FILE] [--config FILE]", "stats --by-label [--config FILE]"],
+      name: "stats",
+      usage: [
+        "stats [--days N] [--png FILE] [--config FILE]", "stats --by-label [--config FILE]",
+        "stats --by-profile [--config FILE]",
+      ],
       summary:
-        "Focus sessions today and this week, streaks, and a heatmap of the last \(StatsCommand.defaultDays / 7) weeks; or by label",
+        "Focus sessions today and this week, streaks, and a heatmap of the last \(StatsCommand.defaultDays / 7) weeks; or by label or profile",
       brief: "counts, streaks and a heatmap of focus minutes",
       details: """
         Counts the completed focus sessions and focus minutes of today and this week (from Monday), the
@@ -162,7 +166,8 @@ extension PomodoroCLI {
         recorded with it set, and said so. Damaged lines of history.jsonl are skipped and reported.
         --by-label shows instead each label's completed focus sessions and flows and their minutes today,
         this week and over the \(StatsCommand.byLabelWeeks) weeks ending today (sessions without a label on a
-        row of their own), reading the history from its end back to those weeks only.
+        row of their own), reading the history from its end back to those weeks only. --by-profile does the
+        same by the profile in use (issue 48; sessions on the base settings as \(StatsCommand.baseProfile)).
         """,
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
       run: { try StatsCommand.run($0) }),
@@ -188,6 +193,8 @@ extension PomodoroCLI {
                                  \(SessionLabel.maxCharacters) characters): label Write the report; label alone clears it
           interrupt [--external] mark an interruption of the running focus (yours; --external: someone
                                  else's); the timer runs on
+          profile [NAME]         the profile of the next sessions (the config's profile NAME lines; a timer
+                                 keeps its length): profile deep; profile alone: the base settings
           watch                  the state now and on every change, a line each, until the device stops
           config                 the settings ctl and the page change (\(ConfigKey.settableKeys.count) keys): each one's value and
                                  where it comes from (default, FILE:LINE of the config file, or set)

@@ -10,15 +10,21 @@ enum StatsCommand {
   static let defaultDays = 84
   /// --by-label's span, in weeks.
   static let byLabelWeeks = LabelStats.defaultWeeks
+  /// --by-profile's row of the sessions on the base settings.
+  static let baseProfile = LabelStats.baseProfile
 
   static func run(_ words: ArraySlice<String>, now: WallTime = .now()) throws -> Int32 {
-    let args = try Arguments(words, valued: ["--config", "--days", "--png"], switches: ["--by-label"])
+    let args = try Arguments(
+      words, valued: ["--config", "--days", "--png"], switches: ["--by-label", "--by-profile"])
     guard args.positional.isEmpty else { throw UsageError("stats takes no arguments, got '\(args.positional[0])'") }
-    if args.switches.contains("--by-label") {
+    let groupings: [(String, LabelStats.Grouping)] = [("--by-label", .label), ("--by-profile", .profile)]
+    let chosen = groupings.filter { args.switches.contains($0.0) }
+    if chosen.count > 1 { throw UsageError("--by-label and --by-profile are two tables; ask for one") }
+    if let (flag, grouping) = chosen.first {
       for other in ["--days", "--png"] where args.values[other] != nil {
-        throw UsageError("--by-label shows today, this week and \(byLabelWeeks) weeks; it takes no \(other)")
+        throw UsageError("\(flag) shows today, this week and \(byLabelWeeks) weeks; it takes no \(other)")
       }
-      return try byLabel(args, now: now)
+      return try byLabel(args, by: grouping, now: now)
     }
     var days = defaultDays
     if let text = args.values["--days"] {
@@ -52,11 +58,12 @@ enum StatsCommand {
     return ExitCode.ok
   }
 
-  /// `stats --by-label`: the history read from its end back to the span's start only.
-  static func byLabel(_ args: Arguments, now: WallTime) throws -> Int32 {
+  /// `stats --by-label` (or `--by-profile`): the history read from its end back to the span's
+  /// start only.
+  static func byLabel(_ args: Arguments, by grouping: LabelStats.Grouping, now: WallTime) throws -> Int32 {
     let config = try PomodoroCLI.loadConfig(args.values["--config"], defaultPath: DeviceConfig.defaultPath, log: nil)
     let log = HistoryLog(directory: config.stateDirectory)
-    var builder = LabelStats.Builder(today: now.localCivilDay, weeks: byLabelWeeks)
+    var builder = LabelStats.Builder(today: now.localCivilDay, weeks: byLabelWeeks, by: grouping)
     try log.scanBackward(
       entry: { builder.add($0) },
       damaged: { line in
@@ -65,7 +72,7 @@ enum StatsCommand {
           "pomodoro: \(log.path) line \(line) from the end is damaged (torn by a power cut, or a time out of range); skipped"
         )
       })
-    print(LabelStatsText.render(builder.finish()), terminator: "")
+    print(LabelStatsText.render(builder.finish(), by: grouping), terminator: "")
     if !now.synced {
       print("The wall clock is not set yet (no network time since boot): \"today\" may be wrong.")
     }

@@ -77,6 +77,8 @@ public struct ConfigKey {
   public let differs: (DeviceConfig, DeviceConfig) -> Bool
   /// Takes this key's value from the second config.
   public let copy: (inout DeviceConfig, DeviceConfig) -> Void
+  /// A family of keys (`profile NAME`): a line a member, named by its key's second word.
+  public private(set) var isFamily = false
 
   /// The default as a config writes it (nil: unset).
   public var defaultValue: String? { value(DeviceConfig()) }
@@ -85,8 +87,31 @@ public struct ConfigKey {
   /// unset by default.
   public var exampleLine: String {
     if let d = defaultValue { return "\(name) = \(d)" }
-    return "# \(name) = \(example ?? "")"
+    if isFamily { return "# \(ProfileLines.key) \(ProfileLines.exampleName) = \(ProfileLines.example)" }
+    return example.map { "# \(name) = \($0)" } ?? "# \(name) ="
   }
+
+  /// The lines `config` sets of this key, each its key and value: none while unset, a family's
+  /// one a member.
+  public func lines(_ config: DeviceConfig) -> [(key: String, value: String)] {
+    guard isFamily else { return value(config).map { [(name, $0)] } ?? [] }
+    return config.engine.profiles.map { ("\(ProfileLines.key) \($0.name)", ProfileLines.format($0)) }
+  }
+
+  /// The value of the line `key` (this key's name, or a member's) in `config`; nil while unset.
+  public func value(of key: String, in config: DeviceConfig) -> String? {
+    guard isFamily else { return value(config) }
+    return lines(config).first { $0.key == key }?.value
+  }
+
+  /// The row of the line `key`: a key's own, or its family's (`profile deep`: `profile NAME`).
+  public static func row(_ key: String) -> ConfigKey? {
+    named[key] ?? (ProfileLines.member(key) != nil ? named[ProfileLines.familyName] : nil)
+  }
+
+  /// Names written once that others read (a profile's settings take their values).
+  static let longBreakEvery = "long_break_every"
+  static let flowBreakRatio = "flow_break_ratio"
 
   init<Value: Equatable>(
     _ name: String, _ path: WritableKeyPath<DeviceConfig, Value>, _ codec: ConfigCodec<Value>,
@@ -144,6 +169,12 @@ public struct ConfigKey {
     var v4 = in_addr()
     var v6 = in6_addr()
     return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+  }
+
+  static func family(_ key: ConfigKey) -> ConfigKey {
+    var key = key
+    key.isFamily = true
+    return key
   }
 
   static func makeAll() -> [ConfigKey] {
@@ -213,14 +244,22 @@ public struct ConfigKey {
       ConfigKey(
         "modes", \.engine.modes, C.modes, .live, "the modes the knob's push steps through while idle, in order"),
       ConfigKey(
-        "flow_break_ratio", \.engine.flowBreakRatio, C.integer(1...60, "a number from 1 to 60, like 5"), .live,
+        flowBreakRatio, \.engine.flowBreakRatio, C.integer(1...60, "a number from 1 to 60, like 5"), .live,
         "a flow earns a break of its length divided by this"),
     ]
     let alarmTimeout = "a duration from 5s to 1h, like 60s, or never"
     keys += [
       ConfigKey(
-        "long_break_every", \.engine.longBreakEvery, C.integer(1...12, "a number from 1 to 12"), .live,
+        longBreakEvery, \.engine.longBreakEvery, C.integer(1...12, "a number from 1 to 12"), .live,
         "a long break after every Nth focus"),
+      family(
+        ConfigKey(
+          ProfileLines.familyName, \.engine.profiles, ProfileLines.family, .live,
+          "a named profile (at most \(Profile.most), named \(Profile.nameRule)): what it leaves out is the base's "
+            + "(docs/use.md, Profiles)", example: ProfileLines.example)),
+      ConfigKey(
+        ProfileLines.key, \.engine.profile, ProfileLines.choice, .live,
+        "the profile in use at start (empty: none, the base settings); the knob and ctl profile choose another"),
       ConfigKey(
         "daily_goal", \.engine.dailyGoal, C.integer(0...99, "a number from 0 (no goal) to 99, like 8"), .live,
         "completed focus sessions a day to aim at; 0: no goal"),

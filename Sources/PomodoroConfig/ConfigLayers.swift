@@ -36,14 +36,20 @@ public struct ConfigLayers: Equatable, Sendable {
     self.file = file
     self.fileConfig = fileConfig
     self.fileLines = fileLines
-    self.overlay = overlay.filter { ConfigKey.named[$0.key]?.settable == true }
+    self.overlay = overlay.filter { ConfigKey.row($0.key)?.settable == true }
   }
 
   /// The file's config with the overlay's keys over it.
   public var config: DeviceConfig {
     var config = fileConfig
     for key in ConfigKey.settableKeys {
-      if let value = overlay[key.name] { _ = key.read(&config, value) }
+      if key.isFamily {
+        for (name, value) in overlay.sorted(by: { $0.key < $1.key }) where ProfileLines.member(name) != nil {
+          _ = ConfigParser.read(name, value, into: &config)
+        }
+      } else if let value = overlay[key.name] {
+        _ = key.read(&config, value)
+      }
     }
     return config
   }
@@ -75,13 +81,22 @@ public struct ConfigLayers: Equatable, Sendable {
       accepts: key.expected)
   }
 
-  /// Every settable key, in the table's order.
-  public var items: [ConfigItem] { ConfigKey.settableKeys.map(item) }
+  /// Every settable key, in the table's order; a family's members each (its row while it has none).
+  public var items: [ConfigItem] {
+    let config = config
+    return ConfigKey.settableKeys.flatMap { key -> [ConfigItem] in
+      let members = key.isFamily ? key.lines(config) : []
+      guard !members.isEmpty else { return [item(key)] }
+      return members.map {
+        ConfigItem(key: $0.key, value: $0.value, from: from($0.key), about: key.summary, accepts: key.expected)
+      }
+    }
+  }
 
   /// The settable key named `name`; else why not: an unknown key gets the config file's message,
   /// a key read only at start or the bridge's says where it is set and the restart that applies it.
   public func settableKey(_ name: String) -> Result<ConfigKey, ConfigRefusal> {
-    guard let key = ConfigKey.named[name] else { return .failure(.init(ConfigParser.unknownKey(name))) }
+    guard let key = ConfigKey.row(name) else { return .failure(.init(ConfigParser.unknownKey(name))) }
     let whose: String
     switch key.applies {
     case .live: return .success(key)
@@ -97,11 +112,13 @@ public struct ConfigLayers: Equatable, Sendable {
   public func setting(_ name: String, to value: String) -> Result<(ConfigLayers, ConfigKey), ConfigRefusal> {
     settableKey(name).flatMap { key in
       var probe = config
-      if let problem = ConfigParser.read(name, String(TextLines.trimmed(value)), into: &probe) {
+      if let problem = ConfigParser.read(name, String(TextLines.trimmed(value)), into: &probe)
+        ?? ProfileLines.problem(probe)
+      {
         return .failure(.init(problem))
       }
       var next = self
-      next.overlay[name] = key.value(probe) ?? String(TextLines.trimmed(value))
+      next.overlay[name] = key.value(of: name, in: probe) ?? String(TextLines.trimmed(value))
       return .success((next, key))
     }
   }
@@ -125,7 +142,9 @@ public struct ConfigLayers: Equatable, Sendable {
     # file, then SIGHUP (sudo systemctl kill -s HUP pomodoro), takes them all out.
 
     """
-      + ConfigKey.settableKeys.compactMap { key in overlay[key.name].map { "\(key.name) = \($0)\n" } }.joined()
+      + ConfigKey.settableKeys.flatMap { key in
+        overlay.keys.filter { ConfigKey.row($0)?.name == key.name }.sorted().map { "\($0) = \(overlay[$0] ?? "")\n" }
+      }.joined()
   }
 
   /// An overlay's text (read from `path`): the values of its good lines, and a problem naming

@@ -10,17 +10,19 @@ public enum ConfigParser {
   /// line, and two keys on one pin are compared by offset rather than by text.
   public static func parse(_ text: String, file: String, pins: PinSet? = nil) throws -> DeviceConfig {
     var config = DeviceConfig()
-    let keys = ConfigKey.named
     var seen: [String: Int] = [:]
     var lineNumber = 0
     for rawLine in TextLines.split(text) {
       lineNumber += 1
       guard let (key, value) = try keyValue(rawLine, lineNumber: lineNumber, file: file) else { continue }
       func fail(_ message: String) -> ConfigError { ConfigError(file: file, line: lineNumber, message: message) }
-      guard keys[key] != nil else { throw fail(unknownKey(key)) }
+      guard ConfigKey.row(key) != nil else { throw fail(unknownKey(key)) }
       if let first = seen[key] { throw fail(setTwice(key, first: first)) }
       seen[key] = lineNumber
       if let problem = read(key, value, into: &config) { throw fail(problem) }
+    }
+    if let problem = ProfileLines.problem(config) {
+      throw ConfigError(file: file, line: seen[ProfileLines.key] ?? 0, message: problem)
     }
     try checkPins(config, lines: seen, file: file, pins: pins)
     return config
@@ -31,7 +33,8 @@ public enum ConfigParser {
   /// The one reading of a value: the file, the overlay `pomodoro ctl config set` writes, and
   /// `ctl config set` itself.
   public static func read(_ key: String, _ value: String, into config: inout DeviceConfig) -> String? {
-    guard let setting = ConfigKey.named[key] else { return unknownKey(key) }
+    guard let setting = ConfigKey.row(key) else { return unknownKey(key) }
+    if setting.isFamily, let name = ProfileLines.member(key) { return ProfileLines.read(name, value, into: &config) }
     guard !value.isEmpty || setting.takesEmpty else { return "'\(key)' has no value; expected \(setting.expected)" }
     guard setting.read(&config, value) else {
       return setting.problem(value)
@@ -43,6 +46,8 @@ public enum ConfigParser {
   /// The message for a key no row of `ConfigKey.all` has.
   public static func unknownKey(_ key: String) -> String {
     "unknown key '\(TextLines.visible(key))'; known keys: \(ConfigKey.named.keys.sorted().joined(separator: ", "))"
+      + (key.hasPrefix(ProfileLines.key)
+        ? " (a profile's line: \(ProfileLines.key) NAME = \(ProfileLines.example))" : "")
   }
 
   /// The message for a key given a second time, on a later line than `first`.
@@ -59,7 +64,7 @@ public enum ConfigParser {
       var line = Substring(raw)
       if let hash = TextLines.commentStart(line) { line = line[..<hash] }
       guard let eq = line.firstIndex(of: "=") else { continue }
-      let key = String(TextLines.trimmed(line[..<eq]))
+      let key = ProfileLines.normalized(String(TextLines.trimmed(line[..<eq])))
       if found[key] == nil { found[key] = index + 1 }
     }
     return found
@@ -72,7 +77,7 @@ public enum ConfigParser {
   static func keyValue(_ rawLine: String, lineNumber: Int, file: String) throws -> (String, String)? {
     switch TextLines.keyValue(rawLine) {
     case .blank: return nil
-    case .pair(let k, let v): return (k, v)
+    case .pair(let k, let v): return (ProfileLines.normalized(k), v)
     case .other: return try slowKeyValue(rawLine, lineNumber: lineNumber, file: file)
     }
   }
@@ -90,7 +95,7 @@ public enum ConfigParser {
     guard let eq = trimmed.firstIndex(of: "=") else {
       throw fail("expected `key = value`, found '\(TextLines.visible(trimmed))'")
     }
-    let key = String(TextLines.trimmed(trimmed[..<eq]))
+    let key = ProfileLines.normalized(String(TextLines.trimmed(trimmed[..<eq])))
     let value = String(TextLines.trimmed(trimmed[trimmed.index(after: eq)...]))
     return (key, value)
   }
@@ -135,7 +140,7 @@ public enum ConfigParser {
   /// The text of `config` as a config file: every key that is set, one a line, in the order of
   /// deploy/pomodoro.conf (`ConfigKey.all`). Parses back to `config`.
   public static func text(of config: DeviceConfig) -> String {
-    ConfigKey.all.compactMap { key in key.value(config).map { "\(key.name) = \($0)\n" } }.joined()
+    ConfigKey.all.flatMap { key in key.lines(config).map { "\($0.key) = \($0.value)\n" } }.joined()
   }
 }
 

@@ -28,6 +28,9 @@ public enum ControlCommand: Equatable, Sendable {
   case label(SessionLabel?)
   /// An interruption of the running focus, marked without stopping it.
   case interrupt(Interruption)
+  /// The profile named from now on (nil: the base settings); a name the config does not define
+  /// is refused.
+  case profile(String?)
   /// The MQTT bridge: a room session heard on a desk's session topic (its author that desk),
   /// `age` old at `at`, the bridge's instant on the machine's monotonic clock (docs/room.md).
   case roomSession(RoomSessionMessage, age: Nanoseconds, at: Instant?)
@@ -39,7 +42,7 @@ public enum ControlCommand: Equatable, Sendable {
   /// (`pair` is `pomodoro web`'s, and not listed).
   static let each: [ControlCommand] = [
     .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend(0), .set(mode: nil, duration: nil),
-    .label(nil), .interrupt(.internal), .watch, .config, .configSet(key: "focus", value: "25m"),
+    .label(nil), .interrupt(.internal), .profile(nil), .watch, .config, .configSet(key: "focus", value: "25m"),
     .configReset(key: "focus"),
   ]
 
@@ -66,8 +69,8 @@ public enum ControlCommand: Equatable, Sendable {
 
   var takesNoArgument: Bool {
     switch self {
-    case .extend, .set, .pair, .config, .configSet, .configReset, .history, .label, .interrupt, .roomSession,
-      .roomStatus:
+    case .extend, .set, .pair, .config, .configSet, .configReset, .history, .label, .interrupt, .profile,
+      .roomSession, .roomStatus:
       return false
     default: return true
     }
@@ -94,6 +97,7 @@ public enum ControlCommand: Equatable, Sendable {
     case .configReset: return "config_reset"
     case .label: return "label"
     case .interrupt: return "interrupt"
+    case .profile: return "profile"
     case .roomSession: return "room_session"
     case .roomStatus: return "room_status"
     }
@@ -123,6 +127,7 @@ public enum ControlCommand: Equatable, Sendable {
     case .configReset(let key): pairs.append(("key", .string(key)))
     case .label(let label): pairs += label.map { [("text", .string($0.text))] } ?? []
     case .interrupt(let kind): pairs.append(("kind", .string(kind.rawValue)))
+    case .profile(let name): pairs += name.map { [("name", .string($0))] } ?? []
     case .pair(nil, _), .status, .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .watch, .config: break
     case .roomSession(let m, let age, let at):
       pairs += [("by", .string(m.session.origin))] + m.fields + [("age_ms", .int(wholeMilliseconds(age)))]
@@ -198,6 +203,13 @@ public enum ControlCommand: Equatable, Sendable {
       if let kind = object["kind"] {
         guard let k = kind.string else { return .failure(.init("\"kind\" must be \"internal\" or \"external\"")) }
         words.append(k)
+      }
+    case "profile":
+      if let name = object["name"] {
+        guard let n = name.string else {
+          return .failure(.init("\"name\" must be a string, like {\"cmd\":\"profile\",\"name\":\"deep\"}"))
+        }
+        if !n.isEmpty { words.append(n) }
       }
     case "room_session", "room_status":
       return room(cmd, object)
@@ -352,6 +364,16 @@ public enum ControlCommand: Equatable, Sendable {
             "interrupt takes internal (the default) or external, got '\(TextLines.visible(rest.joined(separator: " ")))'"
           ))
       }
+    case "profile":
+      guard rest.count <= 1 else {
+        return .failure(.init("profile takes one profile's name, or none for the base settings, like: profile deep"))
+      }
+      guard let name = rest.first else { return .success(.profile(nil)) }
+      guard Profile.isName(name) else {
+        return .failure(
+          .init("profile: a profile's name is \(Profile.nameRule), got '\(TextLines.visible(name))'"))
+      }
+      return .success(.profile(name))
     case "config", "config_set", "config_reset":
       // `config set KEY VALUE` as `pomodoro ctl` takes it, or `config_set KEY VALUE` as the request names it.
       let sub = name == "config" ? rest.first : String(name.dropFirst("config_".count))
@@ -397,8 +419,9 @@ public enum ControlProtocol {
   /// The engine events `command` makes in `phase`, as a button or the knob would; a refusal where
   /// the phase gives it no meaning ("nothing to pause: the timer is idle"), or a flow (`mode`) has
   /// no duration to set or extend. Status and watch make none.
+  /// `profiles`: the names the config defines (a profile is chosen only among them).
   public static func events(
-    for command: ControlCommand, in phase: Phase, mode: Mode = .focus
+    for command: ControlCommand, in phase: Phase, mode: Mode = .focus, profiles: [String] = []
   ) -> Result<[Event], Refusal> {
     func no(_ m: String) -> Result<[Event], Refusal> { .failure(Refusal(m)) }
     // A flow counts up until it is ended: it has no duration to set or extend.
@@ -420,6 +443,13 @@ public enum ControlProtocol {
     case (.roomSession, _), (.roomStatus, _): return .success([])
     // A label is for the session running, if any, and the next ones: any phase takes it.
     case (.label(let label), _): return .success([.setLabel(label)])
+    // A profile is the next sessions' (a timer keeps its length): any phase takes it.
+    case (.profile(let name?), _) where !profiles.contains(name):
+      let known = profiles.isEmpty ? "the config defines none" : "the profiles are \(profiles.joined(separator: ", "))"
+      return no(
+        "no profile '\(name)': \(known); define it in the config (profile \(name) = focus 50m, ...) "
+          + "or name another")
+    case (.profile(let name), _): return .success([.setProfile(name)])
     case (.interrupt(let kind), .running) where mode.kind.isFocus: return .success([.interrupt(kind)])
     case (.interrupt, .running):
       return no("interruptions are marked during a focus; this is a \(mode.rawValue) (the timer is running)")
@@ -531,11 +561,13 @@ public enum ControlProtocol {
       ends: ends?.localHourMinute) + extras(state)
   }
 
-  /// What follows the status line when the state has it: the label, the focus's interruptions,
-  /// today's count toward the goal, the room, away (`  · Report  · 2 interruptions  · today 3/8`).
+  /// What follows the status line when the state has it: the label, the profile, the focus's
+  /// interruptions, today's count toward the goal, the room, away (`  · Report  · profile deep
+  /// · 2 interruptions  · today 3/8`).
   static func extras(_ state: [String: JSONValue]) -> String {
     var parts: [String] = []
     if let label = state["label"]?.string { parts.append(label) }
+    if let profile = state["profile"]?.string, !profile.isEmpty { parts.append("profile " + profile) }
     if let marks = state["interruptions"]?.int, marks > 0 {
       parts.append(marks == 1 ? "1 interruption" : "\(marks) interruptions")
     }

@@ -22,6 +22,8 @@ public struct HistoryEntry: Equatable, Sendable {
   public var interruptions: Interruptions
   /// The room whose session it was (docs/room.md); nil: the desk's own.
   public var room: String?
+  /// The profile in use (issue 48); nil: the base settings (and every line written before profiles).
+  public var profile: String?
 
   public init(ended: WallTime, record: SessionRecord) {
     self.ended = ended
@@ -33,12 +35,13 @@ public struct HistoryEntry: Equatable, Sendable {
     label = record.label
     interruptions = record.interruptions
     room = record.room
+    profile = record.profile
   }
 
   public init(
     ended: WallTime, mode: Mode, outcome: SessionRecord.Outcome, plannedMs: Int64, actualMs: Int64,
     extendedMs: Int64 = 0, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions(),
-    room: String? = nil
+    room: String? = nil, profile: String? = nil
   ) {
     self.ended = ended
     self.mode = mode
@@ -49,30 +52,34 @@ public struct HistoryEntry: Equatable, Sendable {
     self.label = label
     self.interruptions = interruptions
     self.room = room
+    self.profile = profile
   }
 
   /// The fields in the order they are written, for JSON lines and the transcript: `fieldNames`'
-  /// first seven always, the interruptions when any was marked, the label when there is one (so
-  /// that a session without them is written as before them).
+  /// first seven always, the interruptions when any was marked, the label, the room and the profile
+  /// when there is one (so that a session without them is written as before them).
   public var fields: [(String, JSONValue)] {
     let values: [JSONValue] = [
       .string(ended.iso8601), .bool(ended.synced), .string(mode.rawValue), .string(outcome.rawValue), .int(plannedMs),
       .int(actualMs), .int(extendedMs), .int(Int64(interruptions.internal)), .int(Int64(interruptions.external)),
       label.map { .string($0.text) } ?? .null, room.map { .string($0) } ?? .null,
+      profile.map { .string($0) } ?? .null,
     ]
     let marked = interruptions.total > 0
     return zip(Self.fieldNames, values).enumerated().filter { i, pair in
-      i < 7 || (i < 9 && marked) || (i == 9 && label != nil) || (i == 10 && room != nil)
+      i < 7 || (i < 9 && marked) || (i == 9 && label != nil) || (i == 10 && room != nil) || (i == 11 && profile != nil)
     }.map(\.1)
   }
 
   /// Every field, each always given (no label: an empty string): CSV's columns.
   public var allFields: [(String, JSONValue)] {
-    var all = fields.filter { $0.0 != "label" && $0.0 != "room" }
+    var all = fields.filter { $0.0 != "label" && $0.0 != "room" && $0.0 != "profile" }
     if interruptions.total == 0 {
       all += [("interruptions_internal", .int(0)), ("interruptions_external", .int(0))]
     }
-    return all + [("label", .string(label?.text ?? "")), ("room", .string(room ?? ""))]
+    return all + [
+      ("label", .string(label?.text ?? "")), ("room", .string(room ?? "")), ("profile", .string(profile ?? "")),
+    ]
   }
 
   public var jsonLine: String { FlatJSON.encode(fields) }
@@ -80,7 +87,7 @@ public struct HistoryEntry: Equatable, Sendable {
   /// The names of `fields`, in their order.
   public static let fieldNames = [
     "ended", "clock_synced", "mode", "outcome", "planned_ms", "actual_ms", "extended_ms", "interruptions_internal",
-    "interruptions_external", "label", "room",
+    "interruptions_external", "label", "room", "profile",
   ]
 
   /// The longest time a line may give (`planned_ms`, `actual_ms`, `extended_ms`): a week. The
@@ -127,9 +134,16 @@ public struct HistoryEntry: Equatable, Sendable {
       guard let name = value.string, RoomNames.isRoom(name) else { return nil }
       room = name
     }
+    // The profile (issue 48), optional: one that is no profile's name is a damaged line.
+    var profile: String?
+    if let value = o["profile"] {
+      guard let name = value.string, Profile.isName(name) else { return nil }
+      profile = name
+    }
     self.init(
       ended: ended, mode: mode, outcome: outcome, plannedMs: planned, actualMs: actual, extendedMs: extended,
-      label: label, interruptions: Interruptions(internal: Int(inside), external: Int(outside)), room: room)
+      label: label, interruptions: Interruptions(internal: Int(inside), external: Int(outside)), room: room,
+      profile: profile)
   }
 }
 

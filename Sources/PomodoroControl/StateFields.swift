@@ -9,7 +9,11 @@ public enum StateFields {
   /// Every field `full` can give, in its order.
   public static let names =
     coreNames + ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"] + interruptionNames
-    + ["present"] + viewNames + roomNames
+    + ["present"] + profileNames + viewNames + roomNames
+
+  /// The profile in use (its name, "" for the base settings) and the names the config defines, in
+  /// its order.
+  public static let profileNames = ["profile", "profiles"]
 
   /// A desk in a room (docs/room.md): the room's name; its members and how many are in focus
   /// (this desk included); whether the bridge is there (it spoke in the last minute) and trusts
@@ -89,6 +93,8 @@ public enum StateFields {
     }
     // A desk with a presence sensor (`presence_line`): false once nobody was seen for `away_after`.
     if let present = state.present { fields.append(("present", .bool(present))) }
+    fields.append(("profile", .string(state.profile ?? "")))
+    fields.append(("profiles", .list(state.profileNames.map { .string($0) })))
     return fields + view(state, at: now) + room(state, at: now)
   }
 

@@ -61,6 +61,11 @@ public enum Engine {
         kept.count < SessionLabel.recentLimit && !kept.contains(label) ? kept + [label] : kept
       }
       s.labelChoice = nil
+    case .setProfile(let name):
+      guard name == nil || s.base.profile(named: name) != nil else { break }
+      s.profileChoice = nil
+      choose(&s, profile: name)
+      effects.append(.persist)
     case .interrupt(let kind):
       interrupt(&s, kind, now: now, effects: &effects)
     case .setRoom(let identity):
@@ -156,6 +161,10 @@ public enum Engine {
       chooseLabel(&s, choice, meaning, now: now, effects: &effects)
       return
     }
+    if let choice = s.profileChoice {
+      chooseProfile(&s, choice, meaning, now: now, effects: &effects)
+      return
+    }
     switch meaning {
     case .acknowledge:
       acknowledge(&s, now: now, effects: &effects, allowAutoStart: true)
@@ -174,12 +183,14 @@ public enum Engine {
       }
     case .nextMode:
       s.restored = false
-      // Past the last mode of the cycle, the label chooser, when there are labels to choose.
+      // Past the last mode of the cycle, the label chooser, when there are labels to choose;
+      // then the profile chooser, when there are profiles.
       let modes = s.settings.modes
       if modes.last == s.mode, !s.recentLabels.isEmpty {
         s.labelChoice = s.labelChoices.firstIndex(of: s.label) ?? 0
         return
       }
+      if modes.last == s.mode, openProfileChooser(&s) { return }
       select(&s, s.mode.next(in: modes))
     case .restorePreset:
       s.restored = false
@@ -213,12 +224,49 @@ public enum Engine {
       let label = choices[min(max(0, choice), choices.count - 1)]
       s.label = label
       if let label { s.recentLabels = SessionLabel.remembering(label, in: s.recentLabels) }
+      effects.append(.persist)
+      // The push goes on to the profile chooser when there are profiles.
+      if meaning != .start, openProfileChooser(&s) { return }
+      select(&s, s.mode.next(in: s.settings.modes))
+      if meaning == .start { start(&s, Session(), s.fresh, now: now, effects: &effects) }
+    case .clearNote, .skipToFocus, .acknowledge, .pause, .resume, .cancel, .ignore, .markInterruption:
+      break
+    }
+  }
+
+  /// Opens the profile chooser on the profile in use, when there are profiles; false otherwise.
+  static func openProfileChooser(_ s: inout EngineState) -> Bool {
+    guard !s.base.profiles.isEmpty else { return false }
+    s.profileChoice = s.profileChoices.firstIndex(of: s.profile) ?? 0
+    return true
+  }
+
+  /// A press while the profile chooser is open, as in the label chooser: the knob's push takes
+  /// the profile chosen and goes on to the cycle's first mode; Start takes it and starts that
+  /// mode; Cancel closes the chooser and changes nothing.
+  static func chooseProfile(
+    _ s: inout EngineState, _ choice: Int, _ meaning: PressMeaning, now: Instant, effects: inout [Effect]
+  ) {
+    s.profileChoice = nil
+    switch meaning {
+    case .nextMode, .restorePreset, .start:
+      let choices = s.profileChoices
+      choose(&s, profile: choices[min(max(0, choice), choices.count - 1)])
       select(&s, s.mode.next(in: s.settings.modes))
       effects.append(.persist)
       if meaning == .start { start(&s, Session(), s.fresh, now: now, effects: &effects) }
     case .clearNote, .skipToFocus, .acknowledge, .pause, .resume, .cancel, .ignore, .markInterruption:
       break
     }
+  }
+
+  /// The profile `name` (one `base` defines, else the base) in effect from now on: a timer keeps
+  /// its length, the idle picker follows the new preset unless dialed, the cycle's count stays.
+  static func choose(_ s: inout EngineState, profile name: String?) {
+    let profile = s.base.profile(named: name)
+    s.profile = profile?.name
+    s.settings = s.base.applying(profile)
+    if case .idle = s.phaseState, !s.durationDialed { s.duration = s.settings.preset(s.mode) }
   }
 
   /// An interruption of the running focus (focus or flow), counted on its session; the timer
@@ -243,7 +291,7 @@ public enum Engine {
       SessionRecord(
         mode: s.mode, outcome: outcome, planned: planned, actual: actual, extended: extended, endedAt: endedAt,
         label: s.label, interruptions: s.session?.interruptions ?? Interruptions(),
-        room: s.room?.following == true ? s.room?.name : nil))
+        room: s.room?.following == true ? s.room?.name : nil, profile: s.profile))
   }
 
   /// The cancel button under a countdown: the session ends (recorded cancelled, or completed
@@ -282,6 +330,11 @@ public enum Engine {
     // The label chooser: one entry a detent, stopping at either end.
     if let choice = s.labelChoice {
       s.labelChoice = min(max(0, choice + detents), s.labelChoices.count - 1)
+      return
+    }
+    // The profile chooser: the same.
+    if let choice = s.profileChoice {
+      s.profileChoice = min(max(0, choice + detents), s.profileChoices.count - 1)
       return
     }
     // A flow has no duration to dial and no zero to snooze: the knob does nothing in it.
@@ -383,6 +436,7 @@ public enum Engine {
     case .idle:
       s.restored = false
       s.labelChoice = nil
+      s.profileChoice = nil
       switch s.mode.kind {
       case .egg:
         select(&s, s.mode.next(in: [.soft, .medium, .hard, .focus]))
@@ -412,6 +466,7 @@ public enum Engine {
     case .idle:
       s.restored = false
       s.labelChoice = nil
+      s.profileChoice = nil
       if let mode { select(&s, mode) }
       // A flow has no duration to set: it counts up.
       switch (duration, s.mode.kind) {
@@ -544,9 +599,13 @@ public enum Engine {
   /// `.configure`: new settings from now on. A timer keeps its length (a new preset is the next
   /// session's); the idle picker shows the new preset of its mode at once unless its time was
   /// dialed or earned, so that Start runs it.
+  /// The profile chosen stays while the settings define it (the base otherwise); a change of
+  /// the profile chosen at start (`profile`) chooses that one.
   static func configure(_ s: inout EngineState, _ settings: EngineSettings) {
-    s.settings = settings
-    if case .idle = s.phaseState, !s.durationDialed { s.duration = settings.preset(s.mode) }
+    let chosen = settings.profile != s.base.profile ? settings.profile : s.profile
+    s.base = settings
+    if s.profileChoice != nil { s.profileChoice = nil }
+    choose(&s, profile: chosen)
   }
 
   static func enter(_ s: inout EngineState, _ next: PhaseState, at: Instant, effects: inout [Effect]) {

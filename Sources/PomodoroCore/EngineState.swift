@@ -1,6 +1,13 @@
 /// The whole state of the timer. A value: the engine makes a new one for every event.
 public struct EngineState: Equatable, Sendable {
-  public var settings: EngineSettings
+  /// The settings in effect: `base` with the chosen profile over it.
+  public internal(set) var settings: EngineSettings
+  /// The owner's settings as configured, profiles and all (`Event.configure`).
+  public internal(set) var base: EngineSettings
+  /// The profile chosen (one of `base.profiles`), nil: the base settings.
+  public internal(set) var profile: String?
+  /// While idle, the knob's profile chooser is open on this entry of `profileChoices`; nil: closed.
+  public internal(set) var profileChoice: Int?
   /// The phase with what only it knows (a countdown's deadline or a flow's start, what a pause
   /// holds, dial timing).
   var phaseState: PhaseState
@@ -42,6 +49,12 @@ public struct EngineState: Equatable, Sendable {
     public var kind: Interruption
     public var at: Instant
   }
+
+  /// What the profile chooser offers: the profiles, then the base (nil).
+  public var profileChoices: [String?] { base.profiles.map(\.name) + [nil] }
+
+  /// The profile's names in the config's order.
+  public var profileNames: [String] { base.profiles.map(\.name) }
 
   /// What the label chooser offers: the recent labels, then no label (nil).
   public var labelChoices: [SessionLabel?] { recentLabels.map { $0 } + [nil] }
@@ -86,12 +99,16 @@ public struct EngineState: Equatable, Sendable {
 
   /// A fresh device: idle, focus preselected.
   public init(settings: EngineSettings = EngineSettings(), now: Instant) {
-    self.settings = settings
+    let profile = settings.profile(named: settings.profile)
+    self.settings = settings.applying(profile)
+    base = settings
+    self.profile = profile?.name
+    profileChoice = nil
     phaseState = .idle(lastDetentAt: nil)
     previousPhase = .idle
     phaseSince = now
     mode = .focus
-    duration = settings.preset(.focus)
+    duration = self.settings.preset(.focus)
     focusDoneInCycle = 0
     completedToday = 0
     restored = false
@@ -218,6 +235,7 @@ public struct EngineState: Equatable, Sendable {
   /// choke on them!").
   public var title: String {
     if labelChoice != nil { return "Label for what next?" }
+    if profileChoice != nil { return "Which profile?" }
     switch (mode.kind, phase) {
     case (.egg, .idle): return "How do you like your eggs?"
     case (.egg, .running), (.egg, .paused): return "So you like it \(mode.displayName) huh?"
@@ -233,7 +251,7 @@ public struct EngineState: Equatable, Sendable {
 
   /// The start/pause button's label, following the state: Start, Pause, Resume, and Stop while ringing.
   public var startLabel: String {
-    if labelChoice != nil { return "Start" }
+    if labelChoice != nil || profileChoice != nil { return "Start" }
     switch phase {
     case .idle: return "Start"
     case .running: return "Pause"

@@ -28,6 +28,10 @@ public enum Event: Equatable, Sendable {
   /// A command: the label of the session running (if any) and of those that follow, until
   /// changed; nil clears it. A label set is remembered first among the recent ones.
   case setLabel(SessionLabel?)
+  /// A command: the profile named (one of the settings' `profiles`; nil: the base settings) from
+  /// now on. A timer keeps its length; the idle picker follows the new preset unless dialed. A
+  /// name the settings do not define changes nothing.
+  case setProfile(String?)
   /// A command (or the knob's push while a focus runs): an interruption of the running focus,
   /// counted on its session; the timer runs on. Ignored without a running focus.
   case interrupt(Interruption)
@@ -80,6 +84,8 @@ public struct SessionRecord: Equatable, Sendable {
   public var interruptions: Interruptions
   /// The room whose session it was (the desk followed the room's phase), nil: its own.
   public var room: String?
+  /// The profile in use when it ended (issue 48), nil: the base settings.
+  public var profile: String?
 
   /// Whether a session of `mode` that ended with `outcome` is completed focus: completed, of a
   /// kind that is focus (`ModeKind.isFocus`: focus and flow). The one meaning of "completed
@@ -95,7 +101,7 @@ public struct SessionRecord: Equatable, Sendable {
   public init(
     mode: Mode, outcome: Outcome, planned: Nanoseconds, actual: Nanoseconds, extended: Nanoseconds = 0,
     endedAt: Instant, label: SessionLabel? = nil, interruptions: Interruptions = Interruptions(),
-    room: String? = nil
+    room: String? = nil, profile: String? = nil
   ) {
     self.mode = mode
     self.outcome = outcome
@@ -106,5 +112,6 @@ public struct SessionRecord: Equatable, Sendable {
     self.label = label
     self.interruptions = interruptions
     self.room = room
+    self.profile = profile
   }
 }

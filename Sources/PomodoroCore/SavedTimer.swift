@@ -22,6 +22,9 @@ public struct SavedTimer: Equatable, Sendable {
   /// The room phase the timer followed (nil: the timer, if any, was the desk's own): after a
   /// restart it follows the room again once the bridge says the session (docs/room.md).
   public var room: Followed?
+  /// The profile in use (nil: the base settings; a file that does not say, as before profiles
+  /// came, means the base).
+  public var profile: String?
 
   /// A room's phase by name: the room, its plan's first revision and the phase's index.
   public struct Followed: Equatable, Sendable {
@@ -38,7 +41,7 @@ public struct SavedTimer: Equatable, Sendable {
   public init(
     phase: Phase, mode: Mode, count: Count, focusDoneInCycle: Int, extended: Nanoseconds = 0,
     origin: DurationOrigin? = nil, label: SessionLabel? = nil, recentLabels: [SessionLabel] = [],
-    interruptions: Interruptions = Interruptions(), room: Followed? = nil
+    interruptions: Interruptions = Interruptions(), room: Followed? = nil, profile: String? = nil
   ) {
     self.phase = phase
     self.mode = mode
@@ -50,6 +53,7 @@ public struct SavedTimer: Equatable, Sendable {
     self.recentLabels = recentLabels
     self.interruptions = interruptions
     self.room = room
+    self.profile = profile
   }
 
   /// A countdown's total; nil for a flow's count.
@@ -94,7 +98,7 @@ extension EngineState {
       interruptions: session?.interruptions ?? Interruptions(),
       room: room.flatMap { r in
         r.followed.map { SavedTimer.Followed(room: r.name, planRevision: $0.planRevision, index: $0.index) }
-      })
+      }, profile: profile)
   }
 
   /// The state after a restart, without the record `Engine.restore` also gives for a timer that
@@ -112,6 +116,9 @@ extension Engine {
   /// `.record`, `.persist`: saving at once keeps a second restart from recording it again).
   public static func restore(_ saved: SavedTimer, settings: EngineSettings, now: Instant) -> (EngineState, [Effect]) {
     var s = EngineState(settings: settings, now: now)
+    // The profile saved, while the settings still define it (else the base: the shell says so).
+    choose(&s, profile: saved.profile)
+    let settings = s.settings
     s.mode = saved.mode
     s.label = saved.label
     s.recentLabels = Array(saved.recentLabels.prefix(SessionLabel.recentLimit))
@@ -145,6 +152,11 @@ extension Engine {
       case .down: counted = 0
       }
       held = .counted(max(0, min(longestFlow, counted)))
+    }
+    // A picker at the preset of a profile no longer defined shows the base's preset.
+    if saved.phase == .idle, saved.origin == .preset, saved.profile != s.profile, let preset = settings.preset(s.mode) {
+      s.duration = preset
+      s.origin = .preset
     }
     var effects: [Effect] = []
     switch saved.phase {

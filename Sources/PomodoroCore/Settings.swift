@@ -17,6 +17,10 @@ public struct EngineSettings: Equatable, Sendable {
   public var flowBreakRatio: Int
   /// Completed focus sessions a day the owner aims at; 0: no goal.
   public var dailyGoal: Int
+  /// The named profiles, in the config's order (at most `Profile.most`, each name once).
+  public var profiles: [Profile]
+  /// The profile chosen at start (the config's `profile`); nil: these settings as they are.
+  public var profile: String?
 
   public init(
     presets: [Mode: Nanoseconds] = EngineSettings.defaultPresets,
@@ -26,7 +30,9 @@ public struct EngineSettings: Equatable, Sendable {
     eggAlarmTimeout: Nanoseconds? = nil,
     modes: [Mode] = Mode.allCases,
     flowBreakRatio: Int = 5,
-    dailyGoal: Int = 0
+    dailyGoal: Int = 0,
+    profiles: [Profile] = [],
+    profile: String? = nil
   ) {
     self.presets = presets
     self.longBreakEvery = max(1, longBreakEvery)
@@ -36,6 +42,8 @@ public struct EngineSettings: Equatable, Sendable {
     self.modes = modes.isEmpty ? Mode.allCases : modes
     self.flowBreakRatio = max(1, flowBreakRatio)
     self.dailyGoal = max(0, dailyGoal)
+    self.profiles = profiles
+    self.profile = profile
   }
 
   /// How long the alarm of a `mode` session rings unanswered; nil: until stopped.

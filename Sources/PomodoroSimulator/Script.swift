@@ -1,4 +1,5 @@
 import PomodoroConfig
+import PomodoroControl
 import PomodoroCore
 import PomodoroRuntime
 import PomodoroSystem
@@ -20,6 +21,8 @@ public enum ScriptStep: Equatable, Sendable {
   /// `presence away|here`: the presence sensor (`presence_line`) sees nobody, or someone; the
   /// step lasts while the line settles (`PresenceWatch.settle`).
   case presence(here: Bool)
+  /// `profile [NAME]`: the profile chosen, as `pomodoro ctl profile NAME` does (none: the base).
+  case profile(String?)
 }
 
 /// A script line: its number in the file, its step, and the `# expect` lines that follow it.
@@ -70,14 +73,14 @@ extension ScriptStep {
     case .hold(_, let duration): return duration + MockHardware.releaseTime
     case .wait(let duration): return duration
     case .presence: return PresenceWatch.settle
-    case .clock, .set: return 0
+    case .clock, .set, .profile: return 0
     }
   }
 }
 
 public enum ScriptParser {
   static let usage =
-    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION; clock HH:MM; set KEY VALUE; presence away|here"
+    "expected one of: turn +N|-N [fast] [bounce]; press start|cancel|encoder; hold start|cancel|encoder DURATION; wait DURATION; clock HH:MM; set KEY VALUE; presence away|here; profile [NAME]"
 
   /// Parses the whole script first: a bad line is an error and nothing runs. Lines may end in
   /// CRLF; a leading BOM is dropped; `#` starts a comment at the start of a line or after a
@@ -170,6 +173,17 @@ public enum ScriptParser {
           throw fail("`presence` needs a presence sensor: set presence_line in the config (--config FILE)")
         }
         step = .presence(here: words[1] == "here")
+      case ControlCommand.profile(nil).name:
+        // Read as ctl reads it; a name the config does not define is refused as the device would.
+        guard case .success(.profile(let name)) = ControlCommand.parse(words: words) else {
+          throw fail("expected `profile NAME` with a profile's name (\(Profile.nameRule)), or `profile` for the base")
+        }
+        if let config, let name, config.engine.profile(named: name) == nil {
+          let known = config.engine.profiles.map(\.name).joined(separator: ", ")
+          throw fail(
+            "no profile '\(name)' in the config (\(known.isEmpty ? "it defines none" : known)); define it there")
+        }
+        step = .profile(name)
       default:
         throw fail("unknown step '\(verb)'; \(usage)")
       }

@@ -154,6 +154,9 @@ public final class ScriptRunner {
     case .presence(let here):
       hardware.presence(here, at: start)
       return start + PresenceWatch.settle
+    case .profile(let name):
+      device.perform(.setProfile(name))
+      return start
     }
   }
 }

@@ -39,8 +39,40 @@ public struct LabelStats: Equatable, Sendable {
     }
   }
 
+  /// What the rows are: each label (`--by-label`), or each profile (`--by-profile`, issue 48),
+  /// whose names are labels too (a desk id's letters, at most 20).
+  public enum Grouping: Sendable {
+    case label, profile
+
+    /// The row of `entry`.
+    func key(_ entry: HistoryEntry) -> SessionLabel? {
+      switch self {
+      case .label: return entry.label
+      case .profile: return entry.profile.flatMap(SessionLabel.stored)
+      }
+    }
+
+    /// The word for a row, in the heading.
+    public var word: String {
+      switch self {
+      case .label: return "label"
+      case .profile: return "profile"
+      }
+    }
+
+    /// How the sessions without one are named.
+    public var none: String {
+      switch self {
+      case .label: return LabelStats.noLabel
+      case .profile: return LabelStats.baseProfile
+      }
+    }
+  }
+
   /// How the sessions without a label are named, on the page and in the table.
   public static let noLabel = "No label"
+  /// How the sessions without a profile (the base settings) are named.
+  public static let baseProfile = "(base)"
   /// How the sessions of labels past `labelLimit` are named.
   public static let otherLabels = "Other labels"
   /// The most labels counted one by one (the most recently used kept); sessions of any other
@@ -106,12 +138,14 @@ public struct LabelStats: Equatable, Sendable {
     /// The day of the newest record made on a set clock read so far: the next one in file order.
     var nextSyncedDay: CivilDay?
     var index: [SessionLabel?: Int] = [:]
+    let grouping: Grouping
 
     public init(
-      today: CivilDay, weeks: Int = LabelStats.defaultWeeks,
+      today: CivilDay, weeks: Int = LabelStats.defaultWeeks, by grouping: Grouping = .label,
       dayOf: @escaping (WallTime) -> CivilDay = { $0.localCivilDay }
     ) {
       stats = LabelStats(today: today, weeks: weeks)
+      self.grouping = grouping
       self.dayOf = dayOf
     }
 
@@ -132,11 +166,12 @@ public struct LabelStats: Equatable, Sendable {
         if entry.isCompletedFocus { stats.unsyncedPlaced += 1 }
       }
       guard entry.isCompletedFocus, day <= stats.today else { return true }
-      if let i = index[entry.label] {
+      let key = grouping.key(entry)
+      if let i = index[key] {
         stats.labels[i].add(entry, on: day, in: stats)
       } else if stats.labels.count < LabelStats.labelLimit {
-        index[entry.label] = stats.labels.count
-        var row = Row(label: entry.label)
+        index[key] = stats.labels.count
+        var row = Row(label: key)
         row.add(entry, on: day, in: stats)
         stats.labels.append(row)
       } else {
@@ -165,9 +200,11 @@ extension HistoryEntry {
 /// `pomodoro stats --by-label` as text: a row a label (the most minutes over the span first),
 /// its sessions and minutes today, this week and over the span. Pure.
 public enum LabelStatsText {
-  public static func render(_ s: LabelStats) -> String {
+  /// `grouping`: what the rows are (`--by-profile`'s rows are profiles).
+  public static func render(_ s: LabelStats, by grouping: LabelStats.Grouping = .label) -> String {
+    func name(_ row: LabelStats.Row) -> String { row.label == nil && !row.others ? grouping.none : row.name }
     var lines = [
-      "Completed focus sessions and flows by label, today (\(s.today)), this week (since Mon \(s.today.monday)) "
+      "Completed focus sessions and flows by \(grouping.word), today (\(s.today)), this week (since Mon \(s.today.monday)) "
         + "and the \(s.weeks) weeks since \(s.first):"
     ]
     let rows = s.rows(by: \.span)
@@ -175,7 +212,7 @@ public enum LabelStatsText {
       lines.append("No sessions in these \(s.weeks) weeks.")
     } else {
       // Labels are at most 40 characters: the column is as wide as the longest shown.
-      let width = max(5, rows.map { columns($0.name) }.max() ?? 0)
+      let width = max(grouping.word.count, rows.map { columns(name($0)) }.max() ?? 0)
       func pad(_ text: String, _ n: Int, left: Bool = false) -> String {
         let fill = String(repeating: " ", count: max(0, n - columns(text)))
         return left ? fill + text : text + fill
@@ -187,8 +224,9 @@ public enum LabelStatsText {
         pad("Today", 16, left: true) + pad("This week", 16, left: true) + pad("\(s.weeks) weeks", 16, left: true)
       lines.append(pad("", width) + periods)
       lines.append(
-        pad("Label", width) + String(repeating: pad("sessions", 9, left: true) + pad("min", 7, left: true), count: 3))
-      for row in rows { lines.append(pad(row.name, width) + cells(row.today) + cells(row.week) + cells(row.span)) }
+        pad(grouping.word.prefix(1).uppercased() + grouping.word.dropFirst(), width)
+          + String(repeating: pad("sessions", 9, left: true) + pad("min", 7, left: true), count: 3))
+      for row in rows { lines.append(pad(name(row), width) + cells(row.today) + cells(row.week) + cells(row.span)) }
     }
     lines += StatsText.readingNotes(
       placed: s.unsyncedPlaced, unplaced: s.unsyncedUnplaced, damaged: s.damagedCount, shown: s.damagedLines,

@@ -181,8 +181,8 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(csv.code, 0)
     XCTAssertEqual(
       csv.out,
-      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms,interruptions_internal,interruptions_external,label,room\n"
-        + "2026-11-30T15:00:05Z,true,focus,completed,1500000,1560000,60000,0,0,,\n")
+      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms,interruptions_internal,interruptions_external,label,room,profile\n"
+        + "2026-11-30T15:00:05Z,true,focus,completed,1500000,1560000,60000,0,0,,,\n")
   }
 
   func testRunWithoutHardwareExits69NamingTheChip() {

@@ -60,7 +60,7 @@ final class HistoryByLabelTests: XCTestCase {
     XCTAssertTrue(lines.allSatisfy { $0.hasSuffix(#","label":"Thesis"}"#) }, r.out)
     let csv = history(["--csv", "--label", "Thesis, ch. 2"])
     XCTAssertEqual(csv.out.split(separator: "\n").count, 2, csv.out)
-    XCTAssertTrue(csv.out.hasSuffix(",0,0,\"Thesis, ch. 2\",\n"), csv.out)
+    XCTAssertTrue(csv.out.hasSuffix(",0,0,\"Thesis, ch. 2\",,\n"), csv.out)
     XCTAssertEqual(history(["--label", "Nothing"]).out, "")
   }
 

@@ -19,7 +19,7 @@ final class ConfigKeyTests: XCTestCase {
   static let candidates = [
     "false", "true", "2", "180", "128x32", "sh1106", "GPIO5", "0x3d", "7m", "9m", "300ms", "never", "off", "/tmp/other",
     "desk-2", "9", "example.org", "https://example.org/hook", "focus flow", "127.0.0.1", "paired", "22:00-07:00", "dim",
-    "passive", "ode", "fade", "low",
+    "passive", "ode", "fade", "low", "focus 9m",
   ]
 
   static func otherValue(_ key: ConfigKey) -> String? {
@@ -29,16 +29,22 @@ final class ConfigKeyTests: XCTestCase {
     }
   }
 
+  /// What a key's line needs before it: `profile = NAME` a line defining the profile NAME.
+  static func prelude(_ key: ConfigKey, _ other: String) -> String {
+    key.name == ProfileLines.key ? "\(ProfileLines.key) \(other) = focus 9m\n" : ""
+  }
+
   func testEveryKeyHasAnotherValueThatChangesItAloneAndRoundTrips() throws {
     XCTAssertEqual(Set(ConfigKey.all.map(\.name)).count, ConfigKey.all.count, "one row a key")
     for key in ConfigKey.all {
       let other = try XCTUnwrap(Self.otherValue(key), "no candidate value for \(key.name)")
-      let config = try ConfigParser.parse("\(key.name) = \(other)\n", file: "t.conf")
-      let differing = ConfigKey.all.filter { $0.differs(DeviceConfig(), config) }.map(\.name)
+      let base = try ConfigParser.parse(Self.prelude(key, other), file: "t.conf")
+      let config = try ConfigParser.parse(Self.prelude(key, other) + "\(key.name) = \(other)\n", file: "t.conf")
+      let differing = ConfigKey.all.filter { $0.differs(base, config) }.map(\.name)
       XCTAssertEqual(differing, [key.name], "setting \(key.name) changes that key alone")
-      XCTAssertNotEqual(config, DeviceConfig(), key.name)
+      XCTAssertNotEqual(config, base, key.name)
       XCTAssertEqual(try ConfigParser.parse(ConfigParser.text(of: config), file: "w.conf"), config, key.name)
-      var copied = DeviceConfig()
+      var copied = base
       key.copy(&copied, config)
       XCTAssertEqual(copied, config, "copy takes \(key.name)")
     }
@@ -51,8 +57,9 @@ final class ConfigKeyTests: XCTestCase {
     let names = Set(ConfigKey.all.map(\.name))
     let keyLines = text.split(separator: "\n").map(String.init).filter { line in
       let bare = line.hasPrefix("# ") ? String(line.dropFirst(2)) : line
-      guard let eq = bare.range(of: " = ") else { return false }
-      return names.contains(String(bare[..<eq.lowerBound]))
+      guard let eq = bare.range(of: " =") else { return false }
+      let key = String(bare[..<eq.lowerBound])
+      return names.contains(key) || ProfileLines.member(key) != nil
     }
     XCTAssertEqual(keyLines, ConfigKey.all.map(\.exampleLine))
     XCTAssertEqual(try ConfigParser.parse(text, file: "deploy/pomodoro.conf"), DeviceConfig())
@@ -68,7 +75,7 @@ final class ConfigKeyTests: XCTestCase {
   }
 
   static func settingsRow(_ key: ConfigKey) -> String {
-    let value = key.defaultValue.map { "`\($0)`" } ?? "unset (e.g. `\(key.example ?? "")`)"
+    let value = key.defaultValue.map { "`\($0)`" } ?? key.example.map { "unset (e.g. `\($0)`)" } ?? "unset"
     return "| `\(key.name)` | \(value) | \(key.applies.text) | \(key.summary) |"
   }
 
@@ -125,7 +132,12 @@ final class ConfigKeyTests: XCTestCase {
   func testEveryKeyReloadsAsItsRowSays() throws {
     for key in ConfigKey.all {
       let other = try XCTUnwrap(Self.otherValue(key))
-      guard case .apply(let config, let changed, let waiting, _) = reload("\r\n\(key.name) = \(other)\r\n") else {
+      let prelude = Self.prelude(key, other)
+      let running = try ConfigParser.parse(prelude, file: "/etc/p.conf")
+      guard
+        case .apply(let config, let changed, let waiting, _) = reload(
+          prelude + "\r\n\(key.name) = \(other)\r\n", running: running)
+      else {
         XCTFail(key.name)
         continue
       }
@@ -133,12 +145,13 @@ final class ConfigKeyTests: XCTestCase {
       case .live:
         XCTAssertEqual(changed, [key.name])
         XCTAssertEqual(waiting, [])
-        XCTAssertTrue(key.differs(config, DeviceConfig()), "\(key.name) applied")
+        XCTAssertTrue(key.differs(config, running), "\(key.name) applied")
       case .restart, .restartBoth:
         XCTAssertEqual(changed, [])
-        XCTAssertEqual(config, DeviceConfig(), "\(key.name) waits")
+        XCTAssertEqual(config, running, "\(key.name) waits")
         XCTAssertEqual(waiting.count, 1)
         XCTAssertTrue(waiting.first?.hasPrefix("/etc/p.conf:2: '\(key.name)' changed") ?? false, "\(waiting)")
+        XCTAssertEqual(prelude, "", "a key read at start has no prelude (the line above is its second)")
         XCTAssertTrue(waiting.first?.contains("(\(key.applies.command!))") ?? false, "\(waiting)")
       case .bridge:
         XCTAssertEqual(changed, [])

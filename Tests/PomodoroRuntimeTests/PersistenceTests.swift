@@ -351,8 +351,8 @@ final class PersistenceTests: XCTestCase {
     )
     XCTAssertEqual(
       HistoryLog.csv([e]),
-      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms,interruptions_internal,interruptions_external,label,room\n"
-        + "2026-11-30T15:00:05Z,false,hard,completed,720000,720000,0,0,0,,\n"
+      "ended,clock_synced,mode,outcome,planned_ms,actual_ms,extended_ms,interruptions_internal,interruptions_external,label,room,profile\n"
+        + "2026-11-30T15:00:05Z,false,hard,completed,720000,720000,0,0,0,,,\n"
     )
   }
 

@@ -138,7 +138,7 @@ final class RoomDeviceTests: XCTestCase {
     let records = items.compactMap { ControlProtocol.decodeItem($0).flatMap { HistoryEntry(fields: $0.fields) } }
     XCTAssertEqual(records.map(\.mode), [.focus, .soft])
     XCTAssertEqual(records.map(\.room), ["team", nil])
-    XCTAssertEqual(records.first?.allFields.last?.0, "room")
+    XCTAssertEqual(records.first?.allFields.suffix(2).map(\.0), ["room", "profile"])
     XCTAssertEqual(HistoryEntry(jsonLine: records[0].jsonLine), records[0], "read back as written")
   }
 

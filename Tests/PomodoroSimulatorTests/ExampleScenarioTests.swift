@@ -57,6 +57,22 @@ final class ExampleScenarioTests: XCTestCase {
       try ScriptParser.parse("wait 1s\n# expect-none event=history outcome=completed mode=short\n", file: "ok"))
   }
 
+  /// `profile NAME` (issue 48) is read as `pomodoro ctl profile` reads it; with the config the
+  /// script runs on, a profile it does not define is refused before anything runs.
+  func testAProfileStepNamesAProfileTheConfigDefines() throws {
+    let config = try ConfigParser.parse("profile deep = focus 50m\n", file: "p.conf")
+    let script = try ScriptParser.parse("profile deep\nprofile\n", file: "p.pomo", config: config)
+    XCTAssertEqual(script.lines.map(\.step), [.profile("deep"), .profile(nil)])
+    for (line, message) in [
+      ("profile light", "p.pomo:1: no profile 'light' in the config (deep); define it there"),
+      ("profile a b", "p.pomo:1: expected `profile NAME` with a profile's name (1 to 20 of A-Z a-z 0-9 . _ -)"),
+    ] {
+      XCTAssertThrowsError(try ScriptParser.parse(line + "\n", file: "p.pomo", config: config), line) { error in
+        XCTAssertTrue("\(error)".hasPrefix(message), "\(error)")
+      }
+    }
+  }
+
   func testAWrongValueFailsNamingTheLineAndWhatCameInstead() throws {
     let s = try Scenario("turn +2\n# expect event=state total_ms=1680000\n", file: "wrong.pomo")
     let unmet = try XCTUnwrap(s.unmet)

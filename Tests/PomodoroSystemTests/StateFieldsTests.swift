@@ -56,7 +56,8 @@ final class StateFieldsTests: XCTestCase {
       full.map(\.0),
       [
         "phase", "mode", "elapsed_ms", "earned_break_ms", "remaining", "title", "today", "goal", "goal_met",
-        "interruptions", "interruptions_internal", "interruptions_external", "kind", "start", "cancel", "can_extend",
+        "interruptions", "interruptions_internal", "interruptions_external", "profile", "profiles", "kind", "start",
+        "cancel", "can_extend",
         "can_skip", "can_interrupt", "progress_ms", "progress_total_ms", "earned_break_next_ms", "recent_labels",
       ])
     XCTAssertEqual(full.first { $0.0 == "title" }?.1, .string(state.title), "the panel's title")

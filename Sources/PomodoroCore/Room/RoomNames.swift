@@ -7,8 +7,10 @@ public enum RoomNames {
   /// The level under the topic prefix that the rooms' topics take (`<prefix>/room/...`): a desk
   /// of that id would have its own topics there (and, by the ACL's `%u` pattern, every room).
   public static let reserved: Set<String> = ["room"]
+  /// The letters a level is made of, as messages say them.
+  public static let letters = "A-Z a-z 0-9 . _ -"
   /// The rule, as messages say it.
-  public static let rule = "1-40 of A-Z a-z 0-9 . _ -, not room"
+  public static let rule = "1-40 of \(letters), not room"
 
   static func isLevel(_ s: String, max: Int) -> Bool {
     let u = s.utf8

@@ -52,7 +52,8 @@ extension Engine {
     switch event {
     case .press, .longPress, .skip, .extend, .turn:
       act(event, before: before, &s, &room, now: now, effects: &effects)
-    case .tick, .setCompletedToday, .select, .setDuration, .configure, .setLabel, .interrupt, .setRecentLabels,
+    case .tick, .setCompletedToday, .select, .setDuration, .configure, .setLabel, .setProfile, .interrupt,
+      .setRecentLabels,
       .setRoom, .roomSession, .roomView, .setPresent:
       break
     }
@@ -181,6 +182,7 @@ extension Engine {
     s.duration = phase.length
     s.origin = .dialed
     s.labelChoice = nil
+    s.profileChoice = nil
     s.focusDoneInCycle = s.settings.cycle.focusDone(atStartOf: phase.mode, s.focusDoneInCycle)
     switch roomNow {
     case .running(_, let deadline):

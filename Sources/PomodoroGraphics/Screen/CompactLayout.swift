@@ -64,6 +64,9 @@ enum CompactLayout {
     // The label, where there is one and no earned break to show, cut to the room left.
     if let label = m.sessionLabel, m.earnedBreak == nil {
       second = Font.small.truncated(label, toWidth: room - markWidth)
+    } else if let profile = m.profileName, Font.small.width("\(second) \(profile)") + markWidth <= room {
+      // The picker's profile after the cycle or mode, where it fits whole.
+      second += " \(profile)"
     }
     if Font.small.width(second) + markWidth <= room, !second.isEmpty, second != "..." {
       ScreenParts.text(second, x: column, y: secondY, into: &fb, texts: &texts)
@@ -104,7 +107,7 @@ enum CompactLayout {
     for (row, index) in (first..<min(chooser.entries.count, first + 2)).enumerated() {
       let y = row * 11
       let lit = index == chooser.selected
-      let text = Font.small.truncated(ScreenModel.Chooser.text(chooser.entries[index]), toWidth: width - 10)
+      let text = Font.small.truncated(chooser.text(chooser.entries[index]), toWidth: width - 10)
       if lit { fb.fillRoundedRect(x: 0, y: y, width: width, height: 11, radius: 3) }
       ScreenParts.text(text, x: 5, y: y + 1, mode: lit ? .clear : .or, into: &fb, texts: &texts)
     }

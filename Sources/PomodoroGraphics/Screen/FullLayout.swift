@@ -36,12 +36,18 @@ enum FullLayout {
     return fb
   }
 
-  /// The title, centred; today's tomatoes at the right when they fit beside it (returns whether).
+  /// The title, centred (in the picker after its profile's name, in an outlined pill at the
+  /// left); today's tomatoes at the right when they fit beside it (returns whether).
   static func drawTitle(_ m: ScreenModel, into fb: inout Framebuffer, texts: inout [PlacedText]) -> Bool {
-    let title = Font.small.truncated(m.title, toWidth: width - 4)
+    var start = 0
+    if let profile = m.profileName {
+      let name = Font.small.truncated(profile, toWidth: profileWidth)
+      start = 3 + ScreenParts.pill(name, x: 0, y: 0, filled: false, into: &fb, texts: &texts)
+    }
+    let title = Font.small.truncated(m.title, toWidth: width - 4 - start)
     let inverted = m.phase == .ringing && m.flashOn
     if inverted { fb.fillRoundedRect(x: 0, y: 0, width: width, height: 11, radius: 3) }
-    let left = (width - Font.small.width(title)) / 2
+    let left = start + (width - start - Font.small.width(title)) / 2
     ScreenParts.text(title, x: left, y: 1, mode: inverted ? .clear : .or, into: &fb, texts: &texts)
     let room = width - 2 - (left + Font.small.width(title) + 4)
     guard ScreenParts.tallyWidth(m, available: room) != nil else { return false }
@@ -73,6 +79,9 @@ enum FullLayout {
     ScreenParts.text(m.timeText, font: font, x: x, y: timeY, into: &fb, texts: &texts)
   }
 
+  /// The most a profile's name takes beside the title (a longer one is cut).
+  static let profileWidth = 48
+
   /// The label's row, under the title (rows 12-20), when there is one.
   static let labelY = 12
 
@@ -87,7 +96,7 @@ enum FullLayout {
     let first = max(0, min(chooser.selected - 1, chooser.entries.count - rows))
     for (row, index) in (first..<min(chooser.entries.count, first + rows)).enumerated() {
       let y = 13 + row * 13
-      let text = Font.small.truncated(ScreenModel.Chooser.text(chooser.entries[index]), toWidth: width - 10)
+      let text = Font.small.truncated(chooser.text(chooser.entries[index]), toWidth: width - 10)
       let lit = index == chooser.selected
       if lit { fb.fillRoundedRect(x: 0, y: y, width: width, height: 11, radius: 3) }
       ScreenParts.text(text, x: 5, y: y + 1, mode: lit ? .clear : .or, into: &fb, texts: &texts)

@@ -125,5 +125,19 @@ func labelScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
     ("31-running-goal-met-stand-in", met, t0 + seconds(1) + minutes(3)),
     ("32-label-chooser", chooser, t0),
     ("33-label-chooser-end", chooserEnd, t0),
-  ]
+  ] + profileScenes(t0)
+}
+
+/// Profiles (issue 48): the picker with its profile's name beside the title, and the knob's
+/// profile chooser on the profile in use.
+func profileScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
+  let deep = Profile(name: "deep", presets: [.focus: minutes(50), .shortBreak: minutes(10)], longBreakEvery: 3)
+  let light = Profile(name: "light", presets: [.focus: minutes(15)])
+  let settings = EngineSettings(
+    modes: [.focus, .shortBreak, .longBreak], profiles: [deep, light].compactMap { $0 }, profile: "deep")
+  let picker = Engine.step(EngineState(settings: settings, now: t0), .setCompletedToday(2), now: t0).0
+  let chooser = [Event.press(.encoder), .press(.encoder), .press(.encoder)].reduce(picker) { state, event in
+    Engine.step(state, event, now: t0).0
+  }
+  return [("34-idle-profile", picker, t0), ("35-profile-chooser", chooser, t0)]
 }

@@ -64,8 +64,10 @@ public struct ScreenModel: Equatable, Sendable {
   /// A running focus's interruptions, as the technique writes them: `'2 -1` (internal,
   /// external); nil when none was marked.
   public var interruptionsText: String?
-  /// The knob's label chooser, open: its entries (nil: no label) and the one chosen.
+  /// The knob's label chooser (or profile chooser), open: its entries and the one chosen.
   public var chooser: Chooser?
+  /// The picker's profile (issue 48), beside the title while idle; nil: the base settings.
+  public var profileName: String?
   /// In a room whose bridge spoke (docs/room.md), while the desk follows the room or is idle:
   /// how many of its desks are in focus, "3 in focus", with "~" in front when this desk's wall
   /// clock is not trusted (it counts from the broker's message ages).
@@ -83,16 +85,22 @@ public struct ScreenModel: Equatable, Sendable {
     }
   }
 
-  /// The label chooser's entries and the one the knob is on.
+  /// A chooser's entries and the one the knob is on.
   public struct Chooser: Equatable, Sendable {
     public var entries: [String?]
     public var selected: Int
-    public init(entries: [String?], selected: Int) {
+    /// What the entry nil says: "(no label)", or the profile chooser's "(base)".
+    public var none: String
+    public init(entries: [String?], selected: Int, none: String = Chooser.noLabel) {
       self.entries = entries
       self.selected = selected
+      self.none = none
     }
-    /// What an entry says: the label, or "(no label)".
-    public static func text(_ entry: String?) -> String { entry ?? "(no label)" }
+    public static let noLabel = "(no label)"
+    /// The profile chooser's entry for the base settings.
+    public static let base = "(base)"
+    /// What an entry says: the label (or profile), or `none`.
+    public func text(_ entry: String?) -> String { entry ?? none }
   }
 
   /// The knob's hint in the label chooser.
@@ -229,13 +237,18 @@ extension ScreenModel {
       chooser = Chooser(entries: state.labelChoices.map { $0?.text }, selected: choice)
       knobHint = ScreenModel.chooserHint
     }
+    if let choice = state.profileChoice {
+      chooser = Chooser(entries: state.profileChoices, selected: choice, none: Chooser.base)
+      knobHint = ScreenModel.chooserHint
+    }
+    if state.phase == .idle { profileName = state.profile }
     roomText = ScreenModel.roomText(state, at: now)
   }
 
   /// `roomText` for `state` at `now`.
   public static func roomText(_ state: EngineState, at now: Instant) -> String? {
     guard let room = state.room, room.bridged(at: now), let view = room.view,
-      room.following || state.phase == .idle, state.labelChoice == nil
+      room.following || state.phase == .idle, state.labelChoice == nil, state.profileChoice == nil
     else { return nil }
     let focusing = (state.roomMembers ?? []).filter(\.focusing).count
     return (view.clockTrusted ? "" : "~") + "\(focusing) in focus"

@@ -99,8 +99,9 @@ public final class ControlServer: LoopSource, DeviceObserver {
     case .roomStatus(let view):
       device.roomSaid(view)
       return Answer(reply: ok())
-    case .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend, .set, .label, .interrupt:
-      switch ControlProtocol.events(for: command, in: device.state.phase, mode: device.state.mode) {
+    case .start, .pause, .resume, .toggle, .cancel, .ack, .skip, .extend, .set, .label, .interrupt, .profile:
+      let state = device.state
+      switch ControlProtocol.events(for: command, in: state.phase, mode: state.mode, profiles: state.profileNames) {
       case .failure(let refusal): return refused(refusal)
       case .success(let events):
         for event in events { device.perform(event) }

@@ -3,7 +3,7 @@ import PomodoroCore
 /// Which of the engine's new states are news, and to whom. A new phase, mode, dialed length or
 /// label is a change: the journal says it, and every observer hears it
 /// (`DeviceObserver.stateChanged`). What else the state's fields show and may change alone (the
-/// interruptions, today's count, the goal, the recent labels, the room, presence) is said only to those who
+/// interruptions, today's count, the goal, the recent labels, the room, presence, the profile) is said only to those who
 /// show the whole state: the control socket's watchers, the page and the bridge
 /// (`DeviceObserver.stateShown`), not the journal nor the transcript. Pure.
 package struct ChangeFilter {
@@ -13,7 +13,14 @@ package struct ChangeFilter {
   }
 
   private var observed: (Phase, Mode, Nanoseconds?, SessionLabel?)?
-  private var shown: (Interruptions?, Int, Int, [SessionLabel], RoomStanding?, Bool?)?
+  private var shown: (Interruptions?, Int, Int, [SessionLabel], RoomStanding?, Seen)?
+
+  /// Presence and the profile, as one of `shown`'s (a tuple compares up to six).
+  private struct Seen: Equatable {
+    var present: Bool?
+    var profile: String?
+    var profiles: [Profile]
+  }
 
   package init() {}
 
@@ -21,7 +28,8 @@ package struct ChangeFilter {
   package mutating func news(_ state: EngineState) -> News? {
     let observed = (state.phase, state.mode, state.duration, state.label)
     let shown = (
-      state.interruptions, state.completedToday, state.settings.dailyGoal, state.recentLabels, state.room, state.present
+      state.interruptions, state.completedToday, state.settings.dailyGoal, state.recentLabels, state.room,
+      Seen(present: state.present, profile: state.profile, profiles: state.base.profiles)
     )
     if self.observed.map({ $0 != observed }) ?? true {
       self.observed = observed

@@ -105,7 +105,7 @@ public final class Device {
         if effects.contains(.persist) { saveDue = true }
         saveIfDue()
         recorder.settle()  // written before the history is counted and READY=1 is said
-        if let said = state.restoredText(at: now) { log.notice(said) }
+        for said in state.restoredTexts(saved, at: now) { log.notice(said) }
       }
       recountToday(at: now)
     }

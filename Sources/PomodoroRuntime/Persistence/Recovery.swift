@@ -3,6 +3,18 @@ import PomodoroCore
 import PomodoroSystem
 
 extension EngineState {
+  /// What a restart from `saved` is worth a line of in the log: the timer restored, and a saved
+  /// profile the config no longer defines (the base settings run instead).
+  func restoredTexts(_ saved: SavedTimer, at now: Instant) -> [String] {
+    var said = restoredText(at: now).map { [$0] } ?? []
+    if let gone = saved.profile, profile == nil {
+      said.append(
+        "the profile '\(gone)' saved in the state file is no longer in the config; running on the base settings "
+          + "(pomodoro ctl profile NAME chooses one of: \(profileNames.joined(separator: ", ")))")
+    }
+    return said
+  }
+
   /// What the journal says of a timer restored after a restart (nil: none was), paused: a flow's
   /// clock is the time counted, a countdown's the time left.
   func restoredText(at now: Instant) -> String? {

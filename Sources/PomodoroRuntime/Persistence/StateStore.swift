@@ -58,6 +58,7 @@ public struct StateStore {
       pairs.append(("room_plan_rev", .int(followed.planRevision)))
       pairs.append(("room_phase", .int(Int64(followed.index))))
     }
+    if let profile = saved.profile { pairs.append(("profile", .string(profile))) }
     if !pendingHistory.isEmpty { pairs.append(("pending_history", .string(pendingHistory.joined(separator: "\n")))) }
     return Array((FlatJSON.encode(pairs) + "\n").utf8)
   }
@@ -146,6 +147,8 @@ public struct StateStore {
     func marks(_ key: String) -> Int {
       Int(min(max(0, o[key]?.int ?? 0), Int64(Interruptions.most)))
     }
+    // The profile (issue 48) is optional too: a file without it (or with a name the rules do not
+    // allow) means the base settings.
     // The room phase the timer followed (since 0.3.0), optional: a file that names none, or
     // names it out of range, restores the timer as the desk's own.
     var followed: SavedTimer.Followed?
@@ -159,7 +162,7 @@ public struct StateStore {
       label: label(o["label"]), recentLabels: (o["recent_labels"]?.list ?? []).compactMap(label),
       interruptions: Interruptions(
         internal: marks("interruptions_internal"), external: marks("interruptions_external")),
-      room: followed)
+      room: followed, profile: o["profile"]?.string.flatMap { Profile.isName($0) ? $0 : nil })
   }
 
   /// 0.2.0's version.
