@@ -23,7 +23,7 @@ public enum StateFields {
   public static let roomNames = [
     "room", "room_members", "room_focusing", "room_bridge", "room_clock_trusted", "room_following", "room_desks",
     "room_desk_phases", "room_desk_modes", "room_desk_labels", "room_desk_texts", "room_desk_focusing",
-    "room_text", "room_rev", "room_by", "room_modes", "room_lengths_ms",
+    "room_own_pace", "room_text", "room_rev", "room_by", "room_modes", "room_lengths_ms",
     "room_plan_rev", "room_phase", "room_state", "room_elapsed_ms",
   ]
 
@@ -112,7 +112,14 @@ public enum StateFields {
       ("room_desk_labels", .list(members.map { .string($0.label?.text ?? "") })),
       ("room_desk_texts", .list(members.map { .string($0.doing) })),
       ("room_desk_focusing", .list(members.map { .bool($0.focusing) })),
-      ("room_text", .string(roomText(room.name, members: members, bridged: bridged, trusted: room.view?.clockTrusted))),
+      ("room_own_pace", .bool(!state.followsRoomPace)),
+      (
+        "room_text",
+        .string(
+          roomText(
+            room.name, members: members, bridged: bridged, trusted: room.view?.clockTrusted,
+            roomPace: state.followsRoomPace ? room.held?.session.origin : nil))
+      ),
     ]
     if let held = room.held {
       let s = held.said(at: now)
@@ -130,10 +137,13 @@ public enum StateFields {
 
   /// The room in a line, as `ctl status` and the page say it: `team: 2 in focus of 3` (`, clock
   /// not trusted` after it), or `team: no bridge (...)` with what starts the bridge.
-  static func roomText(_ name: String, members: [RoomView.Member], bridged: Bool, trusted: Bool?) -> String {
+  /// `roomPace`: the desk whose pace this one follows, when it is not its own (`followsRoomPace`).
+  static func roomText(
+    _ name: String, members: [RoomView.Member], bridged: Bool, trusted: Bool?, roomPace: String? = nil
+  ) -> String {
     guard bridged else { return "\(name): no bridge (sudo systemctl enable --now pomodoro-mqtt)" }
     return "\(name): \(members.filter(\.focusing).count) in focus of \(members.count)"
-      + (trusted == true ? "" : ", clock not trusted")
+      + (roomPace.map { ", at \($0)'s pace" } ?? "") + (trusted == true ? "" : ", clock not trusted")
   }
 
   /// `viewNames`' fields for `state` at `now`.

@@ -200,6 +200,40 @@ final class RoomTests: XCTestCase {
     XCTAssertEqual(room.desks["b"]!.state.phase, .paused)
   }
 
+  /// A room session keeps the lengths of the desk that started it (issue 48): its profile's. A
+  /// desk that follows it at lengths not its own says so; the starting desk does not.
+  func testARoomSessionFollowsTheStartingDesksProfile() {
+    let deep = Profile(name: "deep", presets: [.focus: minutes(50), .shortBreak: minutes(10)])!
+    var room = Room(["a", "b"], settings: EngineSettings(profiles: [deep]))
+    room.send(.setProfile("deep"), to: "b")
+    room.send(.press(.start), to: "b")
+    XCTAssertEqual(room.deadline("a"), minutes(50), "a's own focus is 25 minutes; it follows b's")
+    XCTAssertEqual(room.desks["a"]!.state.room?.held?.session.plan.map(\.length), [minutes(50), minutes(10)])
+    XCTAssertTrue(room.desks["a"]!.state.followsRoomPace)
+    XCTAssertFalse(room.desks["b"]!.state.followsRoomPace, "b's own pace")
+    // A pause from a keeps the plan: still b's pace for a, and b's own for b.
+    room.send(.press(.start), to: "a")
+    XCTAssertEqual(room.desks["a"]!.state.room?.held?.session.origin, "a")
+    XCTAssertTrue(room.desks["a"]!.state.followsRoomPace)
+    XCTAssertFalse(room.desks["b"]!.state.followsRoomPace)
+    // At the same pace (a chooses deep too) nothing is said.
+    room.send(.setProfile("deep"), to: "a")
+    XCTAssertFalse(room.desks["a"]!.state.followsRoomPace)
+  }
+
+  /// A length dialed on the desk that starts the room's plan is its own pace, not the room's.
+  func testTheDeskThatDialedThePlanKeepsItsOwnPace() {
+    var room = Room(["a", "b"])
+    room.send(.turn(3), to: "a")
+    room.send(.press(.start), to: "a")
+    XCTAssertEqual(room.deadline("b"), room.deadline("a"))
+    XCTAssertNotEqual(room.deadline("a"), minutes(25), "dialed")
+    XCTAssertFalse(room.desks["a"]!.state.followsRoomPace, "a started it")
+    XCTAssertTrue(room.desks["b"]!.state.followsRoomPace)
+    room.send(.press(.start), to: "b")  // b pauses: a revision of b's, a's plan still.
+    XCTAssertFalse(room.desks["a"]!.state.followsRoomPace)
+  }
+
   func testLeavingTheRoomKeepsTheTimer() {
     var room = Room(["a"])
     room.send(.press(.start), to: "a")

@@ -296,4 +296,27 @@ final class ScreenControlsTests: XCTestCase {
     XCTAssertTrue(texts(model, height: 64).map(\.text).contains("2 in focus"))
     XCTAssertNil(ScreenModel(state: s, now: t0 + minutes(2)).roomText, "the bridge silent for a minute")
   }
+
+  /// Following a room session at another desk's lengths (its profile, issue 48): where the
+  /// picker shows the profile, "(room)" says the pace is the room's.
+  func testFollowingAnotherDesksPaceThePanelSaysSo() {
+    let t0 = Instant(nanoseconds: seconds(100))
+    var s = EngineState(now: t0)
+    let others = [RoomView.Member(desk: "b", phase: .running, mode: .focus, label: nil, following: true)]
+    s = Engine.step(s, .setRoom(RoomIdentity(name: "team", desk: "a")), now: t0).0
+    s = Engine.step(s, .roomView(RoomView(desk: "a", broker: true, clockTrusted: true, others: others)), now: t0).0
+    let plan = [RoomSession.Phase(mode: .focus, length: minutes(50)), .init(mode: .shortBreak, length: minutes(10))]
+    let session = RoomSession(revision: 7, origin: "b", plan: plan, phase: 0, state: .running, elapsed: 0)
+    s = Engine.step(s, .roomSession(RoomHeld(session: session, anchor: t0)), now: t0).0
+    XCTAssertEqual(s.remaining(at: t0), minutes(50))
+    let model = ScreenModel(state: s, now: t0 + seconds(1))
+    XCTAssertEqual(model.profileName, "(room)")
+    XCTAssertEqual(model.roomText, "2 in focus")
+    XCTAssertTrue(texts(model, height: 64).map(\.text).contains("(room)"))
+    // Its own pace again (the room's lengths are its presets): the place is empty.
+    let own = [RoomSession.Phase(mode: .focus, length: minutes(25)), .init(mode: .shortBreak, length: minutes(5))]
+    let next = RoomSession(revision: 8, origin: "b", plan: own, phase: 0, state: .running, elapsed: 0)
+    s = Engine.step(s, .roomSession(RoomHeld(session: next, anchor: t0)), now: t0).0
+    XCTAssertNil(ScreenModel(state: s, now: t0 + seconds(1)).profileName)
+  }
 }

@@ -62,6 +62,9 @@ final class RoomDeviceTests: XCTestCase {
     XCTAssertEqual(f.h.device.state.phase, .running)
     XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(23) + seconds(30))
     XCTAssertEqual(r.fields["room_following"], .bool(true))
+    // desk-b's own lengths, 25 and 5 minutes, are this desk's: its own pace.
+    XCTAssertEqual(r.fields["room_own_pace"], .bool(true))
+    XCTAssertEqual(r.fields["room_text"], .string("team: 2 in focus of 3"))
     // An older revision changes nothing; a malformed one is refused by name.
     let older = heard.replacingOccurrences(of: #""rev":4"#, with: #""rev":3"#).replacingOccurrences(
       of: #""plan_rev":4"#, with: #""plan_rev":3"#)
@@ -70,6 +73,22 @@ final class RoomDeviceTests: XCTestCase {
     let bad = f.reply(fd, heard.replacingOccurrences(of: #""elapsed_ms":60000"#, with: #""elapsed_ms":9999999999"#))
     XCTAssertFalse(bad.ok)
     XCTAssertTrue(bad.error?.contains("room_session: elapsed_ms") == true, bad.error ?? "")
+  }
+
+  /// A session started at another desk's pace (its profile's 50 minutes, issue 48): followed at
+  /// that pace, and the state says whose it is.
+  func testASessionAtAnotherDesksPaceIsSaidToBeTheRooms() throws {
+    let (f, fd) = try roomDesk()
+    XCTAssertTrue(f.reply(fd, status).ok)
+    let r = f.reply(
+      fd,
+      #"{"cmd":"room_session","by":"desk-b","v":2,"rev":4,"modes":["focus","short"],"lengths_ms":[3000000,600000],"plan_rev":4,"phase":0,"state":"running","elapsed_ms":0,"expiry":3720,"sent_ms":1796040000000,"synced":true,"age_ms":0}"#
+    )
+    XCTAssertTrue(r.ok, r.error ?? "")
+    XCTAssertEqual(f.h.device.state.remaining(at: f.h.device.clock.now), minutes(50))
+    XCTAssertEqual(r.fields["room_own_pace"], .bool(false))
+    XCTAssertEqual(r.fields["room_text"], .string("team: 2 in focus of 3, at desk-b's pace"))
+    XCTAssertTrue(ControlProtocol.text(r.fields).contains("at desk-b's pace"), ControlProtocol.text(r.fields))
   }
 
   /// A held session ends with its message's expiry: a forged one that nobody renews stops

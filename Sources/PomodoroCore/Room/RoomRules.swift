@@ -90,6 +90,7 @@ extension Engine {
           revision: revision, origin: room.desk, plan: plan, phase: 0, state: .running, elapsed: 0)
         room.held = RoomHeld(session: session, anchor: now)
         room.followed = RoomStanding.PhaseKey(planRevision: revision, index: 0)
+        room.planned = revision
         room.left = nil
       }
       return

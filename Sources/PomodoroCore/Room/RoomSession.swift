@@ -212,6 +212,8 @@ public struct RoomStanding: Equatable, Sendable {
   var followed: PhaseKey?
   /// Whether this desk's timer is the room's.
   public var following: Bool { followed != nil }
+  /// The revision of the last plan this desk started: its own pace.
+  var planned: Int64?
   /// The room phase this desk cancelled out of (its plan's first revision and the phase's
   /// index): it follows again from the next phase, or at its next start.
   var left: PhaseKey?
@@ -226,6 +228,7 @@ public struct RoomStanding: Equatable, Sendable {
     held = nil
     lastRevision = nil
     followed = nil
+    planned = nil
     left = nil
     view = nil
     viewAt = nil

@@ -128,8 +128,8 @@ func labelScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
   ] + profileScenes(t0)
 }
 
-/// Profiles (issue 48): the picker with its profile's name beside the title, and the knob's
-/// profile chooser on the profile in use.
+/// Profiles (issue 48): the picker with its profile's name beside the title, the knob's profile
+/// chooser on the profile in use, and a desk at the room's pace.
 func profileScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
   let deep = Profile(name: "deep", presets: [.focus: minutes(50), .shortBreak: minutes(10)], longBreakEvery: 3)
   let light = Profile(name: "light", presets: [.focus: minutes(15)])
@@ -139,5 +139,17 @@ func profileScenes(_ t0: Instant) -> [(String, EngineState, Instant)] {
   let chooser = [Event.press(.encoder), .press(.encoder), .press(.encoder)].reduce(picker) { state, event in
     Engine.step(state, event, now: t0).0
   }
-  return [("34-idle-profile", picker, t0), ("35-profile-chooser", chooser, t0)]
+  // Following a room session another desk started at its profile's 50 minutes: "(room)".
+  let others = [RoomView.Member(desk: "b", phase: .running, mode: .focus, label: nil, following: true)]
+  let plan = [RoomSession.Phase(mode: .focus, length: minutes(50)), .init(mode: .shortBreak, length: minutes(10))]
+  let session = RoomSession(revision: 7, origin: "b", plan: plan, phase: 0, state: .running, elapsed: 0)
+  let following = [
+    Event.setRoom(RoomIdentity(name: "team", desk: "a")),
+    .roomView(RoomView(desk: "a", broker: true, clockTrusted: true, others: others)),
+    .roomSession(RoomHeld(session: session, anchor: t0)),
+  ].reduce(EngineState(now: t0)) { state, event in Engine.step(state, event, now: t0).0 }
+  return [
+    ("34-idle-profile", picker, t0), ("35-profile-chooser", chooser, t0),
+    ("36-running-room-pace", following, t0 + minutes(3)),
+  ]
 }

@@ -66,8 +66,11 @@ public struct ScreenModel: Equatable, Sendable {
   public var interruptionsText: String?
   /// The knob's label chooser (or profile chooser), open: its entries and the one chosen.
   public var chooser: Chooser?
-  /// The picker's profile (issue 48), beside the title while idle; nil: the base settings.
+  /// The picker's profile (issue 48), beside the title while idle; nil: the base settings. While
+  /// the desk follows a room session at another desk's pace (`followsRoomPace`), `roomPace`.
   public var profileName: String?
+  /// What the profile's place says while the pace is the room's (no profile name has brackets).
+  public static let roomPace = "(room)"
   /// In a room whose bridge spoke (docs/room.md), while the desk follows the room or is idle:
   /// how many of its desks are in focus, "3 in focus", with "~" in front when this desk's wall
   /// clock is not trusted (it counts from the broker's message ages).
@@ -242,6 +245,7 @@ extension ScreenModel {
       knobHint = ScreenModel.chooserHint
     }
     if state.phase == .idle { profileName = state.profile }
+    if state.followsRoomPace { profileName = ScreenModel.roomPace }
     roomText = ScreenModel.roomText(state, at: now)
   }
 
