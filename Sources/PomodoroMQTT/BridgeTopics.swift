@@ -47,8 +47,15 @@ public struct BridgeTopics: Equatable, Sendable {
   /// `HomeAssistant.entities`, all on one device with its software version and the bridge as
   /// their origin. An entity that `needs` a field is announced when `fields` (the device's state
   /// fields) has it, withdrawn (an empty payload) when it has not, and left out while the state
-  /// is not known (nil); `optional` gives those entities alone.
-  public func discovery(fields: Set<String>?, optional: Bool = false) -> [(topic: String, payload: String)] {
+  /// is not known (nil); `optional` gives those entities alone. The profile select's options are
+  /// `profiles` and the base.
+  public func discovery(_ parts: DiscoveryParts?, optional: Bool = false) -> [(topic: String, payload: String)] {
+    discovery(fields: parts?.fields, profiles: parts?.profiles ?? [], optional: optional)
+  }
+
+  public func discovery(fields: Set<String>?, profiles: [String] = [], optional: Bool = false)
+    -> [(topic: String, payload: String)]
+  {
     let node = "pomodoro_\(deviceId)"
     let device = DiscoveryValue.object([
       .init("identifiers", .list([node])), .init("name", .text("Pomodoro \(deviceId)")),
@@ -76,7 +83,9 @@ public struct BridgeTopics: Equatable, Sendable {
         pairs.append(.init("json_attributes_topic", .text(state)))
       }
       if e.commands { pairs.append(.init("command_topic", .text(command))) }
-      pairs += e.keys + [.init("device", device), .init("origin", origin)]
+      pairs += e.keys
+      if e.profileOptions { pairs.append(.init("options", .list(HomeAssistant.profileOptions(profiles)))) }
+      pairs += [.init("device", device), .init("origin", origin)]
       return (topic: configTopic(e), payload: DiscoveryValue.object(pairs).json)
     }
   }

@@ -1,33 +1,6 @@
 import PomodoroCore
 import PomodoroSystem
 
-/// A value in a discovery payload: JSON with nesting (FlatJSON has none).
-public indirect enum DiscoveryValue: Sendable, Equatable {
-  case text(String)
-  case number(Int)
-  case list([String])
-  case object([Pair])
-
-  public struct Pair: Sendable, Equatable {
-    public var key: String
-    public var value: DiscoveryValue
-    public init(_ key: String, _ value: DiscoveryValue) {
-      self.key = key
-      self.value = value
-    }
-  }
-
-  public var json: String {
-    switch self {
-    case .text(let s): return FlatJSON.quote(s)
-    case .number(let n): return String(n)
-    case .list(let items): return "[" + items.map(FlatJSON.quote).joined(separator: ",") + "]"
-    case .object(let pairs):
-      return "{" + pairs.map { FlatJSON.quote($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
-    }
-  }
-}
-
 /// One entity of the device in Home Assistant, as MQTT discovery announces it. `HomeAssistant.entities`
 /// is the one table that discovery, the tables in README and docs/homeassistant.md
 /// (HomeAssistantTests checks them) and the test against a real Home Assistant
@@ -49,6 +22,9 @@ public struct HomeAssistantEntity: Sendable {
   /// The state field a desk has only with a part (`present`: a presence sensor): the entity is
   /// announced while the state has it, withdrawn while it has not; nil: every desk's.
   public var needs: String? = nil
+  /// Its `options` are the state's profiles, then `HomeAssistant.baseProfile` (the profile
+  /// select): announced again whenever the profiles change (`DiscoveryParts`).
+  public var profileOptions = false
 }
 
 /// Home Assistant's view of the device: the entity table and the discovery payloads made from it.
@@ -79,6 +55,17 @@ public enum HomeAssistant {
   /// The label as the command topic takes it: JSON, so that the text arrives as typed (the words
   /// form would join its words with one space); empty clears it.
   static let labelCommandTemplate = "{{ {'cmd': 'label', 'text': value} | tojson }}"
+  /// The profile select's last option, the base settings: the desk's chooser's word for them (a
+  /// profile's name has no parentheses).
+  public static let baseProfile = "(base)"
+  /// The profile select's options: the config's profiles in its order, then the base, as the
+  /// desk's chooser lists them.
+  public static func profileOptions(_ profiles: [String]) -> [String] { profiles + [baseProfile] }
+  /// The profile in use, the base as its option; the option chosen as the command JSON (the base
+  /// as no name).
+  static let profileTemplate = "{{ value_json.profile | default('') or '\(baseProfile)' }}"
+  static let profileCommandTemplate =
+    "{{ {'cmd': 'profile', 'name': ('' if value == '\(baseProfile)' else value)} | tojson }}"
   /// The today sensor's attributes: the daily goal (0: none) and whether it is met.
   static let goalTemplate =
     "{{ {'goal': value_json.goal | default(None), 'goal_met': value_json.goal_met | default(None)} | tojson }}"
@@ -194,6 +181,20 @@ public enum HomeAssistant {
           .init("command_template", .text(labelCommandTemplate)), .init("min", .number(0)),
           .init("max", .number(SessionLabel.maxCharacters)), .init("icon", .text("mdi:tag-outline")),
         ]),
+      {
+        var profile = HomeAssistantEntity(
+          component: "select", object: "profile", name: "Profile", type: "select (the profiles, `\(baseProfile)`)",
+          meaning:
+            "the profile in use (`profile`, docs/use.md#profiles), `\(baseProfile)` for the base settings; only while the config defines profiles",
+          readsState: true, commands: true,
+          keys: [
+            .init("value_template", .text(profileTemplate)), .init("command_template", .text(profileCommandTemplate)),
+            .init("icon", .text("mdi:tune-variant")),
+          ])
+        profile.needs = "profiles"
+        profile.profileOptions = true
+        return profile
+      }(),
       button("start", "Start", "start", "starts the picked timer", "mdi:play"),
       button("pause", "Pause", "pause", "pauses a running timer", "mdi:pause"),
       button(
@@ -226,9 +227,4 @@ public enum HomeAssistant {
     }
     return lines.joined(separator: "\n") + "\n"
   }
-}
-
-extension DiscoveryValue {
-  /// The text of a `.text`, for the docs.
-  var plain: String { if case .text(let s) = self { return s } else { return json } }
 }

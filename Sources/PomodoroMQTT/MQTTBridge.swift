@@ -26,8 +26,8 @@ public final class MQTTBridge: LoopSource {
   var intake: CommandIntake
   /// The last state, as published (retained) on the state topic.
   var lastState: String?
-  /// The fields of the state that entities need (`HomeAssistantEntity.needs`); nil: no state yet.
-  var partFields: Set<String>?
+  /// What of the state the discovery follows (`DiscoveryParts`); nil: no state yet.
+  var parts: DiscoveryParts?
   var availability = ""
 
   /// `removing`: for `--remove`, a client of its own (`pomodoro-<device>-remove`, so that a
@@ -184,7 +184,7 @@ public final class MQTTBridge: LoopSource {
   /// Connected: withdraw a desk announced under another id, announce this one, say its state.
   func announce() {
     for topic in announced.withdrawal(keeping: topics) { session.publish(topic, "", retain: true) }
-    for (topic, payload) in topics.discovery(fields: partFields) { session.publish(topic, payload, retain: true) }
+    for (topic, payload) in topics.discovery(parts) { session.publish(topic, payload, retain: true) }
     announced.remember(topics)
     if let lastState { session.publish(topics.state, lastState, retain: true) }
     availability = ""
@@ -224,11 +224,11 @@ public final class MQTTBridge: LoopSource {
 
   func state(_ fields: [String: JSONValue]) {
     room.state(fields)
-    let parts = Set(HomeAssistant.entities.compactMap(\.needs)).intersection(fields.keys)
-    if parts != partFields {
-      partFields = parts
+    let parts = DiscoveryParts(state: fields)
+    if parts != self.parts {
+      self.parts = parts
       if session.up {
-        for (t, p) in topics.discovery(fields: parts, optional: true) { session.publish(t, p, retain: true) }
+        for (t, p) in topics.discovery(parts, optional: true) { session.publish(t, p, retain: true) }
       }
     }
     let payload = BridgeTopics.statePayload(fields)

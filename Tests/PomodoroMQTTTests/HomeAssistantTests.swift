@@ -44,7 +44,9 @@ final class HomeAssistantTests: XCTestCase {
   /// software version and the origin; each kind with what Home Assistant needs of it.
   func testDiscoveryPayloads() throws {
     let topics = BridgeTopics(config: DeviceConfig(), deviceId: "desk-1")
-    let configs = topics.discovery(fields: ["present"]).map { ($0.topic, object($0.payload)) }
+    let configs = topics.discovery(fields: ["present", "profiles"], profiles: ["deep"]).map {
+      ($0.topic, object($0.payload))
+    }
     XCTAssertEqual(configs.count, HomeAssistant.entities.count)
     var byId: [String: [String: Any]] = [:]
     for (topic, o) in configs {
@@ -83,6 +85,7 @@ final class HomeAssistantTests: XCTestCase {
     XCTAssertEqual(byId["sensor.pomodoro_desk_1_ends_at"]?["device_class"] as? String, "timestamp")
     XCTAssertEqual(byId["binary_sensor.pomodoro_desk_1_focusing"]?["device_class"] as? String, "running")
     XCTAssertEqual(byId["binary_sensor.pomodoro_desk_1_presence"]?["device_class"] as? String, "occupancy")
+    XCTAssertEqual(byId["select.pomodoro_desk_1_profile"]?["options"] as? [String], ["deep", "(base)"])
     let number = try XCTUnwrap(byId["number.pomodoro_desk_1_duration"])
     XCTAssertEqual(number["min"] as? Int, 1)
     XCTAssertEqual(number["max"] as? Int, 1439, "23h59m: the longest the device takes, in whole minutes")
@@ -104,7 +107,9 @@ final class HomeAssistantTests: XCTestCase {
     let o = object(with)
     XCTAssertEqual(o["device_class"] as? String, "occupancy")
     XCTAssertEqual(o["value_template"] as? String, "{{ 'ON' if value_json.present | default(false) else 'OFF' }}")
-    XCTAssertEqual(topics.discovery(fields: ["present"], optional: true).map(\.topic), [topic], "the optional alone")
+    XCTAssertEqual(
+      topics.discovery(fields: ["present"], optional: true).map(\.topic),
+      [topic, "homeassistant/select/pomodoro_desk-1/profile/config"], "the optional alone (no profiles: withdrawn)")
     XCTAssertEqual(topics.discovery(fields: []).count, HomeAssistant.entities.count)
   }
 
@@ -170,7 +175,8 @@ final class HomeAssistantTests: XCTestCase {
     let stop = try startBridge(f, broker, "desk3", lines: Lines())
     defer { stop() }
     XCTAssertNotNil(try broker.waitFor("pomodoro/desk3/state") { self.object($0)["present"] as? Bool == true })
-    let n = HomeAssistant.entities.count
+    // (This desk has no profiles: not the profile select.)
+    let n = HomeAssistant.entities.filter { $0.needs != "profiles" }.count
     let configs = try broker.retained("homeassistant/+/pomodoro_desk3/+/config", count: n)
     XCTAssertEqual(configs.count, n)
     let presence = object(configs["homeassistant/binary_sensor/pomodoro_desk3/presence/config"])

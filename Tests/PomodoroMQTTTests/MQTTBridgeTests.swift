@@ -265,7 +265,7 @@ extension MQTTBridgeTests {
   func testDiscoveryGivesEachEntityItsDefaultEntityId() throws {
     let topics = BridgeTopics(config: DeviceConfig(), deviceId: "Desk-1")
     var ids: [String] = []
-    for (topic, payload) in topics.discovery(fields: ["present"]) {
+    for (topic, payload) in topics.discovery(fields: ["present", "profiles"], profiles: ["deep"]) {
       let o = try XCTUnwrap(
         try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], topic)
       let id = try XCTUnwrap(o["default_entity_id"] as? String, topic)
@@ -286,7 +286,8 @@ extension MQTTBridgeTests {
         "binary_sensor.pomodoro_desk_1_focusing",
         "binary_sensor.pomodoro_desk_1_ringing", "binary_sensor.pomodoro_desk_1_presence",
         "select.pomodoro_desk_1_mode", "number.pomodoro_desk_1_duration",
-        "text.pomodoro_desk_1_label", "button.pomodoro_desk_1_start", "button.pomodoro_desk_1_pause",
+        "text.pomodoro_desk_1_label", "select.pomodoro_desk_1_profile", "button.pomodoro_desk_1_start",
+        "button.pomodoro_desk_1_pause",
         "button.pomodoro_desk_1_start_pause", "button.pomodoro_desk_1_cancel", "button.pomodoro_desk_1_skip",
         "button.pomodoro_desk_1_acknowledge", "button.pomodoro_desk_1_extend", "button.pomodoro_desk_1_interrupt",
         "button.pomodoro_desk_1_interrupt_external",

@@ -93,10 +93,12 @@ require "the MQTT integration through its config flow, broker 127.0.0.1:$port" h
 
 # The device: the interactive simulator (it needs a terminal: tmux gives it one) with its socket.
 # A presence sensor on its mock line (someone there at the start; `p` in the simulator toggles
-# it), so that every entity of docs/homeassistant.md's table is announced.
+# it) and two profiles, so that every entity of docs/homeassistant.md's table is announced.
 cat >"$work/device.conf" <<EOF
 control_socket = $work/control.sock
 presence_line = GPIO16
+profile light = focus 15m, short 3m
+profile deep = focus 50m, short 10m, long 30m, every 3
 EOF
 tmux -L "$tmux_sock" -f /dev/null new-session -d -x 100 -y 40 \
   "exec '$BINARY' simulate --no-bell --config '$work/device.conf' --control '$work/control.sock' 2>'$work/simulator.log'"
@@ -219,6 +221,21 @@ for line in "${hostile[@]}"; do
 done
 act "text label: set again" '[[ "$(ctl_field label)" == Writing ]]' \
   text set_value "text.${E}_label" value=Writing --until "text.${E}_label=Writing"
+# The profile (issue 48): the select's options are the config's profiles in its order, then
+# (base); a choice reaches the device as the profile command (JSON from its command template).
+act "select profile: deep" '[[ $(ctl_field profile) == deep ]]' \
+  select select_option "select.${E}_profile" option=deep --until "select.${E}_profile=deep"
+act "select profile: (base)" '[[ $(ctl_field profile) == "" ]]' \
+  select select_option "select.${E}_profile" 'option=(base)' --until "select.${E}_profile=(base)"
+# A profile added at run time: the select announced again with it; the options as they were
+# once it is gone.
+profile_options() { ha snapshot "${E}_" | json "j['states']['select.${E}_profile']['attributes'].get('options')"; }
+options_are() { [[ "$(profile_options)" == "$1" ]]; }
+for want in "['light', 'deep', 'calm', '(base)']" "['light', 'deep', '(base)']"; do
+  if [[ $want == *calm* ]]; then ctl config set 'profile calm' 'focus 20m' >/dev/null; else ctl config reset 'profile calm' >/dev/null; fi
+  wait_for 30 options_are "$want"
+  check "select profile: the options follow the device's profiles, $want" "options $(profile_options)" options_are "$want"
+done
 act "button start (the desk lamp turns red)" '[[ $(ctl_field phase) == running ]]' \
   button press "button.${E}_start" --until "sensor.${E}_phase=running" "binary_sensor.${E}_focusing=on" "light.desk_lamp=on"
 lamp=$(ha snapshot desk_lamp --all | json "j['states']['light.desk_lamp']['attributes'].get('rgb_color')")

@@ -75,6 +75,14 @@ def room_status(others):
         return s.makefile().readline().strip()
 
 
+def press(page, key):
+    """A key pressed and released on the focused element (ArrowUp, ArrowDown)."""
+    code = {"ArrowUp": 38, "ArrowDown": 40}[key]
+    for kind in ("keyDown", "keyUp"):
+        page.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code,
+                  nativeVirtualKeyCode=code)
+
+
 def seconds(text):
     """'12:34' or '1:02:03' -> seconds, or None."""
     if not text or not re.fullmatch(r"\d+(:\d\d){1,2}", text):
@@ -375,6 +383,79 @@ def main():
         phone.screenshot(os.path.join(args.work, "phone-room.png"))
         ctl("config", "reset", "room")
         check("out of the room again: no room card", phone.wait("document.querySelector('#room').hidden", 3))
+
+        # --- profiles (issue 48): the choice, as the desk's chooser lists them --------------------
+        check("no profiles: no profile choice", not shown("#profile-card") and device().get("profiles") == [],
+              str(device().get("profiles")))
+        ctl("set", "focus")
+        phone.wait("document.querySelector('#time').textContent === '25:00'", 3)
+        # Two profiles in the overlay (as `profile light = ...` lines in the file would be).
+        ctl("config", "set", "profile light", "focus 15m, short 3m")
+        ctl("config", "set", "profile deep", "focus 50m, short 10m, long 30m, every 3")
+        options = "[...document.querySelectorAll('#profile option')].map(o => [o.value, o.textContent])"
+        listed = phone.wait(f"!document.querySelector('#profile-card').hidden && (o => o.length === 3 && o)({options})", 3)
+        want = [[n, n] for n in device().get("profiles", [])] + [["", "(base)"]]
+        check("with profiles: the choice lists the state's profiles in its order, then (base)",
+              listed == want and [n for n, _ in want[:-1]] == ["deep", "light"], f"{listed}, want {want}")
+        check("the profile in use chosen: (base)", ev("document.querySelector('#profile').value") == "" and
+              ev("document.querySelector('#profile').selectedOptions[0].textContent") == "(base)",
+              ev("document.querySelector('#profile').value"))
+        check("the choice has its label", ev("document.querySelector('#profile').labels[0].textContent") == "Profile")
+        # Chosen with the keyboard, as on the desk: up from (base) to light, then to deep.
+        ev("document.querySelector('#profile').focus()")
+        press(phone, "ArrowUp")
+        check("light chosen on the page: the desk's profile (ctl status --json)",
+              until(lambda: device().get("profile") == "light", 3) is not None, str(device().get("profile")))
+        check("light: the picker's time is its focus, 15:00", phone.wait(
+            "document.querySelector('#time').textContent === '15:00'", 3), text("#time"))
+        ev("document.querySelector('#profile').focus()")
+        press(phone, "ArrowUp")
+        check("deep chosen on the page: the desk's profile", until(lambda: device().get("profile") == "deep", 3)
+              is not None, str(device().get("profile")))
+        check("deep: the picker's time is its focus, 50:00, the dial says 50 min", phone.wait(
+            "document.querySelector('#time').textContent === '50:00' && "
+            "document.querySelector('#duration').textContent === '50 min' && "
+            "document.querySelector('#profile').value === 'deep'", 3), text("#time") + " " + text("#duration"))
+        ev("document.querySelector('#profile').blur(); scrollTo(0, document.querySelector('#profile-card').offsetTop - 200)")
+        time.sleep(0.3)
+        phone.screenshot(os.path.join(args.work, "phone-profile.png"))
+        # A name the desk does not know (as when the config lost it meanwhile): refused, said,
+        # the choice back at the one in use.
+        phone.expected_errors.append(("/api/command", 409))
+        ev("say(''); document.querySelector('#profile').prepend(Object.assign(document.createElement('option'), "
+           "{value: 'nope', textContent: 'nope'}))")
+        ev("document.querySelector('#profile').focus()")
+        press(phone, "ArrowUp")
+        said = phone.wait("!document.querySelector('#message').hidden && document.querySelector('#message').textContent", 3)
+        check("an unknown profile refused, the desk's reason shown", said and said.startswith("no profile 'nope'") and
+              device().get("profile") == "deep", f"{said!r}; the desk's profile {device().get('profile')!r}")
+        check("refused: the choice shows the profile in use again",
+              phone.wait("document.querySelector('#profile').value === 'deep'", 3),
+              ev("document.querySelector('#profile').value"))
+        # Unpaired (another browser): the profile in use seen, the choice not usable.
+        viewer = b.new_page(412, 892, mobile=True, isolated=True)
+        viewer.wait("document.readyState === 'complete'", 5)
+        viewer.goto(base + "/")
+        seen = viewer.wait("!document.querySelector('#profile-card').hidden && document.querySelector('#profile').value", 5)
+        check("unpaired: the profile in use shown, the choice disabled",
+              seen == "deep" and viewer.eval("document.querySelector('#profile').disabled"), str(seen))
+        viewer.eval("document.querySelector('#profile').focus()")
+        press(viewer, "ArrowDown")
+        check("unpaired: the keyboard changes nothing", viewer.eval("document.querySelector('#profile').value") == "deep"
+              and device().get("profile") == "deep", str(device().get("profile")))
+        b.call("Target.closeTarget", targetId=viewer.target)
+        ev("document.querySelector('#profile').focus()")
+        press(phone, "ArrowDown")
+        until(lambda: device().get("profile") == "light", 3)
+        phone.wait("document.querySelector('#profile').value === 'light'", 3)
+        press(phone, "ArrowDown")
+        check("(base) chosen on the page: the desk's profile is the base, the picker 25:00",
+              until(lambda: device().get("profile") == "", 3) is not None
+              and phone.wait("document.querySelector('#time').textContent === '25:00'", 3),
+              f"{device().get('profile')!r} {text('#time')}")
+        ctl("config", "reset", "profile deep")
+        ctl("config", "reset", "profile light")
+        check("the profiles gone: no profile choice", phone.wait("document.querySelector('#profile-card').hidden", 3))
 
         # --- an egg rings, its title flashing ----------------------------------------------------
         ctl("set", "soft", "5s")

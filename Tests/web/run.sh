@@ -11,13 +11,17 @@
 #   - the labels following each phase (Start, Pause, Resume, Stop), Cancel only with a timer,
 #     End in a flow; the picker (mode, +1 min) and Skip, +5 min; the countdown counted on the page
 #     between updates, a flow counted up, a paused time standing still
+#   - profiles (issue 48): no choice without them; two in the config's overlay listed in its
+#     order with (base), the one in use chosen; chosen with the keyboard, seen on the device and in
+#     the picker's time; an unknown one refused with its reason; unpaired, not usable
 #   - an egg ringing with its flashing title; the spinning tomato
 #   - the week, the stats picture, the settings (one saved and reset)
 #   - the device restarted: Offline, then live again; the server stopped (SIGSTOP: a silent
 #     stream): Offline once nothing was heard for 35 s, live again after SIGCONT
 #   - no request to another host, no console error; dark mode; nothing wider than the screen
-# Screenshots in the work folder (phone.png, phone-dark.png, desktop.png); with --docs the phone's
-# also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed, M failed`.
+# Screenshots in the work folder (phone.png, phone-dark.png, phone-profile.png, desktop.png); with
+# --docs the phone's also to docs/images/web-phone.png. Prints PASS/FAIL lines, figures, `N passed,
+# M failed`.
 #
 # Usage: bash Tests/web/run.sh [--binary FILE] [--work DIR] [--keep] [--docs]
 #   --binary FILE  the pomodoro to test (default .build/debug/pomodoro, built when missing)
@@ -102,5 +106,5 @@ count_results "$work/page.log"
 if ! grep -q '^PASS no console errors' "$work/page.log" && ! grep -q '^FAIL no console errors' "$work/page.log"; then
   fail "page.py stopped before its end" "$(tail -n 20 "$work/page.err")"
 fi
-say "screenshots: $work/phone.png, $work/phone-dark.png, $work/desktop.png$( ((keep)) || echo ' (deleted: --keep or --work DIR keeps them)')"
+say "screenshots: $work/phone.png, $work/phone-dark.png, $work/phone-profile.png, $work/desktop.png$( ((keep)) || echo ' (deleted: --keep or --work DIR keeps them)')"
 test_done

@@ -28,7 +28,7 @@ let said = 0;
 let polling = 0; // while offline: the state asked for every 2 s
 let asked = null; // the state whose earned_break_next_ms has been asked about
 
-// --- time ------------------------------------------------------------------------------------
+// --- time ---
 const two = (v) => String(v).padStart(2, '0');
 // As the panel's Swift functions of these names (pinned by Tests/web/clock-table.json): a time
 // left rounded up, a time counted down.
@@ -51,7 +51,7 @@ function durationText(sec) {
   return (h ? h + 'h' : '') + (m ? m + 'm' : '') + (s || (!h && !m) ? s + 's' : '');
 }
 
-// --- what the panel shows --------------------------------------------------------------------
+// --- what the panel shows ---
 // A flow's state carries the time counted (elapsed_ms), a countdown's the time left.
 const countsUp = (s) => s.elapsed_ms !== undefined;
 
@@ -151,6 +151,7 @@ function render() {
   }
   renderToday();
   renderLabelGoalMarks(s, canAct);
+  renderProfile(s, canAct);
   renderRoom(s);
   tick();
 }
@@ -226,6 +227,18 @@ function renderLabelGoalMarks(s, canAct) {
   }
 }
 
+// The config's profiles as the desk's chooser lists them, '(base)' last; the one in use chosen.
+function renderProfile(s, canAct) {
+  const names = (online && s && s.profiles) || [], pick = $('profile'), key = JSON.stringify(names);
+  $('profile-card').hidden = !names.length;
+  if (pick.dataset.key !== key) {
+    pick.dataset.key = key;
+    pick.replaceChildren(...[...names, ''].map((n) => Object.assign(el('option', '', n || '(base)'), { value: n })));
+  }
+  if (s) pick.value = s.profile || '';
+  pick.disabled = !canAct;
+}
+
 // An element with its class and text (text, never markup).
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -262,7 +275,7 @@ function symbol(name) {
   return svg;
 }
 
-// --- the desk's state ------------------------------------------------------------------------
+// --- the desk's state ---
 function apply(s) {
   if (!s || !s.phase) return;
   const before = state ? state.phase : '';
@@ -355,7 +368,7 @@ function dispatch(block) {
   }
 }
 
-// --- requests --------------------------------------------------------------------------------
+// --- requests ---
 // GET (no body) or POST JSON; every answer as {ok, status, json}, an error's reason in json.error.
 async function api(path, body) {
   const options = body === undefined ? { cache: 'no-store' }
@@ -413,7 +426,7 @@ async function loadState() {
   else if (r.status === 503 || r.status === 0) setOffline(true);
 }
 
-// --- pairing ---------------------------------------------------------------------------------
+// --- pairing ---
 async function pairShow() {
   const r = await api('/api/pair', {});
   if (!r.ok && r.json.printed_code_pairs) {
@@ -469,7 +482,7 @@ async function pairWith(code) {
   connect();
 }
 
-// --- the week, the streaks, the settings -----------------------------------------------------
+// --- the week, the streaks, the settings ---
 async function loadWeek() {
   const r = await api('/api/history?days=7');
   const list = $('days');
@@ -566,7 +579,7 @@ function settingRow(row) {
   return div;
 }
 
-// --- the picker ------------------------------------------------------------------------------
+// --- the picker ---
 // The dial: each tap adds its step within the desk's range; sent once the taps stop, and the
 // desk's state then says what it took.
 function step(by) {
@@ -583,7 +596,7 @@ function step(by) {
   }, 500);
 }
 
-// --- start -----------------------------------------------------------------------------------
+// --- start ---
 function init() {
   for (const b of $('dial').querySelectorAll('button')) b.onclick = () => step(Number(b.dataset.step));
   $('start').onclick = () => command({ cmd: 'toggle' });
@@ -597,6 +610,7 @@ function init() {
     command({ cmd: 'label', text: $('label-text').value });
   };
   $('label-clear').onclick = () => command({ cmd: 'label' });
+  $('profile').onchange = (e) => command({ cmd: 'profile', name: e.target.value }).then(render);
   $('pair-show').onclick = pairShow;
   $('pair-form').onsubmit = pairSend;
   $('stats').onerror = () => {
