@@ -6,6 +6,9 @@ public struct Profile: Equatable, Sendable {
   public static let most = 8
   /// The longest name, in characters.
   public static let longestName = 20
+  /// What the desk, the stats, the page and Home Assistant call the base settings: never a
+  /// profile's name (names have no parentheses).
+  public static let baseName = "(base)"
   /// The name's rule, as messages say it.
   public static let nameRule = "1 to \(longestName) of \(RoomNames.letters)"
 

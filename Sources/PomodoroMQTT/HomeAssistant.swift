@@ -57,7 +57,7 @@ public enum HomeAssistant {
   static let labelCommandTemplate = "{{ {'cmd': 'label', 'text': value} | tojson }}"
   /// The profile select's last option, the base settings: the desk's chooser's word for them (a
   /// profile's name has no parentheses).
-  public static let baseProfile = "(base)"
+  public static let baseProfile = Profile.baseName
   /// The profile select's options: the config's profiles in its order, then the base, as the
   /// desk's chooser lists them.
   public static func profileOptions(_ profiles: [String]) -> [String] { profiles + [baseProfile] }

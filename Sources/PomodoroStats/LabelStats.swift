@@ -72,7 +72,7 @@ public struct LabelStats: Equatable, Sendable {
   /// How the sessions without a label are named, on the page and in the table.
   public static let noLabel = "No label"
   /// How the sessions without a profile (the base settings) are named.
-  public static let baseProfile = "(base)"
+  public static let baseProfile = Profile.baseName
   /// How the sessions of labels past `labelLimit` are named.
   public static let otherLabels = "Other labels"
   /// The most labels counted one by one (the most recently used kept); sessions of any other

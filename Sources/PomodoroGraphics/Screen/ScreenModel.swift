@@ -101,7 +101,7 @@ public struct ScreenModel: Equatable, Sendable {
     }
     public static let noLabel = "(no label)"
     /// The profile chooser's entry for the base settings.
-    public static let base = "(base)"
+    public static let base = Profile.baseName
     /// What an entry says: the label (or profile), or `none`.
     public func text(_ entry: String?) -> String { entry ?? none }
   }
