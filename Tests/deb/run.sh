@@ -12,7 +12,7 @@
 #     (no error and no warning; --pedantic, infos shown); each package's Version against its own
 #     binary's `pomodoro --version` (arm64 under qemu-aarch64-static), which must name libgpiod
 #     v2, libi2c and libmosquitto, and carry the web page's server (libmicrohttpd) and the hooks'
-#     webhooks (libcurl); every Tests/scenarios/*.pomo run by the amd64 package's binary
+#     webhooks (libcurl); every Tests/scenarios/*.pomo (with its NAME.conf when it has one) run by the amd64 package's binary
 #     and the arm64 one under qemu (its `# expect` lines checked by pomodoro itself), with the
 #     same transcript from both.
 #  3. In a fresh trixie root (debootstrap minbase), with apt-get -y and no terminal
@@ -160,9 +160,12 @@ if [[ -x "$root/var/tmp/test-deb/amd64/usr/bin/pomodoro" && -x "$root/var/tmp/te
   for scenario in "${scenarios[@]}"; do
     [[ -f "$scenario" ]] || continue
     name="${scenario##*/}"
-    run_binary amd64 simulate --script "/var/tmp/test-deb/Tests/scenarios/$name" >"$work/amd64.out" 2>"$work/amd64.err"
+    # NAME.conf beside NAME.pomo is the config it runs with (docs/scripts.md), as swift test gives it.
+    args=(simulate --script "/var/tmp/test-deb/Tests/scenarios/$name")
+    [[ ! -f "${scenario%.pomo}.conf" ]] || args+=(--config "/var/tmp/test-deb/Tests/scenarios/${name%.pomo}.conf")
+    run_binary amd64 "${args[@]}" >"$work/amd64.out" 2>"$work/amd64.err"
     amd64_status=$?
-    run_binary arm64 simulate --script "/var/tmp/test-deb/Tests/scenarios/$name" >"$work/arm64.out" 2>"$work/arm64.err"
+    run_binary arm64 "${args[@]}" >"$work/arm64.out" 2>"$work/arm64.err"
     arm64_status=$?
     if ((amd64_status != 0 || arm64_status != 0)); then
       fail "scenario $name: every # expect met on amd64 and arm64 (qemu)" \
