@@ -7,9 +7,10 @@ import PomodoroSystem
 /// their order are interfaces (docs/scripts.md, docs/control.md).
 public enum StateFields {
   /// Every field `full` can give, in its order.
-  public static let names =
-    coreNames + ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"] + interruptionNames
-    + ["present"] + profileNames + viewNames + roomNames
+  public static let names: [String] = [
+    coreNames, ["remaining", "cycle", "ends_at", "title", "today", "goal", "goal_met", "label"], interruptionNames,
+    ["present"], profileNames, viewNames, roomNames,
+  ].flatMap { $0 }
 
   /// The profile in use (its name, "" for the base settings) and the names the config defines, in
   /// its order.

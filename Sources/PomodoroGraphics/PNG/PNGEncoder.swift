@@ -27,7 +27,8 @@ public struct PanelLook: Equatable, Sendable {
   /// The lit colour with contrast applied: OLED brightness follows the drive current, so the
   /// colour scales from 30% at contrast 0 to 100% at 255.
   public var litColor: (red: UInt8, green: UInt8, blue: UInt8) {
-    func scaled(_ v: UInt8) -> UInt8 { UInt8((Int(v) * (77 + Int(contrast) * 178 / 255)) / 255) }
+    let gain: Int = 77 + Int(contrast) * 178 / 255
+    func scaled(_ v: UInt8) -> UInt8 { UInt8(Int(v) * gain / 255) }
     return (scaled(color.red), scaled(color.green), scaled(color.blue))
   }
 }
