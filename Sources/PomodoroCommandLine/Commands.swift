@@ -167,7 +167,7 @@ extension PomodoroCLI {
         --by-label shows instead each label's completed focus sessions and flows and their minutes today,
         this week and over the \(StatsCommand.byLabelWeeks) weeks ending today (sessions without a label on a
         row of their own), reading the history from its end back to those weeks only. --by-profile does the
-        same by the profile in use (issue 48; sessions on the base settings as \(StatsCommand.baseProfile)).
+        same by the profile in use (issue 48; sessions on the base settings as \(Profile.baseName)).
         """,
       codes: [(ExitCode.ok, nil), (ExitCode.failure, nil), (ExitCode.usage, nil), (ExitCode.config, nil)],
       run: { try StatsCommand.run($0) }),

@@ -10,8 +10,6 @@ enum StatsCommand {
   static let defaultDays = 84
   /// --by-label's span, in weeks.
   static let byLabelWeeks = LabelStats.defaultWeeks
-  /// --by-profile's row of the sessions on the base settings.
-  static let baseProfile = LabelStats.baseProfile
 
   static func run(_ words: ArraySlice<String>, now: WallTime = .now()) throws -> Int32 {
     let args = try Arguments(

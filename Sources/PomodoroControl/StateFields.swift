@@ -103,6 +103,7 @@ public enum StateFields {
   public static func room(_ state: EngineState, at now: Instant) -> [(String, JSONValue)] {
     guard let room = state.room, let members = state.roomMembers else { return [] }
     let bridged = room.bridged(at: now)
+    let pacedBy = state.followsRoomPace ? room.held?.session.origin : nil
     var fields: [(String, JSONValue)] = [
       ("room", .string(room.name)), ("room_members", .int(Int64(members.count))),
       ("room_focusing", .int(Int64(members.filter(\.focusing).count))), ("room_bridge", .bool(bridged)),
@@ -113,13 +114,13 @@ public enum StateFields {
       ("room_desk_labels", .list(members.map { .string($0.label?.text ?? "") })),
       ("room_desk_texts", .list(members.map { .string($0.doing) })),
       ("room_desk_focusing", .list(members.map { .bool($0.focusing) })),
-      ("room_own_pace", .bool(!state.followsRoomPace)),
+      ("room_own_pace", .bool(pacedBy == nil)),
       (
         "room_text",
         .string(
           roomText(
             room.name, members: members, bridged: bridged, trusted: room.view?.clockTrusted,
-            roomPace: state.followsRoomPace ? room.held?.session.origin : nil))
+            roomPace: pacedBy))
       ),
     ]
     if let held = room.held {

@@ -22,7 +22,7 @@ public struct HomeAssistantEntity: Sendable {
   /// The state field a desk has only with a part (`present`: a presence sensor): the entity is
   /// announced while the state has it, withdrawn while it has not; nil: every desk's.
   public var needs: String? = nil
-  /// Its `options` are the state's profiles, then `HomeAssistant.baseProfile` (the profile
+  /// Its `options` are the state's profiles, then `Profile.baseName` (the profile
   /// select): announced again whenever the profiles change (`DiscoveryParts`).
   public var profileOptions = false
 }
@@ -55,17 +55,14 @@ public enum HomeAssistant {
   /// The label as the command topic takes it: JSON, so that the text arrives as typed (the words
   /// form would join its words with one space); empty clears it.
   static let labelCommandTemplate = "{{ {'cmd': 'label', 'text': value} | tojson }}"
-  /// The profile select's last option, the base settings: the desk's chooser's word for them (a
-  /// profile's name has no parentheses).
-  public static let baseProfile = Profile.baseName
   /// The profile select's options: the config's profiles in its order, then the base, as the
   /// desk's chooser lists them.
-  public static func profileOptions(_ profiles: [String]) -> [String] { profiles + [baseProfile] }
+  public static func profileOptions(_ profiles: [String]) -> [String] { profiles + [Profile.baseName] }
   /// The profile in use, the base as its option; the option chosen as the command JSON (the base
   /// as no name).
-  static let profileTemplate = "{{ value_json.profile | default('') or '\(baseProfile)' }}"
+  static let profileTemplate = "{{ value_json.profile | default('') or '\(Profile.baseName)' }}"
   static let profileCommandTemplate =
-    "{{ {'cmd': 'profile', 'name': ('' if value == '\(baseProfile)' else value)} | tojson }}"
+    "{{ {'cmd': 'profile', 'name': ('' if value == '\(Profile.baseName)' else value)} | tojson }}"
   /// The today sensor's attributes: the daily goal (0: none) and whether it is met.
   static let goalTemplate =
     "{{ {'goal': value_json.goal | default(None), 'goal_met': value_json.goal_met | default(None)} | tojson }}"
@@ -183,9 +180,9 @@ public enum HomeAssistant {
         ]),
       {
         var profile = HomeAssistantEntity(
-          component: "select", object: "profile", name: "Profile", type: "select (the profiles, `\(baseProfile)`)",
+          component: "select", object: "profile", name: "Profile", type: "select (the profiles, `\(Profile.baseName)`)",
           meaning:
-            "the profile in use (`profile`, docs/use.md#profiles), `\(baseProfile)` for the base settings; only while the config defines profiles",
+            "the profile in use (`profile`, docs/use.md#profiles), `\(Profile.baseName)` for the base settings; only while the config defines profiles",
           readsState: true, commands: true,
           keys: [
             .init("value_template", .text(profileTemplate)), .init("command_template", .text(profileCommandTemplate)),

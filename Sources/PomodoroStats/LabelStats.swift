@@ -64,15 +64,13 @@ public struct LabelStats: Equatable, Sendable {
     public var none: String {
       switch self {
       case .label: return LabelStats.noLabel
-      case .profile: return LabelStats.baseProfile
+      case .profile: return Profile.baseName
       }
     }
   }
 
   /// How the sessions without a label are named, on the page and in the table.
   public static let noLabel = "No label"
-  /// How the sessions without a profile (the base settings) are named.
-  public static let baseProfile = Profile.baseName
   /// How the sessions of labels past `labelLimit` are named.
   public static let otherLabels = "Other labels"
   /// The most labels counted one by one (the most recently used kept); sessions of any other

@@ -100,8 +100,6 @@ public struct ScreenModel: Equatable, Sendable {
       self.none = none
     }
     public static let noLabel = "(no label)"
-    /// The profile chooser's entry for the base settings.
-    public static let base = Profile.baseName
     /// What an entry says: the label (or profile), or `none`.
     public func text(_ entry: String?) -> String { entry ?? none }
   }
@@ -241,7 +239,7 @@ extension ScreenModel {
       knobHint = ScreenModel.chooserHint
     }
     if let choice = state.profileChoice {
-      chooser = Chooser(entries: state.profileChoices, selected: choice, none: Chooser.base)
+      chooser = Chooser(entries: state.profileChoices, selected: choice, none: Profile.baseName)
       knobHint = ScreenModel.chooserHint
     }
     if state.phase == .idle { profileName = state.profile }
